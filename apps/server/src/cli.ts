@@ -1,0 +1,50 @@
+/**
+ * Operator command line: `npm run moonport -- <command> [args]`. With the embedded database it opens DATA_DIR
+ * itself, so the server must be stopped; it says so when the server holds the directory.
+ */
+import { DataDirLockedError } from "@moonport/db";
+import { commands } from "./cli/commands.ts";
+import { openConfiguredDatabase } from "./db.ts";
+import { EnvError, readEnv } from "./env.ts";
+
+async function run(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  const command = commands.find((c) => c.name === name);
+  if (!command) {
+    console.log("Usage: npm run moonport -- <command> [options]\n\nCommands:");
+    for (const c of commands) console.log(`  ${c.name.padEnd(18)} ${c.summary}`);
+    return name && name !== "help" && name !== "--help" ? 2 : 0;
+  }
+  let config: ReturnType<typeof readEnv>;
+  try {
+    config = readEnv();
+  } catch (e) {
+    if (e instanceof EnvError) {
+      console.error(e.message);
+      return 1;
+    }
+    throw e;
+  }
+  let database: Awaited<ReturnType<typeof openConfiguredDatabase>>;
+  try {
+    database = await openConfiguredDatabase(config, `moonport cli (pid ${process.pid})`);
+  } catch (e) {
+    if (e instanceof DataDirLockedError) {
+      console.error(
+        `${e.message}\nThe embedded database can be opened by one process at a time: stop the server (Ctrl+C) and run this command again.`,
+      );
+      return 3;
+    }
+    throw e;
+  }
+  try {
+    return await command.run({ config, db: database.db, args, print: (line) => console.log(line) });
+  } catch (e) {
+    console.error(e instanceof Error ? e.message : e);
+    return 1;
+  } finally {
+    await database.close();
+  }
+}
+
+run(process.argv.slice(2)).then((code) => process.exit(code));

@@ -1,0 +1,11 @@
+import type { Db } from "@moonport/db";
+import type { Config } from "../env.ts";
+import { listOrgsCommand, listUsersCommand } from "./list.ts";
+
+export interface CliCommand {
+  name: string;
+  summary: string;
+  run(opts: { config: Config; db: Db; args: string[]; print: (line: string) => void }): Promise<number>;
+}
+
+export const commands: CliCommand[] = [listUsersCommand, listOrgsCommand];

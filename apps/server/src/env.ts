@@ -1,0 +1,144 @@
+/**
+ * The only reader of process.env. One zod schema validates every variable at start and names each bad one.
+ * Code that needs configuration takes a `Config` argument, so tests build their own with `buildConfig`.
+ */
+import path from "node:path";
+import { z } from "zod";
+
+const bool = z
+  .enum(["true", "false", "1", "0", ""])
+  .optional()
+  .transform((v) => v === "true" || v === "1");
+const url = (proto: RegExp, hint: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v) => (v === "" ? undefined : v))
+    .refine((v) => v === undefined || proto.test(v), { message: `must be a URL starting with ${hint}` });
+
+export const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  DATA_DIR: z.string().default("./data"),
+  DATABASE_URL: url(/^postgres(ql)?:\/\//, "postgres:// or postgresql://"),
+  REDIS_URL: url(/^rediss?:\/\//, "redis:// or rediss://"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  BRAND_NAME: z.string().min(1).default("Moonport"),
+  /** Public address of each edition. Both set → two-host mode; otherwise the edition follows the locale. */
+  CN_SITE_URL: url(/^https?:\/\//, "http:// or https://"),
+  GLOBAL_SITE_URL: url(/^https?:\/\//, "http:// or https://"),
+  CN_API_BASE_URL: url(/^https?:\/\//, "http:// or https://"),
+  GLOBAL_API_BASE_URL: url(/^https?:\/\//, "http:// or https://"),
+  /** JSON array of {src?, inline?} script tags per edition; none by default. */
+  CN_ANALYTICS: z.string().optional(),
+  GLOBAL_ANALYTICS: z.string().optional(),
+  /** Edition of organizations created where no request decides it (CLI, demo key). */
+  DEFAULT_EDITION: z.enum(["cn", "global"]).default("cn"),
+  SESSION_TTL_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 90)
+    .default(24 * 7),
+  /** "dev" logs codes and keeps them in a dev outbox; "http" POSTs {phone, text} to SMS_HTTP_URL. */
+  SMS_PROVIDER: z.enum(["dev", "http"]).default("dev"),
+  SMS_HTTP_URL: url(/^https?:\/\//, "http:// or https://"),
+  SMS_HTTP_TOKEN: z.string().optional(),
+  TRUST_PROXY: bool,
+  /** Serve the built web app (apps/web/build/client). Off in server-only test runs. */
+  SERVE_WEB: z
+    .enum(["true", "false", "1", "0"])
+    .default("true")
+    .transform((v) => v === "true" || v === "1"),
+});
+
+export type RawEnv = z.input<typeof EnvSchema>;
+
+export interface Config {
+  nodeEnv: "development" | "production" | "test";
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  logLevel: string;
+  brandName: string;
+  sites: { cn?: string; global?: string };
+  apiBaseUrls: { cn?: string; global?: string };
+  analytics: { cn: AnalyticsTag[]; global: AnalyticsTag[] };
+  defaultEdition: "cn" | "global";
+  sessionTtlMs: number;
+  sms: { provider: "dev" | "http"; httpUrl?: string; httpToken?: string };
+  trustProxy: boolean;
+  serveWeb: boolean;
+}
+
+export interface AnalyticsTag {
+  src?: string;
+  inline?: string;
+}
+
+const AnalyticsSchema = z.array(z.object({ src: z.string().url().optional(), inline: z.string().optional() }));
+
+export class EnvError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid environment:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "EnvError";
+  }
+}
+
+/** Validates a raw environment; throws EnvError listing every bad variable. */
+export function buildConfig(raw: Record<string, string | undefined>): Config {
+  const problems: string[] = [];
+  const parsed = EnvSchema.safeParse(raw);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) problems.push(`${issue.path.join(".")}: ${issue.message}`);
+  }
+  const analytics = { cn: [] as AnalyticsTag[], global: [] as AnalyticsTag[] };
+  for (const [key, edition] of [
+    ["CN_ANALYTICS", "cn"],
+    ["GLOBAL_ANALYTICS", "global"],
+  ] as const) {
+    const value = raw[key];
+    if (!value) continue;
+    try {
+      const r = AnalyticsSchema.safeParse(JSON.parse(value));
+      if (r.success) analytics[edition] = r.data;
+      else problems.push(`${key}: must be a JSON array of {"src": url} or {"inline": script}`);
+    } catch {
+      problems.push(`${key}: not valid JSON`);
+    }
+  }
+  if (parsed.success) {
+    const e = parsed.data;
+    if (e.NODE_ENV === "production" && e.SMS_PROVIDER === "dev") {
+      problems.push("SMS_PROVIDER: production mode needs a real SMS provider (set SMS_PROVIDER=http and SMS_HTTP_URL)");
+    }
+    if (e.SMS_PROVIDER === "http" && !e.SMS_HTTP_URL) problems.push("SMS_HTTP_URL: required when SMS_PROVIDER=http");
+  }
+  if (problems.length || !parsed.success) throw new EnvError(problems);
+  const e = parsed.data;
+  return {
+    nodeEnv: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    logLevel: e.LOG_LEVEL,
+    brandName: e.BRAND_NAME,
+    sites: { cn: e.CN_SITE_URL, global: e.GLOBAL_SITE_URL },
+    apiBaseUrls: { cn: e.CN_API_BASE_URL, global: e.GLOBAL_API_BASE_URL },
+    analytics,
+    defaultEdition: e.DEFAULT_EDITION,
+    sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
+    sms: { provider: e.SMS_PROVIDER, httpUrl: e.SMS_HTTP_URL, httpToken: e.SMS_HTTP_TOKEN },
+    trustProxy: e.TRUST_PROXY,
+    serveWeb: e.SERVE_WEB,
+  };
+}
+
+export function readEnv(): Config {
+  return buildConfig(process.env);
+}

@@ -1,0 +1,118 @@
+import { type ErrorCode, errorMessage, type FieldError, type Locale, translateValidation } from "@moonport/contracts";
+import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import { ZodError } from "zod";
+
+/** The one error type domain code throws. It knows nothing of HTTP; `STATUS` below does. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly params: Record<string, string | number>;
+  readonly details?: { path: string; message: string }[];
+  readonly headers?: Record<string, string>;
+  constructor(
+    code: ErrorCode,
+    opts: {
+      params?: Record<string, string | number>;
+      /** Field errors; `message` is a validation key (see contracts/validation.ts) or plain text. */
+      details?: { path: string; message: string }[];
+      headers?: Record<string, string>;
+    } = {},
+  ) {
+    super(code);
+    this.code = code;
+    this.params = opts.params ?? {};
+    this.details = opts.details;
+    this.headers = opts.headers;
+  }
+}
+
+/** One field error: a shortcut for forms ("username" → "username_taken"). */
+export function fieldError(code: ErrorCode, path: string, message: string): AppError {
+  return new AppError(code, { details: [{ path, message }] });
+}
+
+export const STATUS = {
+  validation_failed: 400,
+  bad_request: 400,
+  unauthenticated: 401,
+  session_expired: 401,
+  csrf_failed: 403,
+  forbidden: 403,
+  not_found: 404,
+  route_not_found: 404,
+  conflict: 409,
+  rate_limited: 429,
+  invalid_credentials: 401,
+  wrong_password: 400,
+  username_taken: 409,
+  phone_taken: 409,
+  phone_not_registered: 404,
+  sms_code_invalid: 400,
+  sms_code_expired: 400,
+  sms_too_many_attempts: 429,
+  sms_send_failed: 502,
+  setup_token_invalid: 400,
+  operator_exists: 409,
+  limit_reached: 409,
+  internal: 500,
+} as const satisfies Record<ErrorCode, number>;
+
+function zodDetails(err: ZodError, locale: Locale, prefix: string[] = []): FieldError[] {
+  return err.issues.map((i) => ({
+    path: [...prefix, ...i.path.map(String)].join("."),
+    message: translateValidation(i.message, locale),
+  }));
+}
+
+/**
+ * The console API's error mapper. 4xx messages pass through in the caller's language; 5xx are replaced by a
+ * generic message carrying the request id and logged in full.
+ */
+export function consoleErrorHandler(err: FastifyError | Error, req: FastifyRequest, reply: FastifyReply) {
+  const locale = req.locale;
+  let appErr: AppError;
+  let details: FieldError[] | undefined;
+  const fe = err as FastifyError & { validation?: unknown; validationContext?: string };
+  if (err instanceof AppError) {
+    appErr = err;
+    details = err.details?.map((d) => ({ path: d.path, message: translateValidation(d.message, locale) }));
+  } else if (err instanceof ZodError) {
+    appErr = new AppError("validation_failed");
+    details = zodDetails(err, locale);
+  } else if (fe.validation && Array.isArray(fe.validation)) {
+    // fastify-type-provider-zod puts zod issues in `validation`
+    appErr = new AppError("validation_failed");
+    const issues = fe.validation as {
+      instancePath?: string;
+      message?: string;
+      params?: { issue?: { path?: unknown[]; message?: string } };
+    }[];
+    details = issues.map((v) => {
+      const issue = v.params?.issue;
+      const path = issue?.path
+        ? issue.path.map(String).join(".")
+        : (v.instancePath ?? "").replace(/^\//, "").replaceAll("/", ".");
+      return { path, message: translateValidation(issue?.message ?? v.message ?? "invalid_type", locale) };
+    });
+  } else if (fe.statusCode === 415 || fe.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {
+    appErr = new AppError("bad_request", { params: { reason: "unsupported content type" } });
+  } else if (fe.statusCode === 413) {
+    appErr = new AppError("bad_request", { params: { reason: "body too large" } });
+  } else if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+    appErr = new AppError("bad_request", { params: { reason: fe.message } });
+  } else {
+    req.log.error({ err }, "unhandled error");
+    appErr = new AppError("internal", { params: { requestId: req.id } });
+  }
+  const status = STATUS[appErr.code];
+  if (status >= 500 && appErr.code !== "internal") req.log.error({ err }, "server error");
+  else if (status >= 400) req.log.warn({ code: appErr.code }, "request failed");
+  if (appErr.headers) reply.headers(appErr.headers);
+  return reply.status(status).send({
+    error: {
+      code: appErr.code,
+      message: errorMessage(appErr.code, locale, { requestId: req.id, ...appErr.params }),
+      ...(details?.length ? { details } : {}),
+      requestId: req.id,
+    },
+  });
+}

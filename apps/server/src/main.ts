@@ -1,0 +1,58 @@
+import { DataDirLockedError } from "@moonport/db";
+import { buildApp } from "./app.ts";
+import { openConfiguredDatabase } from "./db.ts";
+import { EnvError, readEnv } from "./env.ts";
+import { startupTasks } from "./startup.ts";
+
+async function main() {
+  let config: ReturnType<typeof readEnv>;
+  try {
+    config = readEnv();
+  } catch (e) {
+    if (e instanceof EnvError) {
+      console.error(e.message);
+      process.exit(1);
+    }
+    throw e;
+  }
+  let database: Awaited<ReturnType<typeof openConfiguredDatabase>>;
+  try {
+    database = await openConfiguredDatabase(config, `moonport server (pid ${process.pid})`);
+  } catch (e) {
+    if (e instanceof DataDirLockedError) {
+      console.error(e.message);
+      process.exit(1);
+    }
+    throw e;
+  }
+  const { app, ctx } = await buildApp({ config, database });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, "shutting down: finishing in-flight requests");
+    const timer = setTimeout(() => {
+      app.log.error("shutdown took over 25 s; exiting");
+      process.exit(1);
+    }, 25_000);
+    try {
+      await app.close();
+      await database.close();
+      app.log.info("closed cleanly");
+    } finally {
+      clearTimeout(timer);
+      process.exit(0);
+    }
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+
+  await app.listen({ port: config.port, host: config.host });
+  await startupTasks(ctx, `http://localhost:${config.port}`);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

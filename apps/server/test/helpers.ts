@@ -1,0 +1,123 @@
+import { type Database, openDatabase, randomString } from "@moonport/db";
+import pg from "pg";
+import { buildApp } from "../src/app.ts";
+import type { AppContext } from "../src/context.ts";
+import { buildConfig, type Config } from "../src/env.ts";
+import type { App } from "../src/http/route.ts";
+import { testEnv } from "./env.ts";
+
+export interface TestApp {
+  app: App;
+  ctx: AppContext;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** A database for one test file: in-memory PGlite, or a throwaway PostgreSQL database when TEST_DATABASE_URL is set. */
+export async function openTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  if (!testEnv.databaseUrl) {
+    const database = await openDatabase({ kind: "pglite", dataDir: "memory" });
+    return { database, drop: async () => {} };
+  }
+  const name = `moonport_t_${randomString(10, "abcdefghijklmnopqrstuvwxyz")}`;
+  const admin = new pg.Client({ connectionString: testEnv.databaseUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(testEnv.databaseUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ kind: "postgres", url: url.toString(), poolSize: 20 });
+  return {
+    database,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: testEnv.databaseUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const config = buildConfig({ NODE_ENV: "test", SERVE_WEB: "false", LOG_LEVEL: "silent", ...env });
+  const { database, drop } = await openTestDatabase();
+  const { app, ctx } = await buildApp({ config, database, logger: false });
+  await app.ready();
+  return {
+    app,
+    ctx,
+    config,
+    close: async () => {
+      await app.close();
+      await database.close();
+      await drop();
+    },
+  };
+}
+
+/**
+ * A browser-like client for app.inject: keeps cookies, sends the Origin of the site and the CSRF header the
+ * web app sends, and parses JSON.
+ */
+export class TestClient {
+  cookies = new Map<string, string>();
+  origin = "http://localhost:3000";
+  locale: "zh-CN" | "en-US" | undefined = "en-US";
+  constructor(readonly app: App) {}
+
+  get csrf(): string | undefined {
+    return this.cookies.get("mp_csrf");
+  }
+
+  async request(
+    method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) {
+    if (method !== "GET" && !this.csrf) await this.request("GET", "/healthz");
+    const cookieHeader = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    const res = await this.app.inject({
+      method,
+      url,
+      headers: {
+        host: "localhost:3000",
+        origin: this.origin,
+        ...(cookieHeader ? { cookie: cookieHeader } : {}),
+        ...(this.csrf && method !== "GET" ? { "x-csrf-token": this.csrf } : {}),
+        ...(this.locale ? { "accept-language": this.locale } : {}),
+        ...(body !== undefined ? { "content-type": "application/json" } : {}),
+        ...headers,
+      },
+      ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
+    });
+    for (const c of res.cookies) {
+      if (c.value === "" || (c.expires && c.expires.getTime() < Date.now())) this.cookies.delete(c.name);
+      else this.cookies.set(c.name, c.value);
+    }
+    // biome-ignore lint/suspicious/noExplicitAny: tests assert on arbitrary JSON bodies
+    let json: any;
+    try {
+      json = res.json();
+    } catch {
+      json = undefined;
+    }
+    return { status: res.statusCode, headers: res.headers, body: json, raw: res };
+  }
+
+  get(url: string, headers?: Record<string, string>) {
+    return this.request("GET", url, undefined, headers);
+  }
+  post(url: string, body: unknown = {}, headers?: Record<string, string>) {
+    return this.request("POST", url, body, headers);
+  }
+  put(url: string, body: unknown = {}, headers?: Record<string, string>) {
+    return this.request("PUT", url, body, headers);
+  }
+  patch(url: string, body: unknown = {}, headers?: Record<string, string>) {
+    return this.request("PATCH", url, body, headers);
+  }
+  delete(url: string, headers?: Record<string, string>) {
+    return this.request("DELETE", url, undefined, headers);
+  }
+}

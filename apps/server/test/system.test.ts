@@ -1,0 +1,51 @@
+import { ApiErrorBody } from "@moonport/contracts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PublicConfig } from "../src/modules/system/routes.ts";
+import { createTestApp, type TestApp, TestClient } from "./helpers.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe("system routes", () => {
+  it("reports health and database readiness", async () => {
+    const c = new TestClient(t.app);
+    expect((await c.get("/healthz")).body).toEqual({ status: "ok" });
+    const ready = await c.get("/readyz");
+    expect(ready.status).toBe(200);
+    expect(ready.body.status).toBe("ready");
+  });
+
+  it("resolves the edition from the locale when one host is configured", async () => {
+    const c = new TestClient(t.app);
+    c.locale = "en-US";
+    const en = PublicConfig.parse((await c.get("/api/config")).body);
+    expect(en.edition.edition).toBe("global");
+    expect(en.edition.currency).toBe("USD");
+    c.locale = "zh-CN";
+    const zh = PublicConfig.parse((await c.get("/api/config")).body);
+    expect(zh.edition.currency).toBe("CNY");
+    expect(zh.other.edition).toBe("global");
+  });
+
+  it("answers an unknown API route with a localized 404 envelope and a request id", async () => {
+    const c = new TestClient(t.app);
+    const res = await c.get("/api/definitely-not-here");
+    expect(res.status).toBe(404);
+    const body = ApiErrorBody.parse(res.body);
+    expect(body.error.code).toBe("route_not_found");
+    expect(res.headers["x-request-id"]).toBe(body.error.requestId);
+  });
+
+  it("rejects a state-changing request from another origin or without the CSRF token", async () => {
+    const c = new TestClient(t.app);
+    c.origin = "https://evil.example";
+    const cross = await c.post("/api/definitely-not-here", {});
+    expect(cross.status).toBe(403);
+    expect(cross.body.error.code).toBe("csrf_failed");
+    const bare = await t.app.inject({ method: "POST", url: "/api/anything", headers: { host: "localhost:3000" } });
+    expect(bare.statusCode).toBe(403);
+  });
+});

@@ -1,0 +1,11 @@
+/**
+ * Every UI string, per namespace and locale. A namespace is one JSON file per locale; the key-parity test
+ * (resources.test.ts) fails when a key exists in one locale and not the other.
+ */
+import enCommon from "./locales/en-US/common.json";
+import zhCommon from "./locales/zh-CN/common.json";
+
+export const resources = {
+  "en-US": { common: enCommon },
+  "zh-CN": { common: zhCommon },
+} as const;

@@ -1,0 +1,6 @@
+export * from "./auth.ts";
+export * from "./edition.ts";
+export * from "./errors.ts";
+export * from "./locale.ts";
+export * from "./money.ts";
+export * from "./validation.ts";

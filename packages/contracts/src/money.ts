@@ -1,0 +1,52 @@
+import type { Currency } from "./edition.ts";
+
+/**
+ * Money is an integer count of nano-units (1e-9 of a currency unit) held in a bigint, so that prices like
+ * 0.15 per million tokens are an exact integer per token. Rounding happens once, for display and invoices.
+ */
+export const NANO_PER_UNIT = 1_000_000_000n;
+
+/** Parses a decimal string ("12.5", "-0.000000001") into nano-units; rejects more than 9 decimals. */
+export function parseMoney(value: string): bigint {
+  const m = /^(-)?(\d+)(?:\.(\d{1,9}))?$/.exec(value.trim());
+  if (!m) throw new RangeError(`not a decimal amount: ${value}`);
+  const [, sign, whole, frac = ""] = m;
+  const nanos = BigInt(whole!) * NANO_PER_UNIT + BigInt(frac.padEnd(9, "0"));
+  return sign ? -nanos : nanos;
+}
+
+/** Exact decimal string of nano-units, trailing zeros trimmed ("12.5", "0", "-0.000000001"). */
+export function formatMoneyExact(nanos: bigint): string {
+  const neg = nanos < 0n;
+  const abs = neg ? -nanos : nanos;
+  const whole = abs / NANO_PER_UNIT;
+  const frac = (abs % NANO_PER_UNIT).toString().padStart(9, "0").replace(/0+$/, "");
+  return `${neg ? "-" : ""}${whole}${frac ? `.${frac}` : ""}`;
+}
+
+/** Rounds half away from zero to `digits` decimals; the single place display rounding happens. */
+export function roundMoney(nanos: bigint, digits: number): bigint {
+  const step = 10n ** BigInt(9 - digits);
+  const half = step / 2n;
+  const neg = nanos < 0n;
+  const abs = neg ? -nanos : nanos;
+  const rounded = ((abs + half) / step) * step;
+  return neg ? -rounded : rounded;
+}
+
+/** Display string with a fixed number of decimals, e.g. "¥12.50" / "$0.0050". */
+export function formatMoney(nanos: bigint | string, currency: Currency, digits = 2): string {
+  const n = typeof nanos === "string" ? BigInt(nanos) : nanos;
+  const r = roundMoney(n, digits);
+  const neg = r < 0n;
+  const abs = neg ? -r : r;
+  const whole = (abs / NANO_PER_UNIT).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  const frac = (abs % NANO_PER_UNIT).toString().padStart(9, "0").slice(0, digits);
+  const symbol = currency === "CNY" ? "¥" : "$";
+  return `${neg ? "-" : ""}${symbol}${whole}${digits > 0 ? `.${frac}` : ""}`;
+}
+
+/** JSON number for APIs that must speak floats (the balance endpoint): exact decimal text parsed once. */
+export function moneyToNumber(nanos: bigint): number {
+  return Number(formatMoneyExact(nanos));
+}

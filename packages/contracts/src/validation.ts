@@ -1,0 +1,68 @@
+import { fillTemplate } from "./errors.ts";
+import type { Locale, Localized } from "./locale.ts";
+
+/**
+ * Field-level validation messages. Shared zod schemas carry these keys as their issue messages, so the server
+ * and the browser form translate the very same key into the user's language.
+ */
+export const VALIDATION_MESSAGES = {
+  required: { "en-US": "This field is required.", "zh-CN": "此项为必填项。" },
+  invalid_type: { "en-US": "Invalid value.", "zh-CN": "值无效。" },
+  too_long: { "en-US": "At most {max} characters.", "zh-CN": "最多 {max} 个字符。" },
+  too_short: { "en-US": "At least {min} characters.", "zh-CN": "至少 {min} 个字符。" },
+  username_whitespace: { "en-US": "The username must not contain spaces.", "zh-CN": "用户名不能包含空格。" },
+  username_charset: {
+    "en-US": "Use only letters, digits and underscores.",
+    "zh-CN": "用户名只能包含字母、数字和下划线。",
+  },
+  username_phone: { "en-US": "The username must not be a phone number.", "zh-CN": "用户名不能是手机号。" },
+  username_length: { "en-US": "The username must be 3–32 characters.", "zh-CN": "用户名长度须为 3–32 个字符。" },
+  password_length: { "en-US": "The password must be 8–32 characters.", "zh-CN": "密码长度须为 8–32 个字符。" },
+  password_strength: {
+    "en-US": "The password needs an uppercase letter, a lowercase letter, a digit and a special character.",
+    "zh-CN": "密码须同时包含大写字母、小写字母、数字和特殊字符。",
+  },
+  password_mismatch: { "en-US": "The two passwords do not match.", "zh-CN": "两次输入的密码不一致。" },
+  password_same: {
+    "en-US": "The new password must differ from the current one.",
+    "zh-CN": "新密码不能与当前密码相同。",
+  },
+  phone_format: { "en-US": "Enter a valid phone number.", "zh-CN": "请输入有效的手机号。" },
+  sms_code_format: { "en-US": "Enter the 6-digit SMS code.", "zh-CN": "请输入 6 位短信验证码。" },
+  phone_same: { "en-US": "This is already your phone number.", "zh-CN": "新手机号与当前手机号相同。" },
+  integer: { "en-US": "Enter a whole number.", "zh-CN": "请输入整数。" },
+  range: { "en-US": "Enter a value from {min} to {max}.", "zh-CN": "请输入 {min} 到 {max} 之间的值。" },
+  nickname_charset: {
+    "en-US": "Use only English letters, digits and underscores.",
+    "zh-CN": "昵称只能包含英文字母、数字和下划线。",
+  },
+  no_whitespace: { "en-US": "Must not contain spaces.", "zh-CN": "不能包含空格。" },
+  email: { "en-US": "Enter a valid e-mail address.", "zh-CN": "请输入有效的邮箱地址。" },
+  url: { "en-US": "Enter a valid URL.", "zh-CN": "请输入有效的 URL。" },
+} as const satisfies Record<string, Localized>;
+
+export type ValidationKey = keyof typeof VALIDATION_MESSAGES;
+
+/**
+ * Message keys may carry params as `key|{"max":32}`; this keeps zod messages plain strings while letting the
+ * renderer fill bounds in.
+ */
+export function vmsg(key: ValidationKey, params?: Record<string, string | number>): string {
+  return params ? `${key}|${JSON.stringify(params)}` : key;
+}
+
+export function translateValidation(message: string, locale: Locale): string {
+  const bar = message.indexOf("|");
+  const key = (bar === -1 ? message : message.slice(0, bar)) as ValidationKey;
+  const entry = VALIDATION_MESSAGES[key];
+  if (!entry) return message;
+  let params: Record<string, string | number> = {};
+  if (bar !== -1) {
+    try {
+      params = JSON.parse(message.slice(bar + 1));
+    } catch {
+      params = {};
+    }
+  }
+  return fillTemplate(entry[locale], params);
+}

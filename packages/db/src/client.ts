@@ -1,0 +1,83 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+import { acquireDataDirLock } from "./lock.ts";
+import * as schema from "./schema.ts";
+
+export type Schema = typeof schema;
+/** The one database type domain code sees, whichever driver is underneath. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** A transaction handle has the same query surface. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../migrations");
+
+export interface Database {
+  db: Db;
+  kind: "pglite" | "postgres";
+  /** Cheap liveness probe for /readyz. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type DatabaseOptions =
+  | { kind: "pglite"; dataDir: string | "memory"; owner?: string }
+  | { kind: "postgres"; url: string; poolSize?: number };
+
+export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
+  if (opts.kind === "postgres") {
+    const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10 });
+    const db = drizzlePg(pool, { schema }) as unknown as Db;
+    await migratePg(drizzlePg(pool), { migrationsFolder: MIGRATIONS_DIR });
+    return {
+      db,
+      kind: "postgres",
+      ping: async () => {
+        await pool.query("select 1");
+      },
+      close: () => pool.end(),
+    };
+  }
+  let release = () => {};
+  let client: PGlite;
+  if (opts.dataDir === "memory") {
+    client = new PGlite();
+  } else {
+    release = acquireDataDirLock(opts.dataDir, opts.owner ?? "moonport");
+    try {
+      client = new PGlite(path.join(opts.dataDir, "pglite"));
+      await client.waitReady;
+    } catch (e) {
+      release();
+      throw e;
+    }
+  }
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  try {
+    await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR });
+  } catch (e) {
+    await client.close().catch(() => {});
+    release();
+    throw e;
+  }
+  return {
+    db,
+    kind: "pglite",
+    ping: async () => {
+      await client.query("select 1");
+    },
+    close: async () => {
+      try {
+        if (!client.closed) await client.close();
+      } finally {
+        release();
+      }
+    },
+  };
+}

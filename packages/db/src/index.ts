@@ -1,0 +1,4 @@
+export * from "./client.ts";
+export * from "./ids.ts";
+export * from "./lock.ts";
+export * as schema from "./schema.ts";

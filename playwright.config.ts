@@ -1,0 +1,36 @@
+import { defineConfig } from "@playwright/test";
+
+const PORT = 3100;
+
+/**
+ * End-to-end specs run against a built, running instance on a fresh PGlite directory, in Debian's Chromium
+ * (never a downloaded browser).
+ */
+export default defineConfig({
+  testDir: "e2e",
+  timeout: 60_000,
+  workers: 1,
+  reporter: [["list"]],
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+    screenshot: "only-on-failure",
+  },
+  webServer: {
+    command: `rm -rf .tmp/e2e-data && DATA_DIR=.tmp/e2e-data PORT=${PORT} LOG_LEVEL=warn SIMULATOR_DELAY_MS=0 node --import tsx apps/server/src/main.ts`,
+    url: `http://localhost:${PORT}/readyz`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+  },
+});
