@@ -1,0 +1,62 @@
+/**
+ * Gateway errors: exactly the `{"error":{"type","message"}}` bodies, statuses and messages of the API we are
+ * wire-compatible with (shared/spec/api-compat.md §3), so the official SDKs raise their usual exception classes.
+ */
+export type GatewayErrorType =
+  | "invalid_request_error"
+  | "content_filter"
+  | "invalid_authentication_error"
+  | "incorrect_api_key_error"
+  | "exceeded_current_quota_error"
+  | "permission_denied_error"
+  | "resource_not_found_error"
+  | "engine_overloaded_error"
+  | "rate_limit_reached_error"
+  | "server_error"
+  | "unexpected_output";
+
+export class GatewayError extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: GatewayErrorType,
+    message: string,
+    /** Extra response headers (Retry-After, x-ratelimit-*). */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = "GatewayError";
+  }
+
+  toBody() {
+    return { error: { type: this.type, message: this.message } };
+  }
+}
+
+/** Factories for every row of api-compat §3 we emit; messages are verbatim. */
+export const gatewayErrors = {
+  invalidRequest: (details: string) => new GatewayError(400, "invalid_request_error", `Invalid request: ${details}`),
+  inputTooLong: () => new GatewayError(400, "invalid_request_error", "Input token length too long"),
+  exceededModelTokenLimit: (maxModelLength: number) =>
+    new GatewayError(400, "invalid_request_error", `Your request exceeded model token limit : ${maxModelLength}`),
+  invalidAuthentication: () => new GatewayError(401, "invalid_authentication_error", "Invalid Authentication"),
+  incorrectApiKey: () => new GatewayError(401, "invalid_authentication_error", "Incorrect API key provided"),
+  accountNotActive: (uid: string, akId: string, state: string) =>
+    new GatewayError(
+      403,
+      "exceeded_current_quota_error",
+      `Your account ${uid}<${akId}> is not active, current state: ${state}, you may consider to check your account balance`,
+    ),
+  apiNotOpen: () => new GatewayError(403, "permission_denied_error", "The API you are accessing is not open"),
+  modelNotFound: (model: string) =>
+    new GatewayError(404, "resource_not_found_error", `Not found the model ${model} or Permission denied`),
+  notFound: () => new GatewayError(404, "resource_not_found_error", "Not found the model or Permission denied"),
+  engineOverloaded: () =>
+    new GatewayError(429, "engine_overloaded_error", "The engine is currently overloaded, please try again later"),
+  insufficientBalance: () =>
+    new GatewayError(
+      429,
+      "exceeded_current_quota_error",
+      "Your account is suspended due to insufficient balance, please recharge your account or check your plan and billing details",
+    ),
+  serverError: (message = "Internal server error") => new GatewayError(500, "server_error", message),
+};
