@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { findModel, MODELS, perTokenNanos, resolveRoutedModel } from "./catalog.ts";
+import { formatMoney, parseMoney } from "./money.ts";
+import { tierFor } from "./tiers.ts";
+
+describe("catalog", () => {
+  it("turns per-million prices into exact per-token nano-units", () => {
+    expect(perTokenNanos("0.15")).toBe(150n);
+    expect(perTokenNanos("2")).toBe(2000n);
+    expect(perTokenNanos("0.2") * 1_000_000n).toBe(parseMoney("0.2"));
+  });
+
+  it("has every routed sibling and price in both currencies", () => {
+    for (const m of MODELS) {
+      for (const id of m.routesTo ?? []) expect(findModel(id), id).toBeDefined();
+      for (const c of ["CNY", "USD"] as const) expect(() => perTokenNanos(m.prices[c].input)).not.toThrow();
+    }
+  });
+
+  it("routes -auto by prompt plus max_tokens", () => {
+    const auto = findModel("moonshot-v1-auto")!;
+    expect(resolveRoutedModel(auto, 8192).id).toBe("moonshot-v1-8k");
+    expect(resolveRoutedModel(auto, 8193).id).toBe("moonshot-v1-32k");
+    expect(resolveRoutedModel(auto, 40000).id).toBe("moonshot-v1-128k");
+  });
+
+  it("picks the tier by cumulative cash recharge", () => {
+    expect(tierFor("cn", 0n).name).toBe("Tier0");
+    expect(tierFor("cn", parseMoney("50")).name).toBe("Tier1");
+    expect(tierFor("global", parseMoney("99.99")).name).toBe("Tier2");
+    expect(tierFor("global", parseMoney("3000")).tpd).toBeNull();
+  });
+
+  it("formats money with one rounding step", () => {
+    expect(formatMoney(parseMoney("1234.5"), "CNY")).toBe("¥1,234.50");
+    expect(formatMoney(parseMoney("0.0049"), "USD", 3)).toBe("$0.005");
+    expect(formatMoney(-parseMoney("0.005"), "USD")).toBe("-$0.01");
+  });
+});
