@@ -54,10 +54,17 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
   fastify.setSerializerCompiler(serializerCompiler);
 
   const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true })
+    ? // No offline queue: while disconnected, commands fail at once and limiters fall back to memory.
+      new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
     : undefined;
   if (redis) {
     redis.on("error", (err) => fastify.log.warn({ err }, "redis error"));
+    // Counters must start in Redis, not in the fallback, so wait (briefly) for the first connection.
+    const ready = await Promise.race([
+      new Promise<boolean>((resolve) => redis.once("ready", () => resolve(true))),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5000).unref()),
+    ]);
+    if (!ready) fastify.log.warn("redis not reachable yet; rate limits count in memory until it is");
     fastify.addHook("onClose", async () => {
       await redis.quit().catch(() => redis.disconnect());
     });

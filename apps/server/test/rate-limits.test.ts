@@ -106,3 +106,19 @@ describe.each(backends)("rate limits %s", (_name, env) => {
     expect((await a.hit("k")).allowed).toBe(true);
   });
 });
+
+describe("rate limits without a reachable Redis", () => {
+  it("keep counting in memory instead of failing requests", async () => {
+    const t = await createTestApp({ REDIS_URL: "redis://127.0.0.1:1" });
+    try {
+      expect(t.ctx.redis).toBeDefined();
+      const limiter = createLimiter({ ctx: t.ctx, keyPrefix: "down", points: 1, durationSeconds: 60 });
+      expect((await limiter.hit("k")).allowed).toBe(true);
+      expect((await limiter.hit("k")).allowed).toBe(false);
+      const { username } = await signUpUser(t.app);
+      expect((await new TestClient(t.app).post("/api/auth/signin", { username, password: PASSWORD })).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
+});

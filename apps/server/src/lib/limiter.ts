@@ -32,9 +32,17 @@ export function createLimiter(opts: {
 }): Limiter {
   const { ctx, points, durationSeconds } = opts;
   const keyPrefix = `${ctx.config.redisKeyPrefix}:rl:${opts.keyPrefix}`;
+  const memory = new RateLimiterMemory({ keyPrefix, points, duration: durationSeconds });
+  // While Redis is unreachable, counting goes on in this process instead of failing every request.
   const raw: RateLimiterAbstract = ctx.redis
-    ? new RateLimiterRedis({ storeClient: ctx.redis, keyPrefix, points, duration: durationSeconds })
-    : new RateLimiterMemory({ keyPrefix, points, duration: durationSeconds });
+    ? new RateLimiterRedis({
+        storeClient: ctx.redis,
+        keyPrefix,
+        points,
+        duration: durationSeconds,
+        insuranceLimiter: memory,
+      })
+    : memory;
   const result = (r: RateLimiterRes, allowed: boolean): LimitResult => ({
     allowed,
     remaining: allowed ? Math.max(0, r.remainingPoints) : 0,
