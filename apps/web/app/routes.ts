@@ -1,3 +1,6 @@
-import { index, type RouteConfig } from "@react-router/dev/routes";
+import { index, type RouteConfig, route } from "@react-router/dev/routes";
 
-export default [index("routes/home.tsx")] satisfies RouteConfig;
+export default [
+  // Public, prerendered pages (add their paths to public-pages.ts too).
+  route(":lang?", "routes/public.tsx", [index("routes/home.tsx")]),
+] satisfies RouteConfig;
