@@ -7,6 +7,7 @@ import {
   signUpByPhone,
   uniquePhone,
   uniqueUsername,
+  visibleTestId,
 } from "./support.ts";
 
 test("a visitor signs up by phone, signs out, signs in by password and changes the password", async ({ page }) => {
@@ -68,17 +69,17 @@ test("locale and theme switches persist across reloads", async ({ page }) => {
   const username = uniqueUsername("pref");
   await signUpByPhone(page, { phone: uniquePhone(), username, password: PASSWORD });
 
-  await page.getByTestId("locale-switch").click();
+  await visibleTestId(page, "locale-switch").click();
   await page.getByTestId("locale-zh-CN").click();
   await expect(page.locator("html")).toHaveAttribute("lang", "zh-CN");
   await expect(page.getByRole("heading", { name: "个人资料" })).toBeVisible();
 
-  await page.getByTestId("locale-switch").click();
+  await visibleTestId(page, "locale-switch").click();
   await page.getByTestId("locale-en-US").click();
   await expect(page.locator("html")).toHaveAttribute("lang", "en-US");
   await expect(page.getByRole("heading", { name: "Profile" })).toBeVisible();
 
-  await page.getByTestId("theme-switch").click();
+  await visibleTestId(page, "theme-switch").click();
   await page.getByTestId("theme-dark").click();
   await expect(page.locator("html")).toHaveAttribute("data-mantine-color-scheme", "dark");
   expect(await page.evaluate(() => localStorage.getItem("theme"))).toBe("dark");
@@ -97,7 +98,7 @@ test("locale and theme switches persist across reloads", async ({ page }) => {
   await expect(page.locator("html")).toHaveAttribute("data-mantine-color-scheme", "dark");
 
   // "System" follows the operating system live.
-  await page.getByTestId("theme-switch").first().click();
+  await visibleTestId(page, "theme-switch").click();
   await page.getByTestId("theme-system").click();
   expect(await page.evaluate(() => localStorage.getItem("theme"))).toBe("system");
   await page.emulateMedia({ colorScheme: "light" });

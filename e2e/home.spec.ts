@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 
 test.describe("without JavaScript", () => {
-  test.use({ javaScriptEnabled: false, extraHTTPHeaders: { "accept-language": "fr" } });
+  test.use({ javaScriptEnabled: false, locale: "fr-FR" });
 
   test("the home page is prerendered in zh-CN by default and in en-US with the locale cookie", async ({
     page,

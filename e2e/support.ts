@@ -46,8 +46,9 @@ export async function signUpByPhone(page: Page, opts: { phone: string; username:
   await expect(page.getByTestId("profile-name")).toHaveText(opts.username);
 }
 
+/** Signs in on /signin (staying on the current sign-in URL, with its `next`, when already there). */
 export async function signInByPassword(page: Page, username: string, password: string) {
-  await page.goto("/signin");
+  if (!new URL(page.url()).pathname.startsWith("/signin")) await page.goto("/signin");
   const form = page.locator("form");
   await form.locator('input[autocomplete="username"]').fill(username);
   await form.locator('input[autocomplete="current-password"]').fill(password);
@@ -58,4 +59,9 @@ export async function signOut(page: Page) {
   await page.getByTestId("user-menu").click();
   await page.getByTestId("sign-out").click();
   await expect(page).toHaveURL(/\/signin/);
+}
+
+/** The visible one of elements rendered twice for different screen sizes (header vs. mobile menu). */
+export function visibleTestId(page: Page, id: string) {
+  return page.locator(`[data-testid="${id}"]:visible`);
 }

@@ -20,12 +20,13 @@ export function LogoMark({ size = 28 }: { size?: number }) {
   );
 }
 
-export function Logo({ size = 28 }: { size?: number }) {
+/** `compact`: only the mark on phones, where the header has no room for the name. */
+export function Logo({ size = 28, compact = false }: { size?: number; compact?: boolean }) {
   const brand = useBrand();
   return (
     <Group gap={8} wrap="nowrap">
       <LogoMark size={size} />
-      <Text fw={700} fz="lg" lh={1}>
+      <Text fw={700} fz="lg" lh={1} visibleFrom={compact ? "xs" : undefined}>
         {brand}
       </Text>
     </Group>

@@ -89,7 +89,7 @@ export function ConsoleShell({ children }: { children: (me: MeWithOrgs) => React
           <Group gap="sm" wrap="nowrap">
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t("nav.toggle")} />
             <Link to="/console" style={{ textDecoration: "none", color: "inherit" }} aria-label={t("nav.home")}>
-              <Logo />
+              <Logo compact />
             </Link>
             <Divider orientation="vertical" visibleFrom="sm" />
             <OrgSwitcher me={user} />

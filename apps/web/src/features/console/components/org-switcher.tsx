@@ -12,8 +12,6 @@ export function OrgSwitcher({ me }: { me: MeWithOrgs }) {
   const setCurrent = useSetCurrentOrg();
   const current = me.organizations.find((o) => o.id === me.currentOrganizationId) ?? me.organizations[0];
   if (!current) return null;
-  const orgName = (o: MeWithOrgs["organizations"][number]) =>
-    o.personal ? t("org.personal", { name: o.name }) : o.name;
 
   const choose = (orgId: string) => {
     if (orgId === current.id) return;
@@ -32,8 +30,8 @@ export function OrgSwitcher({ me }: { me: MeWithOrgs }) {
         <UnstyledButton className={classes.orgButton} data-testid="org-switcher" aria-label={t("org.switch")}>
           <Group gap={8} wrap="nowrap">
             {current.personal ? <IconUser size={16} stroke={1.6} /> : <IconBuilding size={16} stroke={1.6} />}
-            <Text size="sm" fw={600} truncate maw={{ base: 110, sm: 200 }}>
-              {orgName(current)}
+            <Text size="sm" fw={600} truncate maw={{ base: 150, sm: 220 }}>
+              {current.name}
             </Text>
             <IconSelector size={14} stroke={1.6} />
           </Group>
@@ -50,8 +48,13 @@ export function OrgSwitcher({ me }: { me: MeWithOrgs }) {
           >
             <Group gap={6} wrap="nowrap">
               <Text size="sm" truncate>
-                {orgName(o)}
+                {o.name}
               </Text>
+              {o.personal ? (
+                <Badge size="xs" variant="light" color="gray">
+                  {t("org.personal")}
+                </Badge>
+              ) : null}
               <Badge size="xs" variant="light" color={o.role === "admin" ? "indigo" : "gray"}>
                 {t(`org.role.${o.role}`)}
               </Badge>

@@ -203,14 +203,9 @@ function SecurityCard({
         label={t("security.password")}
         value={
           me.hasPassword ? (
-            <Group gap={6}>
-              <Text size="sm" fw={500}>
-                ••••••••
-              </Text>
-              <Badge size="xs" variant="light" color="teal">
-                {t("security.passwordSet")}
-              </Badge>
-            </Group>
+            <Badge variant="light" color="teal" leftSection={<IconCheck size={12} />} tt="none">
+              {t("security.passwordSet")}
+            </Badge>
           ) : (
             <Text c="dimmed" size="sm">
               {t("security.passwordNone")}
