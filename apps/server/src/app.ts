@@ -12,10 +12,13 @@ import Fastify, { type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { AppContext } from "./context.ts";
 import type { Config } from "./env.ts";
+import { createGatewayPipeline } from "./gateway/create-gateway-pipeline.ts";
+import { createKeyEvents } from "./gateway/key-events.ts";
 import { AppError, consoleErrorHandler } from "./http/errors.ts";
 import { requestLocale } from "./http/locale.ts";
 import type { App } from "./http/route.ts";
 import { CSRF_COOKIE, checkCsrf, loadSession, newToken, setCsrfCookie } from "./http/session.ts";
+import { closeSharedRedis } from "./lib/redis.ts";
 import systemRoutes from "./modules/system/routes.ts";
 
 export const WEB_BUILD_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/build/client");
@@ -45,7 +48,16 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
   fastify.setValidatorCompiler(validatorCompiler);
   fastify.setSerializerCompiler(serializerCompiler);
 
-  const ctx: AppContext = { config, database, db: database.db, log: fastify.log };
+  const ctx = { config, database, db: database.db, log: fastify.log } as AppContext;
+  ctx.keyEvents = createKeyEvents(ctx);
+  await ctx.keyEvents.start();
+  ctx.gateway = createGatewayPipeline(ctx);
+  await ctx.gateway.ready;
+  fastify.addHook("onClose", async () => {
+    await ctx.gateway.close();
+    await ctx.keyEvents.close();
+    await closeSharedRedis(ctx);
+  });
 
   await fastify.register(cookie);
   fastify.decorateRequest("locale", "zh-CN");

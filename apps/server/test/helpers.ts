@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { type Database, openDatabase, randomString } from "@moonport/db";
 import pg from "pg";
 import { buildApp } from "../src/app.ts";
@@ -38,9 +41,25 @@ export async function openTestDatabase(): Promise<{ database: Database; drop: ()
   };
 }
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const config = buildConfig({ NODE_ENV: "test", SERVE_WEB: "false", LOG_LEVEL: "silent", ...env });
-  const { database, drop } = await openTestDatabase();
+/**
+ * Builds the app on a fresh test database, or on `opts.database` (a second instance sharing the first one's
+ * database; closing it leaves the database open). Each app gets its own bill-journal directory unless `env` sets
+ * BILLING_JOURNAL_DIR.
+ */
+export async function createTestApp(
+  env: Record<string, string> = {},
+  opts: { database?: Database } = {},
+): Promise<TestApp> {
+  const journalDir = env.BILLING_JOURNAL_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "moonport-journal-"));
+  const config = buildConfig({
+    NODE_ENV: "test",
+    SERVE_WEB: "false",
+    LOG_LEVEL: "silent",
+    BILLING_JOURNAL_DIR: journalDir,
+    ...env,
+  });
+  const shared = opts.database;
+  const { database, drop } = shared ? { database: shared, drop: async () => {} } : await openTestDatabase();
   const { app, ctx } = await buildApp({ config, database, logger: false });
   await app.ready();
   return {
@@ -49,8 +68,11 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     config,
     close: async () => {
       await app.close();
-      await database.close();
-      await drop();
+      if (!shared) {
+        await database.close();
+        await drop();
+      }
+      if (!env.BILLING_JOURNAL_DIR) fs.rmSync(journalDir, { recursive: true, force: true });
     },
   };
 }
