@@ -1,5 +1,6 @@
 import type { Db } from "@moonport/db";
 import type { Config } from "../env.ts";
+import { demoKeyCommand } from "./demo-key.ts";
 import { listOrgsCommand, listUsersCommand } from "./list.ts";
 
 export interface CliCommand {
@@ -8,4 +9,4 @@ export interface CliCommand {
   run(opts: { config: Config; db: Db; args: string[]; print: (line: string) => void }): Promise<number>;
 }
 
-export const commands: CliCommand[] = [listUsersCommand, listOrgsCommand];
+export const commands: CliCommand[] = [listUsersCommand, listOrgsCommand, demoKeyCommand];
