@@ -240,4 +240,45 @@ describe("gateway metering and billing", () => {
     expect(err.status).toBe(404);
     expect(err.message).toBe("Not found the model gpt-nope or Permission denied");
   });
+
+  it("admits a warm key without a database round trip", async () => {
+    const a = await seedAccount(t.ctx, { cash: "1", tierOverride: 3 });
+    const identity = await t.ctx.gateway.authenticate(`Bearer ${a.key}`);
+    (
+      await t.ctx.gateway.admit({ key: identity, requestId: "w0", model: "moonshot-v1-8k", admissionTokens: 1 })
+    ).release();
+    const db = t.ctx.db as unknown as Record<string, unknown>;
+    const saved = { select: db.select, execute: db.execute, transaction: db.transaction };
+    for (const name of Object.keys(saved)) {
+      db[name] = () => {
+        throw new Error("database touched on the hot path");
+      };
+    }
+    try {
+      for (let i = 0; i < 50; i++) {
+        const key = await t.ctx.gateway.authenticate(`Bearer ${a.key}`);
+        const adm = await t.ctx.gateway.admit({
+          key,
+          requestId: `w${i + 1}`,
+          model: "moonshot-v1-8k",
+          admissionTokens: 1,
+        });
+        adm.release();
+      }
+    } finally {
+      Object.assign(db, saved);
+    }
+  });
+
+  it("reports the balance as cash plus unexpired vouchers, including what was just settled", async () => {
+    const a = await seedAccount(t.ctx, { cash: "2" });
+    await grantVoucher(t.ctx.db, a.orgId, "0.5", new Date(Date.now() + 86_400_000));
+    await grantVoucher(t.ctx.db, a.orgId, "9", new Date(Date.now() - 1));
+    await runRequest(t.ctx, a.key, { usage: { promptTokens: 0, completionTokens: 10_000, cachedTokens: 0 } }); // ¥0.1
+    expect(await t.ctx.gateway.balance(a.orgId)).toEqual({
+      cash: parseMoney("2"),
+      voucher: parseMoney("0.4"),
+      available: parseMoney("2.4"),
+    });
+  });
 });

@@ -3,9 +3,9 @@
  * hot path needs is in memory once warm (key cache, account views, in-memory or Redis counters); bills are made
  * durable in a local journal and committed to the database in batches by the bill writer.
  */
-
 import { findModel, parseMoney, tierFor } from "@moonport/contracts";
-import { newId, randomString } from "@moonport/db";
+import { newId, randomString, schema } from "@moonport/db";
+import { eq, sql } from "drizzle-orm";
 import type { AppContext } from "../context.ts";
 import { API_KEY_PATTERN, hashApiKey } from "../modules/keys/key-format.ts";
 import { Accounts } from "./accounts.ts";
@@ -26,7 +26,12 @@ export interface GatewayPipelineHandle extends GatewayPipeline {
   close(): Promise<void>;
   /** Simulates a crash: stops without committing; the journal file stays for the next instance. */
   abandon(): void;
-  /** Internals exposed for tests and the console's balance reads. */
+  /**
+   * The organization's balance with everything settled so far committed (GET /v1/users/me/balance, console):
+   * cash may be negative; voucher counts unexpired remaining; available = cash + voucher.
+   */
+  balance(orgId: string): Promise<{ cash: bigint; voucher: bigint; available: bigint }>;
+  /** Internals exposed for tests. */
   readonly accounts: Accounts;
 }
 
@@ -207,6 +212,21 @@ export function createGatewayPipeline(ctx: AppContext): GatewayPipelineHandle {
     },
 
     flush: () => writer.drain(),
+
+    async balance(orgId) {
+      await writer.drain();
+      const [row] = await ctx.db
+        .select({
+          cash: schema.organizations.cashBalance,
+          voucher: sql<string>`(select coalesce(sum(v.remaining), 0) from vouchers v
+            where v.org_id = ${orgId} and v.remaining > 0 and v.expires_at > now())`,
+        })
+        .from(schema.organizations)
+        .where(eq(schema.organizations.id, orgId));
+      if (!row) throw new Error(`organization ${orgId} not found`);
+      const voucher = BigInt(row.voucher);
+      return { cash: row.cash, voucher, available: row.cash + voucher };
+    },
 
     async close() {
       unsubscribe();
