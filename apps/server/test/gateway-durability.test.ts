@@ -98,4 +98,24 @@ describe("bill durability across a crash", () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("with BILLING_JOURNAL_FSYNC=always a bill is on disk when settle resolves, and a clean close removes the journal", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "moonport-always-"));
+    try {
+      const app = await createTestApp(
+        { BILLING_JOURNAL_DIR: dir, BILLING_JOURNAL_FSYNC: "always" },
+        { database: first.ctx.database },
+      );
+      expect(app.config.billingJournalSync.mode).toBe("always");
+      const acct = await seedAccount(app.ctx, { cash: "10" });
+      await runRequest(app.ctx, acct.key, { requestId: "always-1" });
+      const [file] = fs.readdirSync(dir);
+      expect(fs.readFileSync(path.join(dir, file!), "utf8")).toContain('"requestId":"always-1"');
+      await app.close();
+      expect(fs.readdirSync(dir)).toEqual([]);
+      expect((await orgMoney(first.ctx.db, acct.orgId)).bills.count).toBe(1);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -67,7 +67,7 @@ export function createGatewayPipeline(ctx: AppContext): GatewayPipelineHandle {
   const keys = new KeyCache(ctx.db);
   const accounts = new Accounts(ctx.db, lock, onError);
   const limits = new RateLimits(ctx);
-  const journal = BillJournal.open(ctx.config.billingJournalDir, instanceId);
+  const journal = BillJournal.open(ctx.config.billingJournalDir, instanceId, ctx.config.billingJournalSync);
 
   const commit = (items: QueuedEntry[]) =>
     lock.run(async () => {

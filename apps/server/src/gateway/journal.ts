@@ -1,7 +1,9 @@
 /**
- * The bill journal: an append-only file per gateway instance, written and fdatasync'd before a bill counts as
- * recorded. Appends arriving while a write is in flight are grouped into the next write (group commit), so one
- * fsync covers many requests. The bill writer commits journaled bills to the database in batches; a process that
+ * The bill journal: an append-only file per gateway instance. A bill counts as recorded once its line is written
+ * (write(2): it then survives a crash of the process) — and, with BILLING_JOURNAL_FSYNC=always, once it is
+ * fdatasync'd (it then survives a power loss too; one fdatasync covers every line written before it, so many
+ * requests share one). The default syncs every BILLING_JOURNAL_FSYNC_MS in the background instead, because one
+ * fdatasync costs milliseconds on ordinary disks and the response would wait for it. The bill writer commits journaled bills to the database in batches; a process that
  * dies before that leaves its file behind, and the next instance to start on the host replays it. Replays are
  * idempotent because every bill line carries an id generated before it was journaled (request_bills.id).
  *
@@ -52,11 +54,18 @@ function alive(pid: number): boolean {
   }
 }
 
+export interface JournalSync {
+  /** "always": settle() waits for fdatasync (group commit); "interval": for write(), fdatasync every `intervalMs`. */
+  mode: "always" | "interval";
+  intervalMs: number;
+}
+
 export class BillJournal {
-  private buffer: string[] = [];
   private waiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
-  private writing: Promise<void> | null = null;
-  /** Appended (or being appended) and not yet committed to the database. */
+  private syncing: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | undefined;
+  private dirty = false;
+  /** Appended and not yet committed to the database. */
   private pending = 0;
   private bytes = 0;
   private closed = false;
@@ -64,52 +73,65 @@ export class BillJournal {
   private constructor(
     readonly file: string,
     private readonly fd: number,
-  ) {}
+    private readonly sync: JournalSync,
+  ) {
+    if (sync.mode === "interval") {
+      this.timer = setInterval(() => {
+        if (this.dirty && !this.syncing) this.syncing = this.fsyncNow();
+      }, sync.intervalMs);
+      this.timer.unref();
+    }
+  }
 
-  static open(dir: string, instanceId: string): BillJournal {
+  static open(dir: string, instanceId: string, sync: JournalSync): BillJournal {
     fs.mkdirSync(dir, { recursive: true });
     const file = path.join(dir, `bills-${HOST}-${process.pid}-${instanceId}.jsonl`);
     const fd = fs.openSync(file, "a");
     openHere.add(file);
-    return new BillJournal(file, fd);
+    return new BillJournal(file, fd, sync);
   }
 
-  /** Resolves once the entry is on disk. */
+  /**
+   * Writes the entry (one write(2) of one line: a few microseconds, and from then on it survives a crash of this
+   * process). Resolves at once in "interval" mode, after the next fdatasync in "always" mode.
+   */
   append(entry: JournalEntry): Promise<void> {
     if (this.closed) return Promise.reject(new Error("bill journal is closed"));
+    const data = Buffer.from(`${JSON.stringify(entry)}\n`);
+    fs.writeSync(this.fd, data);
     this.pending++;
-    this.buffer.push(`${JSON.stringify(entry)}\n`);
+    this.bytes += data.length;
+    this.dirty = true;
+    if (this.sync.mode === "interval") return Promise.resolve();
     return new Promise((resolve, reject) => {
       this.waiters.push({ resolve, reject });
-      if (!this.writing) this.writing = this.drain();
+      if (!this.syncing) this.syncing = this.fsyncNow();
     });
   }
 
-  private async drain(): Promise<void> {
-    while (this.buffer.length) {
-      const chunk = this.buffer.join("");
-      const waiters = this.waiters;
-      this.buffer = [];
-      this.waiters = [];
-      try {
-        const data = Buffer.from(chunk);
-        await new Promise<void>((resolve, reject) =>
-          fs.write(this.fd, data, 0, data.length, null, (err) => (err ? reject(err) : resolve())),
-        );
-        await new Promise<void>((resolve, reject) => fs.fdatasync(this.fd, (err) => (err ? reject(err) : resolve())));
-        this.bytes += data.length;
-        for (const w of waiters) w.resolve();
-      } catch (e) {
-        for (const w of waiters) w.reject(e);
+  /** One fdatasync covers every line written before it started (group commit); loops while more arrive. */
+  private async fsyncNow(): Promise<void> {
+    try {
+      while (this.dirty) {
+        this.dirty = false;
+        const waiters = this.waiters;
+        this.waiters = [];
+        try {
+          await new Promise<void>((resolve, reject) => fs.fdatasync(this.fd, (err) => (err ? reject(err) : resolve())));
+          for (const w of waiters) w.resolve();
+        } catch (e) {
+          for (const w of waiters) w.reject(e);
+        }
       }
+    } finally {
+      this.syncing = null;
     }
-    this.writing = null;
   }
 
   /** `n` journaled entries are now in the database. With nothing outstanding, a large file is emptied. */
   committed(n: number) {
     this.pending -= n;
-    if (this.pending === 0 && !this.writing && this.bytes > TRUNCATE_AT) {
+    if (this.pending === 0 && this.bytes > TRUNCATE_AT) {
       fs.ftruncateSync(this.fd, 0);
       this.bytes = 0;
     }
@@ -119,19 +141,22 @@ export class BillJournal {
     return this.pending;
   }
 
-  /** Clean shutdown: everything committed → the file goes; otherwise it stays for the next start to replay. */
+  /** Clean shutdown: everything committed → the file goes; otherwise it is synced and stays for the next start. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.writing) await this.writing;
+    if (this.timer) clearInterval(this.timer);
+    if (this.syncing) await this.syncing;
+    if (this.pending > 0) fs.fdatasyncSync(this.fd);
     fs.closeSync(this.fd);
     openHere.delete(this.file);
     if (this.pending === 0) fs.rmSync(this.file, { force: true });
   }
 
-  /** What a crash leaves: the file as it is on disk. Tests use it to simulate one. */
+  /** What a crash leaves: the file as it is. Tests use it to simulate one. */
   abandon() {
     this.closed = true;
+    if (this.timer) clearInterval(this.timer);
     try {
       fs.closeSync(this.fd);
     } catch {
