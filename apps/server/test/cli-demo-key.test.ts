@@ -16,7 +16,13 @@ afterAll(async () => {
 
 async function run(args: string[]) {
   const lines: string[] = [];
-  const code = await demoKeyCommand.run({ config: t.config, db: t.ctx.db, args, print: (l) => lines.push(l) });
+  const code = await demoKeyCommand.run({
+    config: t.config,
+    db: t.ctx.db,
+    args,
+    print: (l) => lines.push(l),
+    readInput: async () => "",
+  });
   return { code, lines, last: lines[lines.length - 1]! };
 }
 

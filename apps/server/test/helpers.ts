@@ -3,8 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { type Database, openDatabase, randomString } from "@moonport/db";
 import pg from "pg";
-import { buildApp } from "../src/app.ts";
-import type { AppContext } from "../src/context.ts";
+import { type BuildAppOptions, buildApp } from "../src/app.ts";
+import type { AppContext, Clock } from "../src/context.ts";
 import { buildConfig, type Config } from "../src/env.ts";
 import type { App } from "../src/http/route.ts";
 import { testEnv } from "./env.ts";
@@ -41,6 +41,17 @@ export async function openTestDatabase(): Promise<{ database: Database; drop: ()
   };
 }
 
+/** A clock tests move by hand: real time plus `advance(ms)`, so codes and sessions expire without waiting. */
+export function testClock(): Clock & { advance(ms: number): void } {
+  let offset = 0;
+  return {
+    now: () => new Date(Date.now() + offset),
+    advance: (ms) => {
+      offset += ms;
+    },
+  };
+}
+
 /**
  * Builds the app on a fresh test database, or on `opts.database` (a second instance sharing the first one's
  * database; closing it leaves the database open). Each app gets its own bill-journal directory unless `env` sets
@@ -48,8 +59,9 @@ export async function openTestDatabase(): Promise<{ database: Database; drop: ()
  */
 export async function createTestApp(
   env: Record<string, string> = {},
-  opts: { database?: Database } = {},
+  opts: Pick<BuildAppOptions, "clock" | "sms"> & { database?: Database } = {},
 ): Promise<TestApp> {
+  const { database: sharedDatabase, ...buildOpts } = opts;
   const journalDir = env.BILLING_JOURNAL_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "moonport-journal-"));
   const config = buildConfig({
     NODE_ENV: "test",
@@ -58,9 +70,9 @@ export async function createTestApp(
     BILLING_JOURNAL_DIR: journalDir,
     ...env,
   });
-  const shared = opts.database;
+  const shared = sharedDatabase;
   const { database, drop } = shared ? { database: shared, drop: async () => {} } : await openTestDatabase();
-  const { app, ctx } = await buildApp({ config, database, logger: false });
+  const { app, ctx } = await buildApp({ config, database, logger: false, ...buildOpts });
   await app.ready();
   return {
     app,
@@ -85,6 +97,8 @@ export class TestClient {
   cookies = new Map<string, string>();
   origin = "http://localhost:3000";
   locale: "zh-CN" | "en-US" | undefined = "en-US";
+  /** Each client looks like its own machine, so per-IP rate limits of one test do not spill into another. */
+  ip = `10.${rnd()}.${rnd()}.${rnd()}`;
   constructor(readonly app: App) {}
 
   get csrf(): string | undefined {
@@ -102,6 +116,7 @@ export class TestClient {
     const res = await this.app.inject({
       method,
       url,
+      remoteAddress: this.ip,
       headers: {
         host: "localhost:3000",
         origin: this.origin,
@@ -142,4 +157,8 @@ export class TestClient {
   delete(url: string, headers?: Record<string, string>) {
     return this.request("DELETE", url, undefined, headers);
   }
+}
+
+function rnd(): number {
+  return Math.floor(Math.random() * 254) + 1;
 }

@@ -14,7 +14,7 @@ import { schema } from "@moonport/db";
 import { eq, sql } from "drizzle-orm";
 import type { Redis } from "ioredis";
 import type { AppContext } from "../context.ts";
-import { newRedisConnection, redisKey, sharedRedis } from "../lib/redis.ts";
+import { newRedisConnection, redisKey } from "../lib/redis.ts";
 
 export type InvalidationTarget = { keyHash: string } | { keyId: string } | { projectId: string } | { orgId: string };
 /** "all" means: drop everything cached (a missed message was detected). */
@@ -40,6 +40,9 @@ export function createKeyEvents(ctx: AppContext): KeyEvents {
   let timer: NodeJS.Timeout | undefined;
   let lastVersion: number | undefined;
   let closed = false;
+  let pollFailing = false;
+  /** An invalidation whose counter bump failed (store down): bumped by the next successful poll. */
+  let owedBump = false;
 
   const emit = (event: InvalidationEvent) => {
     for (const l of listeners) {
@@ -51,14 +54,15 @@ export function createKeyEvents(ctx: AppContext): KeyEvents {
     }
   };
 
-  const mode: "redis" | "postgres" | "local" = ctx.config.redisUrl
+  const redis = ctx.redis;
+  const mode: "redis" | "postgres" | "local" = redis
     ? "redis"
     : ctx.database.kind === "postgres"
       ? "postgres"
       : "local";
 
   async function readVersion(): Promise<number> {
-    if (mode === "redis") return Number((await sharedRedis(ctx)!.get(versionKey)) ?? 0);
+    if (mode === "redis") return Number((await redis!.get(versionKey)) ?? 0);
     const rows = await ctx.db
       .select({ value: schema.settings.value })
       .from(schema.settings)
@@ -67,7 +71,7 @@ export function createKeyEvents(ctx: AppContext): KeyEvents {
   }
 
   async function bumpVersion(): Promise<number> {
-    if (mode === "redis") return sharedRedis(ctx)!.incr(versionKey);
+    if (mode === "redis") return redis!.incr(versionKey);
     const rows = await ctx.db
       .insert(schema.settings)
       .values({ key: SETTINGS_KEY, value: 1 })
@@ -82,11 +86,19 @@ export function createKeyEvents(ctx: AppContext): KeyEvents {
   async function poll() {
     if (closed) return;
     try {
+      if (owedBump) {
+        await bumpVersion();
+        owedBump = false;
+      }
       const v = await readVersion();
-      if (lastVersion !== undefined && v !== lastVersion) emit("all");
+      // After an outage we may have missed messages whatever the counter says: drop everything once.
+      if ((lastVersion !== undefined && v !== lastVersion) || pollFailing) emit("all");
       lastVersion = v;
+      pollFailing = false;
     } catch (err) {
-      ctx.log.warn({ err: (err as Error).message }, "invalidation version check failed");
+      // Once per outage, not twice a second. When it comes back, a moved counter drops the cache.
+      if (!pollFailing) ctx.log.warn({ err: (err as Error).message }, "invalidation version check failing");
+      pollFailing = true;
     }
   }
 
@@ -94,12 +106,17 @@ export function createKeyEvents(ctx: AppContext): KeyEvents {
     async invalidate(target) {
       emit(target);
       if (mode === "local") return;
-      if (mode === "redis") {
-        await sharedRedis(ctx)!.publish(channel, JSON.stringify({ from: instance, target }));
+      // The console's change is already committed: a store outage must not fail it. Other instances learn of it
+      // from the owed counter bump (or drop everything when their own polling recovers).
+      try {
+        if (mode === "redis") await redis!.publish(channel, JSON.stringify({ from: instance, target }));
+        const v = await bumpVersion();
+        // Our own bump is not news to us; anything else that moved meanwhile still triggers a full drop.
+        if (lastVersion === v - 1) lastVersion = v;
+      } catch (err) {
+        owedBump = true;
+        ctx.log.warn({ err: (err as Error).message }, "could not broadcast a key invalidation; will retry");
       }
-      const v = await bumpVersion();
-      // Our own bump is not news to us; anything else that moved meanwhile still triggers a full drop.
-      if (lastVersion === v - 1) lastVersion = v;
     },
     subscribe(listener) {
       listeners.add(listener);
@@ -118,7 +135,14 @@ export function createKeyEvents(ctx: AppContext): KeyEvents {
             emit("all");
           }
         });
-        await subscriber.subscribe(channel);
+        // Not awaited: an unreachable Redis must not stop the server from starting; ioredis resubscribes after
+        // reconnects, and the version poll covers the gap.
+        const sub = subscriber;
+        const subscribe = () =>
+          sub.subscribe(channel).catch(() => {
+            if (!closed) setTimeout(subscribe, 1000).unref();
+          });
+        await Promise.race([subscribe(), new Promise((r) => setTimeout(r, 2000).unref())]);
       }
       await poll();
       timer = setInterval(() => void poll(), VERSION_POLL_MS);

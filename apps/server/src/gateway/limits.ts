@@ -11,7 +11,7 @@ import type { Tier } from "@moonport/contracts";
 import type { RateLimiterAbstract, RateLimiterRes } from "rate-limiter-flexible";
 import type { AppContext } from "../context.ts";
 import { createLimiter } from "../lib/limiter.ts";
-import { redisKey, sharedRedis } from "../lib/redis.ts";
+import { redisKey } from "../lib/redis.ts";
 import { gatewayErrors } from "./errors.ts";
 
 const UNBOUNDED = Number.MAX_SAFE_INTEGER;
@@ -58,13 +58,20 @@ redis.call('pexpire', KEYS[1], ARGV[5])
 return 1`;
 
 class RedisGate implements ConcurrencyGate {
+  /** While Redis is unreachable, slots are counted in this process (like the limiters' insurance). */
+  private readonly fallback = new MemoryGate();
   constructor(private readonly ctx: AppContext) {}
   async acquire(orgId: string, limit: number) {
-    const redis = sharedRedis(this.ctx)!;
+    const redis = this.ctx.redis!;
     const key = redisKey(this.ctx, "conc", orgId);
     const lease = randomUUID();
     const now = Date.now();
-    const ok = await redis.eval(ACQUIRE_LUA, 1, key, now, limit, now + LEASE_MS, lease, LEASE_MS);
+    let ok: unknown;
+    try {
+      ok = await redis.eval(ACQUIRE_LUA, 1, key, now, limit, now + LEASE_MS, lease, LEASE_MS);
+    } catch {
+      return this.fallback.acquire(orgId, limit);
+    }
     if (Number(ok) !== 1) return null;
     return () => {
       redis.zrem(key, lease).catch((err: Error) => this.ctx.log.warn({ err: err.message }, "concurrency release"));
@@ -83,12 +90,12 @@ export class RateLimits {
 
   constructor(ctx: AppContext) {
     const limiter = (keyPrefix: string, durationSeconds: number) =>
-      createLimiter({ ctx, keyPrefix, points: UNBOUNDED, durationSeconds });
+      createLimiter({ ctx, keyPrefix: `gw-${keyPrefix}`, points: UNBOUNDED, durationSeconds }).raw;
     this.rpm = limiter("rpm", 60);
     this.tpm = limiter("tpm", 60);
     this.projectTpm = limiter("ptpm", 60);
     this.tpd = limiter("tpd", 86_400);
-    this.gate = ctx.config.redisUrl ? new RedisGate(ctx) : new MemoryGate();
+    this.gate = ctx.redis ? new RedisGate(ctx) : new MemoryGate();
   }
 
   /** Takes a concurrency slot and counts the request and its tokens, or throws the 429 of the first limit hit. */
