@@ -11,7 +11,10 @@ import { newId } from "@moonport/db";
 import Fastify, { type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { AppContext } from "./context.ts";
+import { createEngines } from "./engines/index.ts";
 import type { Config } from "./env.ts";
+import type { GatewayPipeline } from "./gateway/pipeline.ts";
+import gatewayRoutes from "./gateway/routes.ts";
 import { AppError, consoleErrorHandler } from "./http/errors.ts";
 import { requestLocale } from "./http/locale.ts";
 import type { App } from "./http/route.ts";
@@ -24,6 +27,8 @@ export interface BuildAppOptions {
   config: Config;
   database: Database;
   logger?: FastifyServerOptions["logger"];
+  /** The gateway's money side (keys, limits, metering); /v1 is mounted only when one is given. */
+  pipeline?: GatewayPipeline | ((ctx: AppContext) => GatewayPipeline);
 }
 
 /** Console API modules, each a Fastify plugin taking the app context. Order does not matter. */
@@ -45,7 +50,16 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
   fastify.setValidatorCompiler(validatorCompiler);
   fastify.setSerializerCompiler(serializerCompiler);
 
-  const ctx: AppContext = { config, database, db: database.db, log: fastify.log };
+  const ctx: AppContext = {
+    config,
+    database,
+    db: database.db,
+    log: fastify.log,
+    pipeline: null,
+    engines: createEngines(config),
+  };
+  ctx.pipeline = typeof opts.pipeline === "function" ? opts.pipeline(ctx) : (opts.pipeline ?? null);
+  fastify.addHook("onClose", async () => ctx.engines.close());
 
   await fastify.register(cookie);
   fastify.decorateRequest("locale", "zh-CN");
@@ -61,6 +75,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
   });
 
   await fastify.register(async (app) => systemRoutes(app, ctx));
+
+  // Gateway: Bearer keys only, its own error envelope (api-compat §3), no console hooks.
+  const pipeline = ctx.pipeline;
+  if (pipeline) {
+    await fastify.register(async (v1) => gatewayRoutes(v1, { ctx, pipeline, engines: ctx.engines }), { prefix: "/v1" });
+  } else {
+    fastify.log.warn("no gateway pipeline configured: /v1 is not mounted");
+  }
 
   // Console API: sessions, CSRF, the console error envelope.
   await fastify.register(

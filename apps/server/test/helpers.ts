@@ -1,6 +1,6 @@
 import { type Database, openDatabase, randomString } from "@moonport/db";
 import pg from "pg";
-import { buildApp } from "../src/app.ts";
+import { type BuildAppOptions, buildApp } from "../src/app.ts";
 import type { AppContext } from "../src/context.ts";
 import { buildConfig, type Config } from "../src/env.ts";
 import type { App } from "../src/http/route.ts";
@@ -38,10 +38,13 @@ export async function openTestDatabase(): Promise<{ database: Database; drop: ()
   };
 }
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  opts: Pick<BuildAppOptions, "pipeline"> = {},
+): Promise<TestApp> {
   const config = buildConfig({ NODE_ENV: "test", SERVE_WEB: "false", LOG_LEVEL: "silent", ...env });
   const { database, drop } = await openTestDatabase();
-  const { app, ctx } = await buildApp({ config, database, logger: false });
+  const { app, ctx } = await buildApp({ config, database, logger: false, pipeline: opts.pipeline });
   await app.ready();
   return {
     app,
