@@ -2,16 +2,13 @@
  * The official `openai` SDK as a client of a listening gateway (simulator engine, in-memory test pipeline).
  */
 import type { AddressInfo } from "node:net";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gatewayErrors } from "../src/gateway/errors.ts";
 import { countTokens } from "../src/gateway/tokenizer.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
+import { FIXTURE_DOCS } from "./support/fixtures.ts";
 import { TestPipeline } from "./support/test-pipeline.ts";
-
-export const FIXTURE_DOCS = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures/docs");
 
 let t: TestApp;
 let pipeline: TestPipeline;

@@ -3,7 +3,7 @@
  * question, tool schemas, tool results, JSON examples) and from the platform's documentation, with wording
  * varied by a seeded generator so that the same request always gets the same answer.
  */
-import type { ChatMessage, JsonSchema, ToolDef } from "../../gateway/chat-request.ts";
+import type { ChatMessage, ImagePart, JsonSchema, ToolDef } from "../../gateway/chat-request.ts";
 import type { Rng } from "./rng.ts";
 import type { SearchResult } from "./search.ts";
 
@@ -66,7 +66,7 @@ function arithmetic(text: string): string | undefined {
   return `${m[1]} ${op} ${m[3]} = ${Number(r.toFixed(10))}`;
 }
 
-const GREETING = /^\s*(hi|hello|hey|good (morning|afternoon|evening)|你好|您好|嗨|哈喽)\b/i;
+const GREETING = /^\s*(?:(?:hi|hello|hey|good (?:morning|afternoon|evening))\b|你好|您好|嗨|哈喽)/i;
 const WHO = /(who are you|what (model|are you)|your name|你是谁|你叫什么|什么模型)/i;
 
 const EN = {
@@ -148,6 +148,16 @@ const ZH = {
   ],
 };
 
+/** What the question is about, for the opening sentence: key words in English, the question itself in Chinese. */
+function topicOf(question: string, lang: Lang): string {
+  if (lang === "zh") {
+    const q = question.replace(/[\s？?。！!，,]+$/u, "").trim();
+    return q ? `「${q.length > 20 ? `${q.slice(0, 20)}…` : q}」` : "这个问题";
+  }
+  const terms = keyTerms(question);
+  return terms.length ? terms.slice(0, 2).join(" and ") : "this";
+}
+
 function fill(template: string, values: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (_, k: string) => values[k] ?? "");
 }
@@ -165,23 +175,48 @@ export interface ComposeInput {
   docs: SearchResult[];
 }
 
+/** Pixel size from the image header (PNG, GIF); other formats by byte size only. */
+export function imageFacts(img: ImagePart): { format: string; width?: number; height?: number; bytes: number } {
+  const pad = img.base64.endsWith("==") ? 2 : img.base64.endsWith("=") ? 1 : 0;
+  const bytes = Math.max(0, Math.floor((img.base64.length * 3) / 4) - pad);
+  const format = img.mediaType.replace("image/", "").toUpperCase();
+  const head = Buffer.from(img.base64.slice(0, 44), "base64");
+  if (format === "PNG" && head.length >= 24 && head.readUInt32BE(12) === 0x49484452) {
+    return { format, width: head.readUInt32BE(16), height: head.readUInt32BE(20), bytes };
+  }
+  if (format === "GIF" && head.length >= 10 && head.toString("latin1", 0, 3) === "GIF") {
+    return { format, width: head.readUInt16LE(6), height: head.readUInt16LE(8), bytes };
+  }
+  return { format, bytes };
+}
+
+function describeImages(images: readonly ImagePart[], lang: Lang): string {
+  const parts = images.map((img) => {
+    const f = imageFacts(img);
+    const size = f.width && f.height ? `${f.width}×${f.height}` : "";
+    return lang === "zh"
+      ? `一张 ${f.format} 图片${size ? `（${size} 像素` : "（"}，${f.bytes} 字节）`
+      : `a ${f.format} image${size ? ` of ${size} pixels` : ""} (${f.bytes} bytes)`;
+  });
+  return lang === "zh" ? `我收到了${parts.join("、")}。` : `I received ${parts.join(" and ")}.`;
+}
+
 /** A plain-text answer to the conversation. */
 export function composeAnswer(input: ComposeInput): string {
   const question = lastQuestion(input.messages);
   const lang = languageOf(question);
   const t = lang === "zh" ? ZH : EN;
   const sep = lang === "zh" ? "" : " ";
+  const lastUser = [...input.messages].reverse().find((m) => m.role === "user");
+  if (lastUser?.images.length) {
+    return `${describeImages(lastUser.images, lang)}${sep}${composeAnswer({ ...input, messages: input.messages.map((m) => (m === lastUser ? { ...m, images: [] } : m)) })}`;
+  }
   if (GREETING.test(question) && question.length < 40) return fill(t.greet, { model: input.modelId });
   if (WHO.test(question)) return fill(t.who, { model: input.modelId });
   const math = arithmetic(question);
   if (math) return fill(t.math, { expr: math });
 
-  const terms = keyTerms(question);
-  const topic = terms.length
-    ? terms.slice(0, 2).join(lang === "zh" ? "、" : " and ")
-    : lang === "zh"
-      ? "这个问题"
-      : "this";
+  const topic = topicOf(question, lang);
   const best = input.docs[0];
   if (best) {
     const parts = [fill(input.rng.pick(t.docs), { title: best.title }), firstSentences(best.snippet, 3)];
@@ -203,10 +238,7 @@ export function composeReasoning(messages: readonly ChatMessage[], rng: Rng): st
   const question = lastQuestion(messages);
   const lang = languageOf(question);
   const t = lang === "zh" ? ZH : EN;
-  const topic =
-    keyTerms(question)
-      .slice(0, 2)
-      .join(lang === "zh" ? "、" : " and ") || (lang === "zh" ? "这个问题" : "this");
+  const topic = topicOf(question, lang);
   const steps = t.reasoning.map((s) => fill(s, { topic }));
   const count = 2 + rng.int(steps.length - 1);
   return steps.slice(0, count).join(lang === "zh" ? "" : " ");

@@ -172,7 +172,9 @@ export class DocsSearchProvider implements SearchProvider {
         matched++;
         score += (1 + Math.log(tf)) * Math.log(1 + n / (df.get(t) ?? 1));
       }
-      if (matched === 0 || matched / terms.length < (opts.minCoverage ?? 0)) continue;
+      // CJK bigrams include many that straddle word boundaries, so a lower share of them ever matches.
+      const needed = (opts.minCoverage ?? 0) * (locale === "zh-CN" ? 0.5 : 1);
+      if (matched === 0 || matched / terms.length < needed) continue;
       // Prefer sections matching more of the query, and the query's own language.
       score *= (matched / terms.length) ** 2 * (s.locale === locale ? 1.5 : 1);
       scored.push({ s, score });
