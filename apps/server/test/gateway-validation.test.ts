@@ -450,7 +450,8 @@ describe("no input crashes the gateway or charges anything", () => {
         });
         expect(res.statusCode).not.toBe(500);
         if (res.statusCode === 200) {
-          if (String(res.headers["content-type"]).startsWith("text/event-stream")) expect(res.body).toContain("data: [DONE]");
+          if (String(res.headers["content-type"]).startsWith("text/event-stream"))
+            expect(res.body).toContain("data: [DONE]");
           else expect(res.json().object).toBe("chat.completion");
           await pipeline.waitForSettled(settledBefore + 1);
           expect(pipeline.admitted.length).toBe(admittedBefore + 1);
