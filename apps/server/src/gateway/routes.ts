@@ -4,7 +4,6 @@
  * `Msh-Request-Id`/`x-request-id` and `Server-Timing: gateway;dur=<ms>` (time spent in the gateway itself,
  * engine time excluded).
  */
-import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import type { ServerResponse } from "node:http";
 import { MODELS } from "@moonport/contracts";
@@ -92,7 +91,20 @@ function modelItem(m: (typeof MODELS)[number]) {
   };
 }
 
+/**
+ * Writes one SSE event. Events produced in the same turn of the event loop (e.g. several upstream chunks that
+ * arrived in one read) leave in one socket write: each event stays separate on the wire, syscalls are fewer.
+ */
+const corked = new WeakSet<ServerResponse>();
 async function write(res: ServerResponse, text: string): Promise<void> {
+  if (!corked.has(res)) {
+    corked.add(res);
+    res.cork();
+    setImmediate(() => {
+      corked.delete(res);
+      res.uncork();
+    });
+  }
   if (!res.write(text) && !res.destroyed) await once(res, "drain").catch(() => undefined);
 }
 
@@ -168,7 +180,8 @@ export default async function gatewayRoutes(
   const { ctx, pipeline, engines } = opts;
 
   app.addHook("onRequest", async (req, reply) => {
-    const id = randomUUID();
+    // req.id is a fresh UUID for every /v1 request (app.ts genReqId), never a client-supplied value.
+    const id = req.id;
     requestIds.set(req, { id, t0: performance.now() });
     reply.header("msh-request-id", id);
     reply.header("x-request-id", id);
