@@ -83,6 +83,11 @@ function startUpstream(): Promise<http.Server> {
           closedEarly.push(model);
         }
       });
+      if (model === "midfail") {
+        res.write(chunk("up-1", { content: WORDS[0] }));
+        res.end(`data: ${JSON.stringify({ error: { message: "engine crashed", type: "server_error" } })}\n\n`);
+        return;
+      }
       for (const w of WORDS) {
         if (closed) return;
         res.write(chunk("up-1", { content: w }));
@@ -116,6 +121,7 @@ beforeAll(async () => {
       "moonshot-v1-128k": route("flaky"),
       "kimi-k2-0905-preview": route("bad"),
       "kimi-k2-turbo-preview": route("slow"),
+      "kimi-latest": route("midfail"),
       "moonshot-v1-8k-vision-preview": route("ratelimited"),
       "kimi-k2-0711-preview": route("gone", { baseUrl: "http://127.0.0.1:1/v1" }),
     }),
@@ -200,6 +206,10 @@ describe("OpenAI-compatible upstream adapter", () => {
       type: "invalid_request_error",
       message: "Invalid request: context too long for this upstream",
     });
+    const badStream = await client.chat.completions
+      .create({ model: "kimi-k2-0905-preview", messages, stream: true })
+      .catch((e) => e);
+    expect(badStream).toBeInstanceOf(OpenAI.BadRequestError);
     const limited = await client.chat.completions
       .create({ model: "moonshot-v1-8k-vision-preview", messages })
       .catch((e) => e);
@@ -208,6 +218,24 @@ describe("OpenAI-compatible upstream adapter", () => {
     const gone = await client.chat.completions.create({ model: "kimi-k2-0711-preview", messages }).catch((e) => e);
     expect(gone.status).toBe(502);
     expect(gone.error.type).toBe("server_error");
+  });
+
+  it("ends a stream that fails after the first byte with an SSE error event and bills what was produced", async () => {
+    const before = pipeline.settled.length;
+    const res = await fetch(`${baseURL}/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${client.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "kimi-latest", messages, stream: true }),
+    });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toContain(`"content":"${WORDS[0]}"`);
+    expect(text).toContain('data: {"error":{"type":"server_error","message":"engine crashed"}}');
+    expect(text.trimEnd().endsWith("data: [DONE]")).toBe(true);
+    await pipeline.waitForSettled(before + 1);
+    const s = pipeline.settled[before]!;
+    expect(s.status).toBe("upstream_error");
+    expect(s.usage.completionTokens).toBe(countTokens(WORDS[0]!));
   });
 
   it("cancels the upstream request when the client disconnects and settles only what was produced", async () => {

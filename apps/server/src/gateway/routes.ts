@@ -10,6 +10,7 @@ import { MODELS } from "@moonport/contracts";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../context.ts";
 import type { EngineRouter } from "../engines/index.ts";
+import type { EngineEvent } from "../engines/types.ts";
 import type { App } from "../http/route.ts";
 import { balanceEnvelope, getOrgBalance } from "./balance.ts";
 import { parseChatRequest } from "./chat-request.ts";
@@ -109,7 +110,14 @@ async function write(res: ServerResponse, text: string): Promise<void> {
 }
 
 /** Streams a run as SSE (api-compat §2.8). Headers go out before the first engine event. */
-async function streamRun(run: ChatRun, req: FastifyRequest, reply: FastifyReply, signal: AbortSignal): Promise<void> {
+async function streamRun(
+  run: ChatRun,
+  events: AsyncIterator<EngineEvent>,
+  first: IteratorResult<EngineEvent>,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  signal: AbortSignal,
+): Promise<void> {
   const { chat, meta, tally } = run;
   const res = reply.raw;
   reply.hijack();
@@ -119,7 +127,7 @@ async function streamRun(run: ChatRun, req: FastifyRequest, reply: FastifyReply,
     "cache-control": "no-cache",
     connection: "keep-alive",
     "x-accel-buffering": "no",
-    "server-timing": timing(req),
+    "server-timing": timing(req, run.engineMs()),
   });
   const writer = new ChunkWriter(meta);
   const usageNull = chat.includeUsage;
@@ -144,7 +152,8 @@ async function streamRun(run: ChatRun, req: FastifyRequest, reply: FastifyReply,
     return text;
   };
   try {
-    for await (const ev of run.events) {
+    for (let r = first; !r.done; r = await events.next()) {
+      const ev = r.value;
       if (signal.aborted) break;
       if (ev.type === "delta") await write(res, writer.delta(ev, usageNull));
       else if (ev.type === "finish") held.push({ choice: ev.choice, reason: ev.finishReason });
@@ -216,7 +225,19 @@ export default async function gatewayRoutes(
       onSettleError: (e) => req.log.error({ err: e }, "settle failed"),
     });
     reply.headers(run.admission.headers);
-    if (run.chat.stream) return streamRun(run, req, reply, abort.signal);
+    if (run.chat.stream) {
+      // Wait for the engine's first event before sending headers: a failure before the first byte (an upstream
+      // 400, a timeout) is still a proper HTTP error the SDKs raise as their usual exception classes.
+      const events = run.events[Symbol.asyncIterator]();
+      let first: IteratorResult<EngineEvent>;
+      try {
+        first = await events.next();
+      } catch (e) {
+        await run.settle(abort.signal.aborted ? "client_closed" : "upstream_error");
+        throw e;
+      }
+      return streamRun(run, events, first, req, reply, abort.signal);
+    }
     try {
       for await (const _ of run.events) {
         // the tally collects the response
