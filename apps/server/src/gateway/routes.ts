@@ -247,8 +247,10 @@ export default async function gatewayRoutes(
       throw e;
     }
     if (abort.signal.aborted) {
+      // The client is gone: nothing to send.
+      reply.hijack();
       await run.settle("client_closed");
-      return reply;
+      return;
     }
     const body = completionBody(run.meta, run.tally, run.chat.promptTokens);
     reply.header("server-timing", timing(req, run.engineMs()));

@@ -189,13 +189,14 @@ export class OpenAICompatibleEngine implements Engine {
     signal: AbortSignal,
   ): AsyncIterable<EngineEvent> {
     const finish = new Map<number, FinishReason>();
-    const produced = new Map<number, number>();
+    // Text per choice, counted only if the upstream does not report usage (no per-chunk tokenizing).
+    const produced = new Map<number, string>();
     const choiceUsage = new Map<number, UpstreamUsage>();
     let usage: UpstreamUsage | null = null;
     let buffer = "";
     let done = false;
     const count = (i: number, text: string | null | undefined) => {
-      if (text) produced.set(i, (produced.get(i) ?? 0) + countTokens(text));
+      if (text) produced.set(i, (produced.get(i) ?? "") + text);
     };
     try {
       for await (const chunk of body) {
@@ -252,8 +253,16 @@ export class OpenAICompatibleEngine implements Engine {
     if (signal.aborted) return;
     const indices = [...new Set([...finish.keys(), ...produced.keys()])].sort((a, b) => a - b);
     if (indices.length === 0) indices.push(0);
-    const counted = indices.map((i) => choiceUsage.get(i)?.completion_tokens ?? produced.get(i) ?? 0);
-    const perChoice = choiceUsage.size ? counted : spread(counted, usage?.completion_tokens);
+    const reported = (i: number) => choiceUsage.get(i)?.completion_tokens;
+    const perChoice =
+      indices.length === 1 && (reported(indices[0]!) ?? usage?.completion_tokens) !== undefined
+        ? [reported(indices[0]!) ?? usage!.completion_tokens!]
+        : choiceUsage.size === indices.length
+          ? indices.map((i) => reported(i)!)
+          : spread(
+              indices.map((i) => countTokens(produced.get(i) ?? "")),
+              usage?.completion_tokens,
+            );
     for (const [k, i] of indices.entries()) {
       yield { type: "finish", choice: i, finishReason: finish.get(i) ?? "stop", completionTokens: perChoice[k]! };
     }
