@@ -59,7 +59,7 @@ export function testClock(): Clock & { advance(ms: number): void } {
  */
 export async function createTestApp(
   env: Record<string, string> = {},
-  opts: Pick<BuildAppOptions, "clock" | "sms"> & { database?: Database } = {},
+  opts: Pick<BuildAppOptions, "clock" | "sms" | "pipeline"> & { database?: Database } = {},
 ): Promise<TestApp> {
   const { database: sharedDatabase, ...buildOpts } = opts;
   const journalDir = env.BILLING_JOURNAL_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "moonport-journal-"));
