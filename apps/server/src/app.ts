@@ -27,12 +27,12 @@ export interface BuildAppOptions {
   config: Config;
   database: Database;
   logger?: FastifyServerOptions["logger"];
-  /** Built web app to serve (default: apps/web/build/client); tests point it at a fixture. */
-  webRoot?: string;
   /** Domain clock (tests move time with it); the system clock by default. */
   clock?: Clock;
   /** Replaces the SMS provider chosen by configuration (tests of failing providers). */
   sms?: SmsProvider;
+  /** Built web app to serve (default: apps/web/build/client); tests point it at a fixture. */
+  webRoot?: string;
 }
 
 /** Console API modules, each a Fastify plugin taking the app context. Order does not matter. */
