@@ -6,13 +6,13 @@ import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { Link, Navigate, useNavigate, useSearchParams } from "react-router";
 import type { z } from "zod";
+import { FormError } from "../../../components/form-error.tsx";
 import { PageMeta } from "../../../components/page-meta.tsx";
 import { SmsCodeInput } from "../../../components/sms-code-input.tsx";
 import { safeNext, useApplyApiError, useFieldMessage } from "../../../lib/forms.ts";
 import { useMe } from "../api/get-me.ts";
 import { useSignIn } from "../api/sign-in.ts";
 import { AuthLayout } from "./auth-layout.tsx";
-import { FormError } from "./form-error.tsx";
 import { useSmsSender } from "./use-sms-sender.ts";
 
 function PasswordSignIn({ onDone }: { onDone: () => void }) {

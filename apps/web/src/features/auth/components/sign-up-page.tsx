@@ -6,13 +6,13 @@ import { type UseFormReturn, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { Link, Navigate, useNavigate, useSearchParams } from "react-router";
 import type { z } from "zod";
+import { FormError } from "../../../components/form-error.tsx";
 import { PageMeta } from "../../../components/page-meta.tsx";
 import { SmsCodeInput } from "../../../components/sms-code-input.tsx";
 import { safeNext, useApplyApiError, useFieldMessage } from "../../../lib/forms.ts";
 import { useMe } from "../api/get-me.ts";
 import { useSignUp } from "../api/sign-up.ts";
 import { AuthLayout } from "./auth-layout.tsx";
-import { FormError } from "./form-error.tsx";
 import { useSmsSender } from "./use-sms-sender.ts";
 
 type PasswordFields = { username: string; password: string; confirmPassword: string };
