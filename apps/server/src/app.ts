@@ -11,6 +11,8 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fas
 import { Redis } from "ioredis";
 import { type AppContext, type Clock, systemClock } from "./context.ts";
 import type { Config } from "./env.ts";
+import { createGatewayPipeline } from "./gateway/create-gateway-pipeline.ts";
+import { createKeyEvents } from "./gateway/key-events.ts";
 import { AppError, consoleErrorHandler } from "./http/errors.ts";
 import { requestLocale } from "./http/locale.ts";
 import type { App } from "./http/route.ts";
@@ -70,7 +72,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
       await redis.quit().catch(() => redis.disconnect());
     });
   }
-  const ctx: AppContext = {
+  const ctx = {
     config,
     database,
     db: database.db,
@@ -78,7 +80,16 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
     clock: opts.clock ?? systemClock,
     redis,
     sms: opts.sms ?? createSmsProvider({ config, db: database.db, log: fastify.log }),
-  };
+  } as AppContext;
+  // The gateway's money side (gateway/create-gateway-pipeline.ts) and the revocation bus it listens to.
+  ctx.keyEvents = createKeyEvents(ctx);
+  await ctx.keyEvents.start();
+  ctx.gateway = createGatewayPipeline(ctx);
+  await ctx.gateway.ready;
+  fastify.addHook("onClose", async () => {
+    await ctx.gateway.close();
+    await ctx.keyEvents.close();
+  });
 
   await fastify.register(cookie);
   fastify.decorateRequest("locale", "zh-CN");
