@@ -2,16 +2,15 @@
  * Builds the Fastify app. main.ts and the tests both call buildApp; nothing here reads process.env.
  */
 import { randomUUID } from "node:crypto";
-import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import cookie from "@fastify/cookie";
-import fastifyStatic from "@fastify/static";
 import type { Database } from "@moonport/db";
 import { newId } from "@moonport/db";
 import Fastify, { type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
-import type { AppContext } from "./context.ts";
+import { Redis } from "ioredis";
+import { type AppContext, type Clock, systemClock } from "./context.ts";
 import { createEngines } from "./engines/index.ts";
 import type { Config } from "./env.ts";
 import type { GatewayPipeline } from "./gateway/pipeline.ts";
@@ -20,6 +19,10 @@ import { AppError, consoleErrorHandler } from "./http/errors.ts";
 import { requestLocale } from "./http/locale.ts";
 import type { App } from "./http/route.ts";
 import { CSRF_COOKIE, checkCsrf, loadSession, newToken, setCsrfCookie } from "./http/session.ts";
+import { registerWeb } from "./http/web.ts";
+import meRoutes from "./modules/auth/me-routes.ts";
+import authRoutes from "./modules/auth/routes.ts";
+import { createSmsProvider, type SmsProvider } from "./modules/auth/sms/provider.ts";
 import systemRoutes from "./modules/system/routes.ts";
 
 export const WEB_BUILD_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/build/client");
@@ -30,10 +33,16 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions["logger"];
   /** The gateway's money side (keys, limits, metering); /v1 is mounted only when one is given. */
   pipeline?: GatewayPipeline | ((ctx: AppContext) => GatewayPipeline);
+  /** Domain clock (tests move time with it); the system clock by default. */
+  clock?: Clock;
+  /** Replaces the SMS provider chosen by configuration (tests of failing providers). */
+  sms?: SmsProvider;
+  /** Built web app to serve (default: apps/web/build/client); tests point it at a fixture. */
+  webRoot?: string;
 }
 
 /** Console API modules, each a Fastify plugin taking the app context. Order does not matter. */
-const apiModules: ((app: App, ctx: AppContext) => Promise<void>)[] = [];
+const apiModules: ((app: App, ctx: AppContext) => Promise<void>)[] = [authRoutes, meRoutes];
 
 export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: AppContext }> {
   const { config, database } = opts;
@@ -54,11 +63,30 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
   fastify.setValidatorCompiler(validatorCompiler);
   fastify.setSerializerCompiler(serializerCompiler);
 
+  const redis = config.redisUrl
+    ? // No offline queue: while disconnected, commands fail at once and limiters fall back to memory.
+      new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
+    : undefined;
+  if (redis) {
+    redis.on("error", (err) => fastify.log.warn({ err }, "redis error"));
+    // Counters must start in Redis, not in the fallback, so wait (briefly) for the first connection.
+    const ready = await Promise.race([
+      new Promise<boolean>((resolve) => redis.once("ready", () => resolve(true))),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5000).unref()),
+    ]);
+    if (!ready) fastify.log.warn("redis not reachable yet; rate limits count in memory until it is");
+    fastify.addHook("onClose", async () => {
+      await redis.quit().catch(() => redis.disconnect());
+    });
+  }
   const ctx: AppContext = {
     config,
     database,
     db: database.db,
     log: fastify.log,
+    clock: opts.clock ?? systemClock,
+    redis,
+    sms: opts.sms ?? createSmsProvider({ config, db: database.db, log: fastify.log }),
     pipeline: null,
     engines: createEngines(config),
   };
@@ -93,7 +121,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
     async (api) => {
       api.setErrorHandler(consoleErrorHandler);
       api.addHook("preHandler", async (req) => {
-        await loadSession(ctx.db, req);
+        await loadSession(ctx.db, req, ctx.clock.now());
         checkCsrf(req);
       });
       for (const mod of apiModules) await api.register(async (scope) => mod(scope, ctx));
@@ -102,45 +130,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
     { prefix: "/api" },
   );
 
-  if (config.serveWeb) await registerWeb(fastify, config);
+  if (config.serveWeb) await registerWeb(fastify, config, opts.webRoot ?? WEB_BUILD_DIR);
   else fastify.setErrorHandler(consoleErrorHandler);
 
   return { app: fastify, ctx };
-}
-
-/** Serves the built web app: prerendered pages as files, everything else falls back to the SPA shell. */
-async function registerWeb(app: App, config: Config) {
-  const root = WEB_BUILD_DIR;
-  if (!fs.existsSync(root)) {
-    app.log.warn({ root }, "web build not found; run `npm run build` (serving API only)");
-    return;
-  }
-  await app.register(fastifyStatic, {
-    root,
-    wildcard: false,
-    index: ["index.html"],
-    redirect: false,
-    maxAge: config.nodeEnv === "production" ? "1h" : 0,
-    setHeaders: (res, filePath) => {
-      if (filePath.includes(`${path.sep}assets${path.sep}`))
-        res.header("cache-control", "public, max-age=31536000, immutable");
-    },
-  });
-  const fallback = ["__spa-fallback.html", "index.html"].map((f) => path.join(root, f)).find((f) => fs.existsSync(f));
-  app.setNotFoundHandler(async (req, reply) => {
-    if (req.method !== "GET" && req.method !== "HEAD") {
-      return consoleErrorHandler(new AppError("route_not_found"), req, reply);
-    }
-    const url = req.url.split("?")[0] ?? "/";
-    // A prerendered page exists as <path>/index.html or <path>.html.
-    for (const candidate of [path.join(url, "index.html"), `${url.replace(/\/$/, "")}.html`]) {
-      const file = path.join(root, path.normalize(candidate));
-      if (file.startsWith(root) && fs.existsSync(file)) return reply.sendFile(path.relative(root, file));
-    }
-    if (path.extname(url) && !url.endsWith(".html")) {
-      return reply.status(404).type("text/plain").send("Not found");
-    }
-    if (!fallback) return reply.status(404).send("Not found");
-    return reply.type("text/html").sendFile(path.relative(root, fallback));
-  });
 }
