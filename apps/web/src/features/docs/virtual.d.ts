@@ -1,0 +1,4 @@
+declare module "virtual:docs/page-map" {
+  const map: import("./page-map.ts").PageMap;
+  export default map;
+}
