@@ -1,18 +1,14 @@
-import { LOCALES, type Locale } from "@moonport/contracts";
+import type { Locale } from "@moonport/contracts";
 import { useLocation, useParams, useRouteError } from "react-router";
 import { DocsShell, ServerErrorBody } from "../../src/features/docs/components/docs-layout.tsx";
 import { docsMeta } from "../../src/features/docs/meta.ts";
-import { NOT_FOUND_ROUTE } from "../../src/features/docs/page-map.ts";
-import { pageLocale } from "../../src/i18n/page-locale.ts";
+import { localeForPath } from "../../src/i18n/index.ts";
 import type { Route } from "./+types/docs";
 
-/** `/docs/<route>` and its prerendered per-locale copy `/<locale>/docs/<route>`; `/docs` shows the overview. */
-function resolve(params: { locale?: string; "*"?: string }, pathname: string): { locale: Locale; route: string } {
-  const locale = pageLocale(pathname);
+/** `/docs/<route>` (prerendered per locale as `/<locale>/docs/<route>`); `/docs` shows the overview. */
+function resolve(params: { "*"?: string }, pathname: string): { locale: Locale; route: string } {
   const route = (params["*"] ?? "").replace(/\/$/, "") || "overview";
-  // Any other first segment ("/foo/docs/x") is not a docs address.
-  if (params.locale && !LOCALES.includes(params.locale as Locale)) return { locale, route: NOT_FOUND_ROUTE };
-  return { locale, route };
+  return { locale: localeForPath(pathname), route };
 }
 
 export function meta({ params, location }: Route.MetaArgs) {

@@ -1,19 +1,12 @@
 /**
  * Deployment addresses known only when the server runs (CN_SITE_URL, GLOBAL_API_BASE_URL, … or the request's
- * own origin). Prerendered files carry these tokens; the server replaces them in every HTML, XML and text file it
- * sends (apps/server/src/web/prerendered.ts), including the inline script that hands the same values to the
+ * own origin). Prerendered files carry the SITE_TOKENS of @moonport/contracts; the server replaces them in every HTML,
+ * XML and text file it sends (apps/server/src/http/web.ts), including the inline script that hands the same values to the
  * browser, so hydration renders exactly what the server sent. One build therefore serves any deployment.
  */
-import type { Edition, Locale } from "@moonport/contracts";
+import { type Edition, type Locale, SITE_TOKENS, type SiteTokenValues } from "@moonport/contracts";
 
-export const SITE_TOKENS = {
-  siteCn: "__MP_SITE_CN__",
-  siteGlobal: "__MP_SITE_GLOBAL__",
-  apiCn: "__MP_API_CN__",
-  apiGlobal: "__MP_API_GLOBAL__",
-} as const;
-
-export type SiteConfig = { [K in keyof typeof SITE_TOKENS]: string };
+export type SiteConfig = SiteTokenValues;
 
 declare global {
   interface Window {

@@ -5,7 +5,6 @@ import type { MDXComponents } from "mdx/types";
 import { type ComponentType, lazy, type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
-import { localeFromPath } from "../../../i18n/page-locale.ts";
 import type { TocEntry } from "../build/mdx-plugins.ts";
 import { issueLink } from "../config.ts";
 import classes from "../docs.module.css";
@@ -85,7 +84,7 @@ function useHashScroll() {
 
 function Breadcrumb() {
   const { t } = useTranslation("docs");
-  const { map, route, prefix } = useDocs();
+  const { map, route } = useDocs();
   const trail = breadcrumbFor(map, route);
   if (trail.length < 2) return null;
   return (
@@ -95,7 +94,7 @@ function Breadcrumb() {
           <li key={`${c.route ?? ""}:${c.title}`} style={{ display: "flex", gap: 6 }}>
             {i > 0 && <span aria-hidden>›</span>}
             {c.route && i < trail.length - 1 ? (
-              <Link to={docsHref(prefix, c.route)}>{c.title}</Link>
+              <Link to={docsHref(c.route)}>{c.title}</Link>
             ) : (
               <span aria-current={i === trail.length - 1 ? "page" : undefined}>{c.title}</span>
             )}
@@ -108,12 +107,12 @@ function Breadcrumb() {
 
 function PageFooter() {
   const { t, i18n } = useTranslation("docs");
-  const { map, route, prefix } = useDocs();
+  const { map, route } = useDocs();
   const page = map.pages[route];
   const { prev, next } = neighbours(map, route);
   const link = (p: DocPage, kind: "previous" | "next") => (
     <Link
-      to={docsHref(prefix, p.route)}
+      to={docsHref(p.route)}
       className={`${classes.pagerLink} ${kind === "next" ? classes.pagerNext : ""}`}
       rel={kind === "next" ? "next" : "prev"}
       data-testid={`pager-${kind}`}
@@ -149,8 +148,10 @@ function PageFooter() {
 
 export function NotFoundBody() {
   const { t } = useTranslation("docs");
-  const { prefix } = useDocs();
   const { pathname } = useLocation();
+  // The prerendered not-found page serves every unknown path: the path is filled in once in the browser.
+  const [path, setPath] = useState("");
+  useEffect(() => setPath(pathname), [pathname]);
   const report = typeof window === "undefined" ? null : issueLink("broken-link", window.location.href);
   return (
     <main className={classes.main} id="main">
@@ -161,8 +162,8 @@ export function NotFoundBody() {
         <Title order={1} mb="sm">
           {t("notFound.title")}
         </Title>
-        <Text mb="lg">{t("notFound.body", { path: pathname })}</Text>
-        <Button component={Link} to={docsHref(prefix, "overview")} mr="md">
+        <Text mb="lg">{t("notFound.body", { path: path || "" })}</Text>
+        <Button component={Link} to={docsHref("overview")} mr="md">
           {t("notFound.home")}
         </Button>
         <ReportLink href={report} label={t("notFound.report")} />
@@ -251,12 +252,7 @@ export function DocsShell({
   /** Replaces the page body (error boundary). */
   children?: ReactNode;
 }) {
-  const { pathname } = useLocation();
   const map = pageMap[locale];
-  // Prerendered links carry the locale prefix (crawlers stay in one language); readers who arrived at the bare
-  // address keep bare links once the page is interactive.
-  const [prefix, setPrefix] = useState(`/${locale}`);
-  useEffect(() => setPrefix(localeFromPath(pathname) ? `/${locale}` : ""), [pathname, locale]);
   const [toast, setToast] = useState<string | null>(null);
   const toastTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const showToast = useCallback((message: string) => {
@@ -270,7 +266,7 @@ export function DocsShell({
   usePlatformDebug();
 
   const page: DocPage | undefined = route === NOT_FOUND_ROUTE ? undefined : map.pages[route];
-  const ctx: DocsContextValue = { locale, map, prefix, route, showToast };
+  const ctx: DocsContextValue = { locale, map, route, showToast };
   const withSidebar = page ? page.sidebar && page.layout !== "full" : true;
   const bodyClass = page?.layout === "full" ? classes.bodyFull : withSidebar ? "" : classes.bodyNoSidebar;
 

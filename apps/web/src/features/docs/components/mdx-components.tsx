@@ -71,10 +71,9 @@ function heading(Tag: "h1" | "h2" | "h3" | "h4" | "h5" | "h6") {
 }
 
 function Anchor({ href = "", children, ...rest }: ComponentPropsWithoutRef<"a">) {
-  const { prefix } = useDocs();
   if (href.startsWith("/docs")) {
     return (
-      <Link to={`${prefix}${href}`} {...rest}>
+      <Link to={href} {...rest}>
         {children}
       </Link>
     );

@@ -3,8 +3,7 @@ import { LOCALES, type Locale } from "@moonport/contracts";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
-import { writeLocaleCookie } from "../../../i18n/index.ts";
-import { stripLocalePrefix } from "../../../i18n/page-locale.ts";
+import { stripLocalePrefix, switchLocale } from "../../../i18n/index.ts";
 import { docsConfig } from "../config.ts";
 import classes from "../docs.module.css";
 import { docsHref, useDocs } from "../hooks/use-docs.ts";
@@ -18,7 +17,6 @@ const BANNER_VERSION = "promotion-1";
 
 export function Banner() {
   const { t } = useTranslation("docs");
-  const { prefix } = useDocs();
   // Rendered in the prerendered HTML; hidden after hydration for readers who dismissed it.
   const [visible, setVisible] = useState(true);
   useEffect(() => {
@@ -28,7 +26,7 @@ export function Banner() {
   return (
     <div className={classes.banner} data-testid="docs-banner">
       <span>{t("banner.text")}</span>
-      <Link to={docsHref(prefix, "promotion")}>{t("banner.link")} →</Link>
+      <Link to={docsHref("promotion")}>{t("banner.link")} →</Link>
       <CloseButton
         className={classes.bannerClose}
         size="sm"
@@ -52,13 +50,13 @@ interface NavItem {
   router?: boolean;
 }
 
-export function navItems(locale: Locale, prefix: string, t: (k: string) => string): NavItem[] {
+export function navItems(locale: Locale, t: (k: string) => string): NavItem[] {
   const p = docsConfig.navPages;
   const blog = docsConfig.blogUrl[locale];
   const items: (NavItem | null)[] = [
-    p.agreement ? { key: "agreement", href: docsHref(prefix, "agreement/modeluse"), label: t("nav.agreement") } : null,
+    p.agreement ? { key: "agreement", href: docsHref("agreement/modeluse"), label: t("nav.agreement") } : null,
     p.contactSales ? { key: "contact-sales", href: "/contact-sales", label: t("nav.contactSales") } : null,
-    { key: "docs", href: docsHref(prefix, "overview"), label: t("nav.docs"), router: true },
+    { key: "docs", href: docsHref("overview"), label: t("nav.docs"), router: true },
     p.playground ? { key: "playground", href: "/playground", label: t("nav.playground") } : null,
     p.console ? { key: "console", href: "/console", label: t("nav.console") } : null,
     locale === "zh-CN" && blog ? { key: "blog", href: blog, label: t("nav.blog"), external: true } : null,
@@ -121,13 +119,6 @@ export function ThemeSwitch() {
   );
 }
 
-/** Sets the one-year locale cookie and reloads the bare address, which the server answers in that language. */
-export function switchLocale(locale: Locale) {
-  writeLocaleCookie(locale);
-  const { pathname, search, hash } = window.location;
-  window.location.assign(`${stripLocalePrefix(pathname)}${search}${hash}`);
-}
-
 export function LanguageSwitch() {
   const { t } = useTranslation("docs");
   const { locale } = useDocs();
@@ -159,12 +150,12 @@ export function LanguageSwitch() {
 
 export function Navbar({ onSearch }: { onSearch: () => void }) {
   const { t } = useTranslation("docs");
-  const { locale, prefix } = useDocs();
+  const { locale } = useDocs();
   const location = useLocation();
   const [mobileOpen, setMobileOpen] = useState(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a navigation closes the mobile menu
   useEffect(() => setMobileOpen(false), [location.pathname]);
-  const items = navItems(locale, prefix, t);
+  const items = navItems(locale, t);
   const isDocs = stripLocalePrefix(location.pathname).startsWith("/docs");
   return (
     <header className={classes.header}>

@@ -106,7 +106,7 @@ function Items({
   open: (key: string, item: Extract<SidebarItem, { kind: "folder" }>, depth: number) => boolean;
   toggle: (key: string, value: boolean) => void;
 }) {
-  const { route, prefix } = useDocs();
+  const { route } = useDocs();
   return (
     <ul className={classes.menu}>
       {items.map((item, i) => {
@@ -117,7 +117,7 @@ function Items({
               <li key={item.route}>
                 <Link
                   className={`${classes.menuItem} ${active ? classes.menuItemActive : ""}`}
-                  to={docsHref(prefix, item.route)}
+                  to={docsHref(item.route)}
                   aria-current={active ? "page" : undefined}
                 >
                   {item.title}

@@ -5,8 +5,6 @@ import type { LocalePageMap } from "../page-map.ts";
 export interface DocsContextValue {
   locale: Locale;
   map: LocalePageMap;
-  /** "/en-US" when the page was opened at a prefixed address (links keep it), otherwise "". */
-  prefix: string;
   /** Current route below /docs ("" for /docs itself). */
   route: string;
   showToast: (message: string) => void;
@@ -20,7 +18,7 @@ export function useDocs(): DocsContextValue {
   return ctx;
 }
 
-/** Href of a docs route that keeps the locale prefix the reader arrived with. */
-export function docsHref(prefix: string, route: string, hash = ""): string {
-  return `${prefix}/docs/${route}${hash ? `#${hash}` : ""}`;
+/** Href of a docs route; unprefixed, the server answers it in the reader's language. */
+export function docsHref(route: string, hash = ""): string {
+  return `/docs/${route}${hash ? `#${hash}` : ""}`;
 }

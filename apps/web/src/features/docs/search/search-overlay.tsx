@@ -30,7 +30,7 @@ export function useSearchShortcut(open: () => void) {
 
 export function SearchOverlay({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const { t } = useTranslation("docs");
-  const { locale, prefix } = useDocs();
+  const { locale } = useDocs();
   const navigate = useNavigate();
   const [query, setQuery] = useState("");
   const [state, setState] = useState<State>("idle");
@@ -86,7 +86,7 @@ export function SearchOverlay({ opened, onClose }: { opened: boolean; onClose: (
   const go = (href: string) => {
     onClose();
     setQuery("");
-    navigate(`${prefix}${href}`);
+    navigate(href);
   };
 
   const onKeyDown = (e: React.KeyboardEvent) => {

@@ -1,0 +1,233 @@
+/**
+ * Serves the built web app (apps/web/build/client).
+ *
+ * Public pages are prerendered once per locale under a locale prefix (build/client/zh-CN/docs/x/index.html,
+ * build/client/en-US/docs/x/index.html). A request for the unprefixed URL (/docs/x) gets the file of the request's
+ * locale (cookie `locale`, then Accept-Language, then zh-CN), so the HTML a crawler or a browser without
+ * JavaScript receives is already in the right language. Prefixed URLs (/en-US/docs/x) switch the locale cookie
+ * and redirect to the unprefixed page, which makes them usable as shareable language links.
+ *
+ * Client-only routes (console, sign-in, playground) get the SPA fallback page; assets are served as files.
+ * An unknown path below a folder with a prerendered `404` page (e.g. /docs/404) gets that page with status 404.
+ *
+ * Prerendered HTML, sitemap.xml and robots.txt carry the SITE_TOKENS of @moonport/contracts where absolute
+ * addresses belong (canonical links, social cards, API base URL in code samples); they are replaced here with the
+ * configured site and API addresses, or the request's own origin, and the edition's analytics tags are added to
+ * every page. One build therefore serves any deployment.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import fastifyStatic from "@fastify/static";
+import {
+  LOCALE_COOKIE,
+  LOCALE_COOKIE_MAX_AGE_S,
+  LOCALES,
+  type Locale,
+  parseLocale,
+  resolveEdition,
+  SITE_TOKENS,
+  type SiteTokenValues,
+} from "@moonport/contracts";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Config } from "../env.ts";
+import { AppError, consoleErrorHandler } from "./errors.ts";
+import type { App } from "./route.ts";
+
+/** URL path (no trailing slash, "/" for home) → the prerendered file of each locale, relative to the root. */
+export type LocalizedPages = Map<string, Partial<Record<Locale, string>>>;
+
+/** Finds every prerendered page under build/client/<locale>/ (index.html → its folder's URL, x.html → /x). */
+export function indexLocalizedPages(root: string): LocalizedPages {
+  const pages: LocalizedPages = new Map();
+  for (const locale of LOCALES) {
+    const base = path.join(root, locale);
+    if (!fs.existsSync(base)) continue;
+    for (const rel of walkHtml(base)) {
+      const parts = rel.split(path.sep);
+      const last = parts.pop()!;
+      if (last !== "index.html") parts.push(last.replace(/\.html$/, ""));
+      const url = `/${parts.join("/")}`;
+      const entry = pages.get(url) ?? {};
+      entry[locale] = path.join(locale, rel);
+      pages.set(url, entry);
+    }
+  }
+  return pages;
+}
+
+function walkHtml(dir: string, prefix = ""): string[] {
+  const out: string[] = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const rel = prefix ? path.join(prefix, entry.name) : entry.name;
+    if (entry.isDirectory()) out.push(...walkHtml(path.join(dir, entry.name), rel));
+    else if (entry.name.endsWith(".html")) out.push(rel);
+  }
+  return out;
+}
+
+function localePrefix(url: string): Locale | undefined {
+  return parseLocale(url.split("/")[1]);
+}
+
+/** The browser decides the UI language from the same cookie, so it always gets one with the first page. */
+function ensureLocaleCookie(req: FastifyRequest, reply: FastifyReply, locale: Locale) {
+  if (parseLocale(req.cookies[LOCALE_COOKIE]) === locale) return;
+  reply.setCookie(LOCALE_COOKIE, locale, {
+    path: "/",
+    maxAge: LOCALE_COOKIE_MAX_AGE_S,
+    sameSite: "lax",
+    httpOnly: false,
+  });
+}
+
+/** Files outside HTML that carry site tokens; they too are answered here rather than by the static handler. */
+const TOKENIZED_FILES = new Set(["/sitemap.xml", "/robots.txt"]);
+
+const HOST_RE = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/** Characters that could leave an attribute, a JSON string or a script are percent-encoded. */
+function safeUrl(url: string): string {
+  return url.replace(/\/+$/, "").replace(/["'<>\\`\s]/g, (c) => encodeURIComponent(c));
+}
+
+/** What the tokens stand for on this request: configured addresses, else this request's origin. */
+export function siteTokenValues(config: Config, req: FastifyRequest): SiteTokenValues {
+  const host = req.headers.host && HOST_RE.test(req.headers.host) ? req.headers.host : "localhost";
+  const origin = `${req.protocol}://${host}`;
+  const siteCn = safeUrl(config.sites.cn ?? origin);
+  const siteGlobal = safeUrl(config.sites.global ?? origin);
+  return {
+    siteCn,
+    siteGlobal,
+    apiCn: safeUrl(config.apiBaseUrls.cn ?? `${siteCn}/v1`),
+    apiGlobal: safeUrl(config.apiBaseUrls.global ?? `${siteGlobal}/v1`),
+  };
+}
+
+const TOKEN_RE = new RegExp(Object.values(SITE_TOKENS).join("|"), "g");
+const TOKEN_KEY = Object.fromEntries(Object.entries(SITE_TOKENS).map(([k, v]) => [v, k])) as Record<
+  string,
+  keyof SiteTokenValues
+>;
+
+export function replaceSiteTokens(text: string, values: SiteTokenValues): string {
+  return text.replace(TOKEN_RE, (t) => values[TOKEN_KEY[t]!]);
+}
+
+function analyticsTags(config: Config, req: FastifyRequest, locale: Locale): string {
+  const edition = resolveEdition({ host: req.headers.host, locale, hosts: config.sites });
+  return config.analytics[edition]
+    .map((tag) => {
+      if (tag.src) return `<script async src="${safeUrl(tag.src)}"></script>`;
+      // Operator-supplied script; only a closing tag inside it could break out of the element.
+      if (tag.inline) return `<script>${tag.inline.replace(/<\/script/gi, "<\\/script")}</script>`;
+      return "";
+    })
+    .join("");
+}
+
+export async function registerWeb(app: App, config: Config, root: string) {
+  if (!fs.existsSync(root)) {
+    app.log.warn({ root }, "web build not found; run `npm run build` (serving API only)");
+    return;
+  }
+  const pages = indexLocalizedPages(root);
+  const fallback = ["__spa-fallback.html", "index.html"].find((f) => fs.existsSync(path.join(root, f)));
+
+  // Requests whose page file this module picked; every other request may not fetch HTML straight from disk.
+  const pageRequests = new WeakSet<FastifyRequest>();
+  await app.register(fastifyStatic, {
+    root,
+    wildcard: false,
+    index: false,
+    redirect: false,
+    // HTML goes through the page logic below (locale choice, fallback), never straight from disk.
+    allowedPath: (pathName, _root, req) =>
+      pageRequests.has(req) ||
+      (!pathName.endsWith(".html") && !localePrefix(pathName) && !TOKENIZED_FILES.has(pathName)),
+    maxAge: config.nodeEnv === "production" ? "1h" : 0,
+    setHeaders: (res, filePath) => {
+      if (filePath.includes(`${path.sep}assets${path.sep}`))
+        res.header("cache-control", "public, max-age=31536000, immutable");
+    },
+  });
+
+  // Built files never change while the server runs; outside production they are re-read so a rebuild shows up.
+  const cache = new Map<string, string>();
+  const readText = (file: string) => {
+    let text = cache.get(file);
+    if (text === undefined) {
+      text = fs.readFileSync(path.join(root, file), "utf8");
+      if (config.nodeEnv === "production") cache.set(file, text);
+    }
+    return text;
+  };
+
+  const sendPage = (req: FastifyRequest, reply: FastifyReply, file: string, locale: Locale, status = 200) => {
+    pageRequests.add(req);
+    const html = replaceSiteTokens(readText(file), siteTokenValues(config, req)).replace(
+      "</head>",
+      `${analyticsTags(config, req, locale)}</head>`,
+    );
+    return reply
+      .status(status)
+      .header("cache-control", "no-cache")
+      .header("vary", "Cookie, Accept-Language")
+      .type("text/html; charset=utf-8")
+      .send(html);
+  };
+
+  /** The prerendered `404` page of the nearest folder (/docs/a/b → /docs/a/404, then /docs/404), if any. */
+  const notFoundPage = (url: string) => {
+    const parts = url.split("/").filter(Boolean);
+    for (let n = parts.length - 1; n >= 1; n--) {
+      const page = pages.get(`/${parts.slice(0, n).join("/")}/404`);
+      if (page) return page;
+    }
+    return undefined;
+  };
+
+  app.setNotFoundHandler(async (req, reply) => {
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      return consoleErrorHandler(new AppError("route_not_found"), req, reply);
+    }
+    const [rawPath = "/", query] = req.url.split("?", 2);
+    let url: string;
+    try {
+      url = decodeURIComponent(rawPath);
+    } catch {
+      return reply.status(400).type("text/plain").send("Bad request");
+    }
+    const prefixed = localePrefix(url);
+    if (prefixed) {
+      ensureLocaleCookie(req, reply, prefixed);
+      const rest = url.slice(prefixed.length + 1) || "/";
+      return reply.redirect(`${encodeURI(rest)}${query ? `?${query}` : ""}`, 302);
+    }
+    if (TOKENIZED_FILES.has(url) && fs.existsSync(path.join(root, url))) {
+      return reply
+        .header("cache-control", "no-cache")
+        .type(url.endsWith(".xml") ? "application/xml; charset=utf-8" : "text/plain; charset=utf-8")
+        .send(replaceSiteTokens(readText(url), siteTokenValues(config, req)));
+    }
+    const key = url.length > 1 ? url.replace(/\/+$/, "") || "/" : "/";
+    const page = pages.get(key);
+    if (page) {
+      const locale = page[req.locale] ? req.locale : (Object.keys(page)[0] as Locale);
+      ensureLocaleCookie(req, reply, req.locale);
+      return sendPage(req, reply, page[locale]!, locale);
+    }
+    if (path.extname(url) && !url.endsWith(".html")) {
+      return reply.status(404).type("text/plain").send("Not found");
+    }
+    const missing = notFoundPage(key);
+    if (missing) {
+      const locale = missing[req.locale] ? req.locale : (Object.keys(missing)[0] as Locale);
+      ensureLocaleCookie(req, reply, req.locale);
+      return sendPage(req, reply, missing[locale]!, locale, 404);
+    }
+    if (!fallback) return reply.status(404).type("text/plain").send("Not found");
+    ensureLocaleCookie(req, reply, req.locale);
+    return sendPage(req, reply, fallback, req.locale);
+  });
+}
