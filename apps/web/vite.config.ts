@@ -7,6 +7,7 @@ import remarkMdxFrontmatter from "remark-mdx-frontmatter";
 import { defineConfig } from "vite";
 import { rehypeDocsCode, rehypeDocsToc } from "./src/features/docs/build/mdx-plugins.ts";
 import { docsPlugin } from "./src/features/docs/build/vite-plugin.ts";
+import { precompress } from "./vite-plugins/precompress.ts";
 
 export default defineConfig({
   plugins: [
@@ -19,6 +20,7 @@ export default defineConfig({
     },
     docsPlugin(),
     reactRouter(),
+    precompress(),
   ],
   server: { proxy: { "/api": "http://localhost:3000", "/v1": "http://localhost:3000" } },
 });

@@ -17,6 +17,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import zlib from "node:zlib";
 import fastifyStatic from "@fastify/static";
 import {
   LOCALE_COOKIE,
@@ -126,6 +127,20 @@ function analyticsTags(config: Config, req: FastifyRequest, locale: Locale): str
     .join("");
 }
 
+/** Pages differ per request (tokens, analytics), so they are compressed as they are sent; they are small. */
+function compressFor(req: FastifyRequest, reply: FastifyReply, text: string): string | Buffer {
+  const accept = String(req.headers["accept-encoding"] ?? "");
+  if (/\bbr\b/.test(accept)) {
+    reply.header("content-encoding", "br");
+    return zlib.brotliCompressSync(text, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } });
+  }
+  if (/\bgzip\b/.test(accept)) {
+    reply.header("content-encoding", "gzip");
+    return zlib.gzipSync(text);
+  }
+  return text;
+}
+
 export async function registerWeb(app: App, config: Config, root: string) {
   if (!fs.existsSync(root)) {
     app.log.warn({ root }, "web build not found; run `npm run build` (serving API only)");
@@ -141,6 +156,8 @@ export async function registerWeb(app: App, config: Config, root: string) {
     wildcard: false,
     index: false,
     redirect: false,
+    // The web build writes .br and .gz copies of its assets (apps/web/vite-plugins/precompress.ts).
+    preCompressed: true,
     // HTML goes through the page logic below (locale choice, fallback), never straight from disk.
     allowedPath: (pathName, _root, req) =>
       pageRequests.has(req) ||
@@ -169,12 +186,12 @@ export async function registerWeb(app: App, config: Config, root: string) {
       "</head>",
       `${analyticsTags(config, req, locale)}</head>`,
     );
-    return reply
+    reply
       .status(status)
       .header("cache-control", "no-cache")
-      .header("vary", "Cookie, Accept-Language")
-      .type("text/html; charset=utf-8")
-      .send(html);
+      .header("vary", "Cookie, Accept-Language, Accept-Encoding")
+      .type("text/html; charset=utf-8");
+    return reply.send(compressFor(req, reply, html));
   };
 
   /** The prerendered `404` page of the nearest folder (/docs/a/b → /docs/a/404, then /docs/404), if any. */

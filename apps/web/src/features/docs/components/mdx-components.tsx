@@ -3,7 +3,7 @@
  * overrides of plain Markdown elements (headings that copy their link, internal links through the router, code
  * blocks with a copy button, the edition's API base URL inside code).
  */
-import { ActionIcon, Alert, Tooltip } from "@mantine/core";
+import { Alert } from "@mantine/core";
 import type { ComponentPropsWithoutRef, ReactNode } from "react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -100,27 +100,25 @@ function CodeBlock({ children, ...rest }: ComponentPropsWithoutRef<"pre"> & { "d
     <div className={classes.codeBlock}>
       <pre {...rest}>{children}</pre>
       {lang && lang !== "text" && <span className={classes.codeLang}>{lang}</span>}
-      <Tooltip label={copied ? t("page.codeCopied") : t("page.copyCode")} withArrow>
-        <ActionIcon
-          className={classes.codeCopy}
-          variant="subtle"
-          color="gray"
-          size="sm"
-          aria-label={t("page.copyCode")}
-          onClick={(e) => {
-            const code = e.currentTarget.parentElement?.querySelector("pre")?.textContent ?? "";
-            navigator.clipboard
-              .writeText(code)
-              .then(() => {
-                setCopied(true);
-                setTimeout(() => setCopied(false), 2000);
-              })
-              .catch((err: unknown) => console.warn("copy code failed", err));
-          }}
-        >
-          {copied ? <IconCheck width={14} height={14} /> : <IconCopy width={14} height={14} />}
-        </ActionIcon>
-      </Tooltip>
+      {/* A plain button: a floating tooltip per code block costs more to hydrate than it gives. */}
+      <button
+        type="button"
+        className={classes.codeCopy}
+        title={copied ? t("page.codeCopied") : t("page.copyCode")}
+        aria-label={copied ? t("page.codeCopied") : t("page.copyCode")}
+        onClick={(e) => {
+          const code = e.currentTarget.parentElement?.querySelector("pre")?.textContent ?? "";
+          navigator.clipboard
+            .writeText(code)
+            .then(() => {
+              setCopied(true);
+              setTimeout(() => setCopied(false), 2000);
+            })
+            .catch((err: unknown) => console.warn("copy code failed", err));
+        }}
+      >
+        {copied ? <IconCheck width={14} height={14} /> : <IconCopy width={14} height={14} />}
+      </button>
     </div>
   );
 }

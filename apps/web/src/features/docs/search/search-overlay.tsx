@@ -5,7 +5,11 @@ import { useNavigate } from "react-router";
 import { IconSearch } from "../components/icons.tsx";
 import classes from "../docs.module.css";
 import { useDocs } from "../hooks/use-docs.ts";
-import { loadIndex, type PageHit, searchLoaded } from "./search-engine.ts";
+import type { PageHit } from "./search-engine.ts";
+
+// flexsearch is only fetched when a reader first opens search.
+const engine = () => import("./search-engine.ts");
+type LoadedIndex = Awaited<ReturnType<Awaited<ReturnType<typeof engine>>["loadIndex"]>>;
 
 type State = "idle" | "loading" | "ready" | "error";
 
@@ -36,15 +40,15 @@ export function SearchOverlay({ opened, onClose }: { opened: boolean; onClose: (
   const [state, setState] = useState<State>("idle");
   const [results, setResults] = useState<PageHit[]>([]);
   const [active, setActive] = useState(0);
-  const index = useRef<Awaited<ReturnType<typeof loadIndex>> | null>(null);
+  const index = useRef<{ idx: LoadedIndex; search: Awaited<ReturnType<typeof engine>>["searchLoaded"] } | null>(null);
   const listRef = useRef<HTMLDivElement>(null);
 
   const ensureLoaded = () => {
     if (index.current || state === "loading") return;
     setState("loading");
-    loadIndex(locale)
-      .then((idx) => {
-        index.current = idx;
+    engine()
+      .then(async (m) => {
+        index.current = { idx: await m.loadIndex(locale), search: m.searchLoaded };
         setState("ready");
       })
       .catch((err: unknown) => {
@@ -55,7 +59,7 @@ export function SearchOverlay({ opened, onClose }: { opened: boolean; onClose: (
 
   useEffect(() => {
     if (state === "ready" && index.current) {
-      setResults(searchLoaded(index.current, locale, query));
+      setResults(index.current.search(index.current.idx, locale, query));
       setActive(0);
     }
   }, [query, state, locale]);
@@ -144,7 +148,6 @@ export function SearchOverlay({ opened, onClose }: { opened: boolean; onClose: (
       size="lg"
       padding="sm"
       yOffset="10vh"
-      aria-label={t("search.button")}
       transitionProps={{ duration: 0 }}
     >
       <TextInput
