@@ -19,6 +19,8 @@ export default function handleRequest(
   return new Promise<Response>((resolve, reject) => {
     let status = responseStatusCode;
     const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} />, {
+      // Never move a large Suspense boundary out of line: its content would only appear through a script.
+      progressiveChunkSize: Number.MAX_SAFE_INTEGER,
       onAllReady() {
         const body = new PassThrough();
         responseHeaders.set("Content-Type", "text/html");

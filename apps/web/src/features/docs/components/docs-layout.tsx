@@ -1,8 +1,9 @@
+import { loaded, loaders } from "virtual:docs/content";
 import pageMap from "virtual:docs/page-map";
 import { ActionIcon, Button, Loader, Text, Title } from "@mantine/core";
 import type { Locale } from "@moonport/contracts";
 import type { MDXComponents } from "mdx/types";
-import { type ComponentType, lazy, type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from "react";
+import { type ComponentType, type ReactNode, Suspense, use, useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
 import type { TocEntry } from "../build/mdx-plugins.ts";
@@ -17,59 +18,72 @@ import { Banner, Navbar } from "./navbar.tsx";
 import { Sidebar } from "./sidebar.tsx";
 import { Toc } from "./toc.tsx";
 
-interface MdxModule {
+export interface MdxModule {
   default: ComponentType<{ components?: MDXComponents }>;
   toc: TocEntry[];
 }
-
-const modules = import.meta.glob<MdxModule>("/content/docs/**/*.mdx");
-const lazyPages = new Map<string, ComponentType<{ aside: boolean; children: ReactNode }>>();
 
 /** Toast duration, ms (spec §9). */
 export const TOAST_MS = 2000;
 /** The back-to-top button appears after this much scrolling, px (spec §9). */
 export const BACK_TO_TOP_AFTER_PX = 300;
 
+const ready = new Map<string, MdxModule>(Object.entries(loaded));
+const pending = new Map<string, Promise<MdxModule>>();
+
 /**
- * The page body, loaded on demand: each MDX page is its own chunk. On the first load the prerendered HTML stays
- * in place until the chunk arrives (Suspense hydration), so nothing flashes.
+ * The MDX module of a page: at once when already loaded (always while prerendering), otherwise it suspends on its
+ * chunk. On the first load the prerendered HTML stays in place meanwhile (Suspense hydration), so nothing flashes.
  */
-function pageComponent(locale: Locale, route: string) {
+function useDocModule(locale: Locale, route: string): MdxModule {
   const key = `/content/docs/${locale}/${route}.mdx`;
-  let Comp = lazyPages.get(key);
-  if (!Comp) {
-    const load = modules[key];
+  const mod = ready.get(key);
+  if (mod) return mod;
+  let p = pending.get(key);
+  if (!p) {
+    const load = loaders[key];
     if (!load) throw new Error(`no MDX module for ${key}`);
-    Comp = lazy(async () => {
-      const mod = await load();
-      const Content = mod.default;
-      return {
-        default: function DocBody({ aside, children }: { aside: boolean; children: ReactNode }) {
-          useHashScroll();
-          return (
-            <>
-              <main className={classes.main} id="main">
-                <article className={classes.article}>
-                  {children}
-                  <div className={classes.prose}>
-                    <Content components={mdxComponents as MDXComponents} />
-                  </div>
-                  <PageFooter />
-                </article>
-              </main>
-              {aside && (
-                <aside className={classes.aside}>
-                  <Toc toc={mod.toc} />
-                </aside>
-              )}
-            </>
-          );
-        },
-      };
+    p = load().then((m) => {
+      ready.set(key, m);
+      return m;
     });
-    lazyPages.set(key, Comp);
+    pending.set(key, p);
   }
-  return Comp;
+  return use(p);
+}
+
+function DocBody({
+  locale,
+  route,
+  aside,
+  children,
+}: {
+  locale: Locale;
+  route: string;
+  aside: boolean;
+  children: ReactNode;
+}) {
+  const mod = useDocModule(locale, route);
+  useHashScroll();
+  const Content = mod.default;
+  return (
+    <>
+      <main className={classes.main} id="main">
+        <article className={classes.article}>
+          {children}
+          <div className={classes.prose}>
+            <Content components={mdxComponents as MDXComponents} />
+          </div>
+          <PageFooter />
+        </article>
+      </main>
+      {aside && (
+        <aside className={classes.aside}>
+          <Toc toc={mod.toc} />
+        </aside>
+      )}
+    </>
+  );
 }
 
 /** Scrolls to the URL hash once the page body exists (client-side navigations land before it renders). */
@@ -274,7 +288,6 @@ export function DocsShell({
   if (children) content = children;
   else if (!page) content = <NotFoundBody />;
   else {
-    const Body = pageComponent(locale, route);
     content = (
       <Suspense
         fallback={
@@ -283,9 +296,9 @@ export function DocsShell({
           </main>
         }
       >
-        <Body aside={page.layout !== "full"}>
+        <DocBody locale={locale} route={route} aside={page.layout !== "full"}>
           <Breadcrumb />
-        </Body>
+        </DocBody>
       </Suspense>
     );
   }

@@ -177,8 +177,51 @@ function Items({
   );
 }
 
+const hasSpecial = (items: SidebarItem[]): boolean =>
+  items.some((it) => it.kind === "special" || (it.kind === "folder" && hasSpecial(it.children)));
+
+/**
+ * The community and site links of spec §2 when the content's _meta.json does not place them itself: home site,
+ * forum, chat community, contact e-mail, changelog, the global/China switch, and in zh-CN the QR entries.
+ */
+function defaultSpecials(locale: Locale, t: (k: string) => string): SidebarItem[] {
+  const quick = (name: string, key: string): SidebarItem => ({
+    kind: "special",
+    special: "quick",
+    name,
+    title: t(`sidebar.${key}`),
+    href: null,
+    newWindow: name !== "home",
+  });
+  const qr = (special: "kefu" | "devgroup" | "official"): SidebarItem => ({
+    kind: "special",
+    special,
+    name: special,
+    title: t(`sidebar.${special}`),
+    href: null,
+    newWindow: true,
+  });
+  return [
+    { kind: "separator", title: null },
+    quick("home", "home"),
+    quick("forum", "forum"),
+    quick("community", "community"),
+    quick("email", "email"),
+    quick("changelog", "changelog"),
+    {
+      kind: "special",
+      special: "siteSwitch",
+      name: "site-switch",
+      title: t(locale === "zh-CN" ? "sidebar.switchToGlobal" : "sidebar.switchToCn"),
+      href: null,
+      newWindow: false,
+    },
+    ...(locale === "zh-CN" ? [qr("kefu"), qr("devgroup"), qr("official")] : []),
+  ];
+}
+
 export function Sidebar() {
-  const { map, route } = useDocs();
+  const { map, route, locale } = useDocs();
   const { t } = useTranslation("docs");
   // Prerendered with the defaults; the reader's session choices apply after hydration.
   const [stored, setStored] = useState<Record<string, boolean>>({});
@@ -197,7 +240,13 @@ export function Sidebar() {
   }, []);
   return (
     <nav aria-label={t("sidebar.label")}>
-      <Items items={map.sidebar} depth={1} path="" open={open} toggle={toggle} />
+      <Items
+        items={hasSpecial(map.sidebar) ? map.sidebar : [...map.sidebar, ...defaultSpecials(locale, t)]}
+        depth={1}
+        path=""
+        open={open}
+        toggle={toggle}
+      />
     </nav>
   );
 }
