@@ -1,5 +1,5 @@
 import { LOCALES } from "@moonport/contracts";
-import { docsPaths } from "./src/features/docs/build/prerender.ts";
+import { docsPaths } from "./src/features/docs/pipeline/prerender.ts";
 
 /**
  * Unprefixed paths of the public pages (home, docs …). Each is prerendered once per locale under `/<locale>`

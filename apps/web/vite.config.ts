@@ -5,8 +5,8 @@ import remarkFrontmatter from "remark-frontmatter";
 import remarkGfm from "remark-gfm";
 import remarkMdxFrontmatter from "remark-mdx-frontmatter";
 import { defineConfig } from "vite";
-import { rehypeDocsCode, rehypeDocsToc } from "./src/features/docs/build/mdx-plugins.ts";
-import { docsPlugin } from "./src/features/docs/build/vite-plugin.ts";
+import { rehypeDocsCode, rehypeDocsToc } from "./src/features/docs/pipeline/mdx-plugins.ts";
+import { docsPlugin } from "./src/features/docs/pipeline/vite-plugin.ts";
 import { precompress } from "./vite-plugins/precompress.ts";
 
 export default defineConfig({

@@ -1,7 +1,7 @@
 /**
  * Everything an operator adapts about the docs chrome, in one place: community links, QR targets, the blog, the
  * issue tracker, and which navbar pages exist. A link set to null is not shown (no dead links). QR images are
- * generated at build time from the `qr` URLs (build/extra-files.ts), so changing a URL here changes the image.
+ * generated at build time from the `qr` URLs (pipeline/extra-files.ts), so changing a URL here changes the image.
  */
 import type { Locale } from "@moonport/contracts";
 

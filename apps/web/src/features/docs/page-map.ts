@@ -1,6 +1,6 @@
 /**
  * The documentation page map (spec §3 "page-map entry"): built at build time from content/docs/<locale>/** by
- * build/content.ts and imported by the browser as the virtual module `virtual:docs/page-map`. Browser-safe.
+ * pipeline/content.ts and imported by the browser as the virtual module `virtual:docs/page-map`. Browser-safe.
  */
 import type { Locale } from "@moonport/contracts";
 

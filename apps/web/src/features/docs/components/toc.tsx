@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { TocEntry } from "../build/mdx-plugins.ts";
 import classes from "../docs.module.css";
+import type { TocEntry } from "../pipeline/mdx-plugins.ts";
 
 /** Table of contents for h2–h6 with the heading in view highlighted. */
 export function Toc({ toc }: { toc: TocEntry[] }) {

@@ -50,7 +50,7 @@ function build(locale: Locale, payload: SearchIndexPayload): LoadedIndex {
     pageList.push({ url, title });
     pages.add(pageId, `${title} ${Object.values(data).join(" ")}`);
     for (const [key, text] of Object.entries(data)) {
-      // Keys are "<anchor>#<heading>" (build/content.ts extractSections); "" is the text before the first heading.
+      // Keys are "<anchor>#<heading>" (pipeline/content.ts extractSections); "" is the text before the first heading.
       const hash = key.indexOf("#");
       const anchor = hash < 0 ? "" : key.slice(0, hash);
       const heading = hash < 0 ? title : key.slice(hash + 1);
