@@ -19,4 +19,6 @@ export default [
     index("routes/console/profile.tsx", { id: "console-home" }),
     route("profile", "routes/console/profile.tsx"),
   ]),
+
+  route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;
