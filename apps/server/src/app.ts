@@ -16,7 +16,12 @@ import { AppError, consoleErrorHandler } from "./http/errors.ts";
 import { requestLocale } from "./http/locale.ts";
 import type { App } from "./http/route.ts";
 import { CSRF_COOKIE, checkCsrf, loadSession, newToken, setCsrfCookie } from "./http/session.ts";
+import keyRoutes from "./modules/keys/routes.ts";
+import memberRoutes from "./modules/members/routes.ts";
+import orgRoutes from "./modules/orgs/routes.ts";
+import projectRoutes from "./modules/projects/routes.ts";
 import systemRoutes from "./modules/system/routes.ts";
+import usageRoutes from "./modules/usage/routes.ts";
 
 export const WEB_BUILD_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/build/client");
 
@@ -27,7 +32,13 @@ export interface BuildAppOptions {
 }
 
 /** Console API modules, each a Fastify plugin taking the app context. Order does not matter. */
-const apiModules: ((app: App, ctx: AppContext) => Promise<void>)[] = [];
+const apiModules: ((app: App, ctx: AppContext) => Promise<void>)[] = [
+  orgRoutes,
+  memberRoutes,
+  projectRoutes,
+  keyRoutes,
+  usageRoutes,
+];
 
 export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: AppContext }> {
   const { config, database } = opts;

@@ -46,6 +46,9 @@ export const EnvSchema = z.object({
   SMS_HTTP_URL: url(/^https?:\/\//, "http:// or https://"),
   SMS_HTTP_TOKEN: z.string().optional(),
   TRUST_PROXY: bool,
+  /** Per-organization quotas; projects share the organization's key quota. */
+  MAX_ACTIVE_PROJECTS: z.coerce.number().int().min(1).max(100_000).default(20),
+  MAX_API_KEYS: z.coerce.number().int().min(1).max(1_000_000).default(100),
   /** Serve the built web app (apps/web/build/client). Off in server-only test runs. */
   SERVE_WEB: z
     .enum(["true", "false", "1", "0"])
@@ -72,6 +75,7 @@ export interface Config {
   sms: { provider: "dev" | "http"; httpUrl?: string; httpToken?: string };
   trustProxy: boolean;
   serveWeb: boolean;
+  limits: { maxActiveProjects: number; maxApiKeys: number };
 }
 
 export interface AnalyticsTag {
@@ -136,6 +140,7 @@ export function buildConfig(raw: Record<string, string | undefined>): Config {
     sms: { provider: e.SMS_PROVIDER, httpUrl: e.SMS_HTTP_URL, httpToken: e.SMS_HTTP_TOKEN },
     trustProxy: e.TRUST_PROXY,
     serveWeb: e.SERVE_WEB,
+    limits: { maxActiveProjects: e.MAX_ACTIVE_PROJECTS, maxApiKeys: e.MAX_API_KEYS },
   };
 }
 
