@@ -10,12 +10,16 @@ import type { Database } from "@moonport/db";
 import { newId } from "@moonport/db";
 import Fastify, { type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
-import type { AppContext } from "./context.ts";
+import { Redis } from "ioredis";
+import { type AppContext, type Clock, systemClock } from "./context.ts";
 import type { Config } from "./env.ts";
 import { AppError, consoleErrorHandler } from "./http/errors.ts";
 import { requestLocale } from "./http/locale.ts";
 import type { App } from "./http/route.ts";
 import { CSRF_COOKIE, checkCsrf, loadSession, newToken, setCsrfCookie } from "./http/session.ts";
+import meRoutes from "./modules/auth/me-routes.ts";
+import authRoutes from "./modules/auth/routes.ts";
+import { createSmsProvider, type SmsProvider } from "./modules/auth/sms/provider.ts";
 import keyRoutes from "./modules/keys/routes.ts";
 import memberRoutes from "./modules/members/routes.ts";
 import orgRoutes from "./modules/orgs/routes.ts";
@@ -29,10 +33,16 @@ export interface BuildAppOptions {
   config: Config;
   database: Database;
   logger?: FastifyServerOptions["logger"];
+  /** Domain clock (tests move time with it); the system clock by default. */
+  clock?: Clock;
+  /** Replaces the SMS provider chosen by configuration (tests of failing providers). */
+  sms?: SmsProvider;
 }
 
 /** Console API modules, each a Fastify plugin taking the app context. Order does not matter. */
 const apiModules: ((app: App, ctx: AppContext) => Promise<void>)[] = [
+  authRoutes,
+  meRoutes,
   orgRoutes,
   memberRoutes,
   projectRoutes,
@@ -56,7 +66,31 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
   fastify.setValidatorCompiler(validatorCompiler);
   fastify.setSerializerCompiler(serializerCompiler);
 
-  const ctx: AppContext = { config, database, db: database.db, log: fastify.log };
+  const redis = config.redisUrl
+    ? // No offline queue: while disconnected, commands fail at once and limiters fall back to memory.
+      new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
+    : undefined;
+  if (redis) {
+    redis.on("error", (err) => fastify.log.warn({ err }, "redis error"));
+    // Counters must start in Redis, not in the fallback, so wait (briefly) for the first connection.
+    const ready = await Promise.race([
+      new Promise<boolean>((resolve) => redis.once("ready", () => resolve(true))),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5000).unref()),
+    ]);
+    if (!ready) fastify.log.warn("redis not reachable yet; rate limits count in memory until it is");
+    fastify.addHook("onClose", async () => {
+      await redis.quit().catch(() => redis.disconnect());
+    });
+  }
+  const ctx: AppContext = {
+    config,
+    database,
+    db: database.db,
+    log: fastify.log,
+    clock: opts.clock ?? systemClock,
+    redis,
+    sms: opts.sms ?? createSmsProvider({ config, db: database.db, log: fastify.log }),
+  };
 
   await fastify.register(cookie);
   fastify.decorateRequest("locale", "zh-CN");
@@ -78,7 +112,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
     async (api) => {
       api.setErrorHandler(consoleErrorHandler);
       api.addHook("preHandler", async (req) => {
-        await loadSession(ctx.db, req);
+        await loadSession(ctx.db, req, ctx.clock.now());
         checkCsrf(req);
       });
       for (const mod of apiModules) await api.register(async (scope) => mod(scope, ctx));

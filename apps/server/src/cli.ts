@@ -38,13 +38,30 @@ async function run(argv: string[]): Promise<number> {
     throw e;
   }
   try {
-    return await command.run({ config, db: database.db, args, print: (line) => console.log(line) });
+    return await command.run({
+      config,
+      db: database.db,
+      args,
+      print: (line) => console.log(line),
+      readInput: readStdin,
+    });
   } catch (e) {
     console.error(e instanceof Error ? e.message : e);
     return 1;
   } finally {
     await database.close();
   }
+}
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) {
+    process.stderr.write("Password (input is visible; prefer piping it in): ");
+    for await (const line of (await import("node:readline")).createInterface({ input: process.stdin })) return line;
+    return "";
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 run(process.argv.slice(2)).then((code) => process.exit(code));

@@ -1,6 +1,15 @@
 import type { Database, Db } from "@moonport/db";
 import type { FastifyBaseLogger } from "fastify";
+import type { Redis } from "ioredis";
 import type { Config } from "./env.ts";
+import type { SmsProvider } from "./modules/auth/sms/provider.ts";
+
+/** The domain clock. Tests pass their own to move time (code and session expiry) without fake timers. */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
 
 /**
  * What domain modules get from the app: configuration, the database and shared services. Built once in
@@ -11,4 +20,8 @@ export interface AppContext {
   database: Database;
   db: Db;
   log: FastifyBaseLogger;
+  clock: Clock;
+  /** Present only when REDIS_URL is set; shared counters (rate limits) live there. */
+  redis?: Redis;
+  sms: SmsProvider;
 }

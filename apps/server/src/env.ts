@@ -23,6 +23,11 @@ export const EnvSchema = z.object({
   DATA_DIR: z.string().default("./data"),
   DATABASE_URL: url(/^postgres(ql)?:\/\//, "postgres:// or postgresql://"),
   REDIS_URL: url(/^rediss?:\/\//, "redis:// or rediss://"),
+  /** Prefix of every Redis key, so several deployments (or test runs) can share one Redis. */
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[\w:.-]{1,64}$/, "letters, digits, _ : . - (at most 64)")
+    .default("moonport"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   BRAND_NAME: z.string().min(1).default("Moonport"),
   /** Public address of each edition. Both set → two-host mode; otherwise the edition follows the locale. */
@@ -65,6 +70,7 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
+  redisKeyPrefix: string;
   logLevel: string;
   brandName: string;
   sites: { cn?: string; global?: string };
@@ -130,6 +136,7 @@ export function buildConfig(raw: Record<string, string | undefined>): Config {
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
     logLevel: e.LOG_LEVEL,
     brandName: e.BRAND_NAME,
     sites: { cn: e.CN_SITE_URL, global: e.GLOBAL_SITE_URL },

@@ -1,11 +1,12 @@
 /**
- * Console test fixtures: users with sessions and organizations. Until the auth module's sign-up endpoint is in
- * main, a user is inserted directly and given a real session row (the same hashing the session guard checks),
- * and their personal organization comes from the shared createOrganization seam, as sign-up does.
+ * Console test fixtures. Users sign up through the real endpoint (POST /api/auth/signup/password), which creates
+ * the personal organization, its default project and the session; the phone is then bound directly in the
+ * database (phone binding is the accounts module's flow and is tested there).
  */
-import { newId, randomString, schema, sha256Hex } from "@moonport/db";
-import { eq } from "drizzle-orm";
-import { createOrganization } from "../src/modules/orgs/create-organization.ts";
+import { MeWithOrgs } from "@moonport/contracts";
+import { newId, randomString, schema } from "@moonport/db";
+import { and, eq } from "drizzle-orm";
+import { expect } from "vitest";
 import { type TestApp, TestClient } from "./helpers.ts";
 
 export interface TestUser {
@@ -28,33 +29,26 @@ export async function signUp(
   t: TestApp,
   opts: { username?: string; phone?: string; edition?: "cn" | "global" } = {},
 ): Promise<TestUser> {
-  const db = t.ctx.db;
-  const userId = newId("usr");
-  const username = opts.username ?? `u_${randomString(8, "abcdefghijklmnopqrstuvwxyz")}`;
+  const username = opts.username ?? `u_${randomString(10, "abcdefghijklmnopqrstuvwxyz")}`;
   const phone = opts.phone ?? uniquePhone();
-  await db.insert(schema.users).values({ id: userId, username, phone });
-  const { orgId, projectId } = await createOrganization({
-    db,
-    name: `${username}'s organization`,
-    edition: opts.edition ?? "cn",
-    creatorUserId: userId,
-    creatorNickname: username,
-    personal: true,
-  });
-  await db.update(schema.users).set({ currentOrgId: orgId }).where(eq(schema.users.id, userId));
-  const token = randomString(43);
-  const csrf = randomString(43);
-  await db.insert(schema.sessions).values({
-    id: newId("ses"),
-    userId,
-    tokenHash: sha256Hex(token),
-    csrfHash: sha256Hex(csrf),
-    expiresAt: new Date(Date.now() + 3600_000),
-  });
   const client = new TestClient(t.app);
-  client.cookies.set("mp_session", token);
-  client.cookies.set("mp_csrf", csrf);
-  return { client, userId, username, phone, orgId, defaultProjectId: projectId };
+  // The request's locale decides the edition of the personal organization (zh-CN → cn).
+  client.locale = (opts.edition ?? "cn") === "cn" ? "zh-CN" : "en-US";
+  const res = await client.post("/api/auth/signup/password", {
+    username,
+    password: "Str0ng!pass",
+    confirmPassword: "Str0ng!pass",
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  client.locale = "en-US";
+  const me = MeWithOrgs.parse(res.body);
+  const orgId = me.currentOrganizationId!;
+  await t.ctx.db.update(schema.users).set({ phone }).where(eq(schema.users.id, me.id));
+  const [project] = await t.ctx.db
+    .select({ id: schema.projects.id })
+    .from(schema.projects)
+    .where(and(eq(schema.projects.orgId, orgId), eq(schema.projects.isDefault, true)));
+  return { client, userId: me.id, username, phone, orgId, defaultProjectId: project!.id };
 }
 
 /** Adds an existing user straight into an organization (fixture shortcut; the invitation flow has its own tests). */

@@ -44,7 +44,8 @@ describe("members and invitations", () => {
 
     const token = inv.path.split("/").pop()!;
     const preview = InvitationPreview.parse((await invitee.client.get(`/api/invitations/${token}`)).body);
-    expect(preview).toMatchObject({ organizationName: `${admin.username}'s organization`, status: "open" });
+    const orgName = (await admin.client.get(`/api/orgs/${admin.orgId}`)).body.name;
+    expect(preview).toMatchObject({ organizationName: orgName, status: "open" });
 
     const accepted = await invitee.client.post(`/api/invitations/${token}/accept`);
     expect(accepted.status).toBe(200);

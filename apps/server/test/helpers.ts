@@ -1,7 +1,7 @@
 import { type Database, openDatabase, randomString } from "@moonport/db";
 import pg from "pg";
-import { buildApp } from "../src/app.ts";
-import type { AppContext } from "../src/context.ts";
+import { type BuildAppOptions, buildApp } from "../src/app.ts";
+import type { AppContext, Clock } from "../src/context.ts";
 import { buildConfig, type Config } from "../src/env.ts";
 import type { App } from "../src/http/route.ts";
 import { testEnv } from "./env.ts";
@@ -38,10 +38,24 @@ export async function openTestDatabase(): Promise<{ database: Database; drop: ()
   };
 }
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/** A clock tests move by hand: real time plus `advance(ms)`, so codes and sessions expire without waiting. */
+export function testClock(): Clock & { advance(ms: number): void } {
+  let offset = 0;
+  return {
+    now: () => new Date(Date.now() + offset),
+    advance: (ms) => {
+      offset += ms;
+    },
+  };
+}
+
+export async function createTestApp(
+  env: Record<string, string> = {},
+  opts: Pick<BuildAppOptions, "clock" | "sms"> = {},
+): Promise<TestApp> {
   const config = buildConfig({ NODE_ENV: "test", SERVE_WEB: "false", LOG_LEVEL: "silent", ...env });
   const { database, drop } = await openTestDatabase();
-  const { app, ctx } = await buildApp({ config, database, logger: false });
+  const { app, ctx } = await buildApp({ config, database, logger: false, ...opts });
   await app.ready();
   return {
     app,
@@ -63,6 +77,8 @@ export class TestClient {
   cookies = new Map<string, string>();
   origin = "http://localhost:3000";
   locale: "zh-CN" | "en-US" | undefined = "en-US";
+  /** Each client looks like its own machine, so per-IP rate limits of one test do not spill into another. */
+  ip = `10.${rnd()}.${rnd()}.${rnd()}`;
   constructor(readonly app: App) {}
 
   get csrf(): string | undefined {
@@ -80,6 +96,7 @@ export class TestClient {
     const res = await this.app.inject({
       method,
       url,
+      remoteAddress: this.ip,
       headers: {
         host: "localhost:3000",
         origin: this.origin,
@@ -120,4 +137,8 @@ export class TestClient {
   delete(url: string, headers?: Record<string, string>) {
     return this.request("DELETE", url, undefined, headers);
   }
+}
+
+function rnd(): number {
+  return Math.floor(Math.random() * 254) + 1;
 }

@@ -58,8 +58,22 @@ export const Password = z
 export const SmsPurpose = z.enum(["signup", "signin", "bind_old", "bind_new"]);
 export type SmsPurpose = z.infer<typeof SmsPurpose>;
 
-export const SendSmsRequest = z.object({ phone: Phone, purpose: SmsPurpose });
+/** Which phone gets the code: the given one, or for `bind_old` the signed-in user's bound phone (phone omitted). */
+export const SendSmsRequest = z
+  .object({ phone: Phone.optional(), purpose: SmsPurpose })
+  .refine((v) => v.purpose === "bind_old" || v.phone !== undefined, { message: vmsg("required"), path: ["phone"] });
+export type SendSmsRequest = z.input<typeof SendSmsRequest>;
 export const SendSmsResponse = z.object({ resendAfterSeconds: z.number().int(), expiresInSeconds: z.number().int() });
+export type SendSmsResponse = z.infer<typeof SendSmsResponse>;
+
+export const SignUpByPasswordRequest = z
+  .object({
+    username: Username,
+    password: z.string({ error: vmsg("required") }).pipe(Password),
+    confirmPassword: z.string({ error: vmsg("required") }).min(1, vmsg("required")),
+  })
+  .refine((v) => v.password === v.confirmPassword, { message: vmsg("password_mismatch"), path: ["confirmPassword"] });
+export type SignUpByPasswordRequest = z.input<typeof SignUpByPasswordRequest>;
 
 export const SignUpByPhoneRequest = z
   .object({
@@ -79,9 +93,12 @@ export const SignInByPasswordRequest = z.object({
     .min(1, vmsg("required")),
   password: z.string({ error: vmsg("required") }).min(1, vmsg("required")),
 });
+export type SignInByPasswordRequest = z.input<typeof SignInByPasswordRequest>;
 export const SignInBySmsRequest = z.object({ phone: Phone, code: SmsCode });
+export type SignInBySmsRequest = z.input<typeof SignInBySmsRequest>;
 
 export const ChangeUsernameRequest = z.object({ username: Username });
+export type ChangeUsernameRequest = z.input<typeof ChangeUsernameRequest>;
 export const ChangePasswordRequest = z
   .object({
     currentPassword: z.string({ error: vmsg("required") }).min(1, vmsg("required")),
@@ -90,6 +107,7 @@ export const ChangePasswordRequest = z
   })
   .refine((v) => v.newPassword === v.confirmPassword, { message: vmsg("password_mismatch"), path: ["confirmPassword"] })
   .refine((v) => v.newPassword !== v.currentPassword, { message: vmsg("password_same"), path: ["newPassword"] });
+export type ChangePasswordRequest = z.input<typeof ChangePasswordRequest>;
 
 /** Rebinding needs a code sent to the old phone (when one is bound) and one sent to the new phone. */
 export const BindPhoneRequest = z.object({
@@ -97,6 +115,7 @@ export const BindPhoneRequest = z.object({
   newPhone: Phone,
   newCode: SmsCode,
 });
+export type BindPhoneRequest = z.input<typeof BindPhoneRequest>;
 
 export const UserRole = z.enum(["user", "operator"]);
 export const Me = z.object({
@@ -110,6 +129,21 @@ export const Me = z.object({
 });
 export type Me = z.infer<typeof Me>;
 
+/** One organization the signed-in user belongs to, for the organization switcher. */
+export const MyOrganization = z.object({
+  id: z.string(),
+  name: z.string(),
+  role: z.enum(["admin", "member"]),
+  personal: z.boolean(),
+  currency: z.enum(["CNY", "USD"]),
+});
+export type MyOrganization = z.infer<typeof MyOrganization>;
+export const MeWithOrgs = Me.extend({ organizations: z.array(MyOrganization) });
+export type MeWithOrgs = z.infer<typeof MeWithOrgs>;
+
+export const SetCurrentOrgRequest = z.object({ orgId: z.string().min(1, vmsg("required")) });
+export type SetCurrentOrgRequest = z.input<typeof SetCurrentOrgRequest>;
+
 export const SessionInfo = z.object({
   id: z.string(),
   createdAt: z.string(),
@@ -120,3 +154,27 @@ export const SessionInfo = z.object({
   current: z.boolean(),
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
+export const SessionIdParams = z.object({ id: z.string().min(1) });
+
+/** A message the development SMS provider "sent" (GET /api/dev/sms-outbox, not in production). */
+export const DevSmsMessage = z.object({
+  phone: z.string(),
+  text: z.string(),
+  code: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type DevSmsMessage = z.infer<typeof DevSmsMessage>;
+export const DevSmsOutboxQuery = z.object({ phone: Phone.optional() });
+
+/** One-time operator setup (the link printed at first start). */
+export const SetupStatus = z.object({ operatorExists: z.boolean() });
+export type SetupStatus = z.infer<typeof SetupStatus>;
+export const SetupRequest = z
+  .object({
+    token: z.string({ error: vmsg("required") }).min(1, vmsg("required")),
+    username: Username,
+    password: z.string({ error: vmsg("required") }).pipe(Password),
+    confirmPassword: z.string({ error: vmsg("required") }).min(1, vmsg("required")),
+  })
+  .refine((v) => v.password === v.confirmPassword, { message: vmsg("password_mismatch"), path: ["confirmPassword"] });
+export type SetupRequest = z.input<typeof SetupRequest>;

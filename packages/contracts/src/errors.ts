@@ -37,6 +37,15 @@ export const ERROR_MESSAGES = {
     "en-US": "No account uses this phone number. Sign up first.",
     "zh-CN": "该手机号尚未注册，请先注册。",
   },
+  phone_not_bound: {
+    "en-US": "No phone number is bound to this account yet.",
+    "zh-CN": "该账号尚未绑定手机号。",
+  },
+  old_sms_code_required: {
+    "en-US": "Enter the code sent to your current phone number.",
+    "zh-CN": "请输入发送到原手机号的验证码。",
+  },
+  not_a_member: { "en-US": "You are not a member of this organization.", "zh-CN": "您不是该组织的成员。" },
   sms_code_invalid: { "en-US": "The SMS code is wrong.", "zh-CN": "短信验证码错误。" },
   sms_code_expired: {
     "en-US": "The SMS code has expired or was already used. Request a new one.",

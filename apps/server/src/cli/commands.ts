@@ -1,11 +1,19 @@
 import type { Db } from "@moonport/db";
 import type { Config } from "../env.ts";
+import { createOperatorCommand } from "./create-operator.ts";
 import { listOrgsCommand, listUsersCommand } from "./list.ts";
 
 export interface CliCommand {
   name: string;
   summary: string;
-  run(opts: { config: Config; db: Db; args: string[]; print: (line: string) => void }): Promise<number>;
+  run(opts: {
+    config: Config;
+    db: Db;
+    args: string[];
+    print: (line: string) => void;
+    /** All of standard input (e.g. a password piped in). */
+    readInput: () => Promise<string>;
+  }): Promise<number>;
 }
 
-export const commands: CliCommand[] = [listUsersCommand, listOrgsCommand];
+export const commands: CliCommand[] = [createOperatorCommand, listUsersCommand, listOrgsCommand];

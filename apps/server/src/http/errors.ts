@@ -1,4 +1,11 @@
-import { type ErrorCode, errorMessage, type FieldError, type Locale, translateValidation } from "@moonport/contracts";
+import {
+  ERROR_MESSAGES,
+  type ErrorCode,
+  errorMessage,
+  type FieldError,
+  type Locale,
+  translateValidation,
+} from "@moonport/contracts";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { ZodError } from "zod";
 
@@ -46,6 +53,9 @@ export const STATUS = {
   username_taken: 409,
   phone_taken: 409,
   phone_not_registered: 404,
+  phone_not_bound: 400,
+  old_sms_code_required: 400,
+  not_a_member: 403,
   sms_code_invalid: 400,
   sms_code_expired: 400,
   sms_too_many_attempts: 429,
@@ -80,7 +90,14 @@ export function consoleErrorHandler(err: FastifyError | Error, req: FastifyReque
   const fe = err as FastifyError & { validation?: unknown; validationContext?: string };
   if (err instanceof AppError) {
     appErr = err;
-    details = err.details?.map((d) => ({ path: d.path, message: translateValidation(d.message, locale) }));
+    // A detail's message is a validation key, an error code (the field that caused it) or plain text.
+    details = err.details?.map((d) => ({
+      path: d.path,
+      message:
+        d.message in ERROR_MESSAGES
+          ? errorMessage(d.message as ErrorCode, locale, err.params)
+          : translateValidation(d.message, locale),
+    }));
   } else if (err instanceof ZodError) {
     appErr = new AppError("validation_failed");
     details = zodDetails(err, locale);

@@ -4,7 +4,7 @@
  * plus an Origin check, so a state-changing request from another site fails even with cookies attached.
  */
 import { randomBytes } from "node:crypto";
-import { type Db, newId, schema, sha256Hex } from "@moonport/db";
+import { type Db, newId, schema, sha256Hex, type Tx } from "@moonport/db";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "./errors.ts";
@@ -33,6 +33,80 @@ export function setCsrfCookie(req: FastifyRequest, reply: FastifyReply, token: s
   reply.setCookie(CSRF_COOKIE, token, { path: "/", sameSite: "strict", httpOnly: false, secure: secure(req) });
 }
 
+/** Who is signing in from where; recorded with the session and shown in the session list. */
+export interface ClientInfo {
+  ip: string | null;
+  userAgent: string | null;
+  /** The session token the browser already held, revoked at sign-in (rotation). */
+  previousToken?: string;
+}
+
+export function clientInfo(req: FastifyRequest): ClientInfo {
+  return {
+    ip: req.ip ?? null,
+    userAgent: req.headers["user-agent"]?.slice(0, 512) ?? null,
+    previousToken: req.cookies[SESSION_COOKIE],
+  };
+}
+
+/** A freshly created session: the tokens go to the browser once and are never stored. */
+export interface NewSession {
+  id: string;
+  token: string;
+  csrf: string;
+  expiresAt: Date;
+}
+
+/**
+ * Stores a new session for `userId` (only hashes of its tokens). Rotation: a token the browser held before
+ * sign-in (possibly planted) is revoked and never becomes a signed-in session.
+ */
+export async function createSession(opts: {
+  db: Db | Tx;
+  userId: string;
+  ttlMs: number;
+  now: Date;
+  client: ClientInfo;
+}): Promise<NewSession> {
+  const { db, userId, ttlMs, now, client } = opts;
+  if (client.previousToken) {
+    await db
+      .update(schema.sessions)
+      .set({ revokedAt: now })
+      .where(and(eq(schema.sessions.tokenHash, sha256Hex(client.previousToken)), isNull(schema.sessions.revokedAt)));
+  }
+  const session: NewSession = {
+    id: newId("ses"),
+    token: newToken(),
+    csrf: newToken(),
+    expiresAt: new Date(now.getTime() + ttlMs),
+  };
+  await db.insert(schema.sessions).values({
+    id: session.id,
+    userId,
+    tokenHash: sha256Hex(session.token),
+    csrfHash: sha256Hex(session.csrf),
+    ip: client.ip,
+    userAgent: client.userAgent,
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt: session.expiresAt,
+  });
+  return session;
+}
+
+/** Hands a new session to the browser: the HttpOnly session cookie and the CSRF token bound to it. */
+export function setSessionCookies(req: FastifyRequest, reply: FastifyReply, session: NewSession) {
+  reply.setCookie(SESSION_COOKIE, session.token, {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: secure(req),
+    expires: session.expiresAt,
+  });
+  setCsrfCookie(req, reply, session.csrf);
+}
+
 /** Creates a session for `userId`, sets both cookies and returns the session id. Rotates on every sign-in. */
 export async function startSession(opts: {
   db: Db;
@@ -40,51 +114,33 @@ export async function startSession(opts: {
   reply: FastifyReply;
   userId: string;
   ttlMs: number;
+  now?: Date;
 }): Promise<string> {
   const { db, req, reply, userId, ttlMs } = opts;
-  // Rotation: a token that existed before sign-in (possibly planted) never becomes a signed-in session.
-  const old = req.cookies[SESSION_COOKIE];
-  if (old) {
-    await db
-      .update(schema.sessions)
-      .set({ revokedAt: new Date() })
-      .where(eq(schema.sessions.tokenHash, sha256Hex(old)));
-  }
-  const token = newToken();
-  const csrf = newToken();
-  const id = newId("ses");
-  const expiresAt = new Date(Date.now() + ttlMs);
-  await db.insert(schema.sessions).values({
-    id,
-    userId,
-    tokenHash: sha256Hex(token),
-    csrfHash: sha256Hex(csrf),
-    ip: req.ip ?? null,
-    userAgent: req.headers["user-agent"]?.slice(0, 512) ?? null,
-    expiresAt,
-  });
-  reply.setCookie(SESSION_COOKIE, token, {
-    path: "/",
-    httpOnly: true,
-    sameSite: "lax",
-    secure: secure(req),
-    expires: expiresAt,
-  });
-  setCsrfCookie(req, reply, csrf);
-  return id;
+  const session = await createSession({ db, userId, ttlMs, now: opts.now ?? new Date(), client: clientInfo(req) });
+  setSessionCookies(req, reply, session);
+  return session.id;
 }
 
-export async function endSession(opts: { db: Db; req: FastifyRequest; reply: FastifyReply }) {
+/** Signs the browser out: revokes its session (if any) and clears the cookie; a fresh anonymous CSRF token. */
+export async function endSession(opts: { db: Db; req: FastifyRequest; reply: FastifyReply; now?: Date }) {
   const { db, req, reply } = opts;
   if (req.auth) {
-    await db.update(schema.sessions).set({ revokedAt: new Date() }).where(eq(schema.sessions.id, req.auth.sessionId));
+    await db
+      .update(schema.sessions)
+      .set({ revokedAt: opts.now ?? new Date() })
+      .where(eq(schema.sessions.id, req.auth.sessionId));
   }
+  clearSessionCookies(req, reply);
+}
+
+export function clearSessionCookies(req: FastifyRequest, reply: FastifyReply) {
   reply.clearCookie(SESSION_COOKIE, { path: "/" });
   setCsrfCookie(req, reply, newToken());
 }
 
 /** Resolves the session cookie into `req.auth` (or records that it expired). Runs on every /api request. */
-export async function loadSession(db: Db, req: FastifyRequest): Promise<void> {
+export async function loadSession(db: Db, req: FastifyRequest, now: Date = new Date()): Promise<void> {
   req.auth = null;
   req.authExpired = false;
   const token = req.cookies[SESSION_COOKIE];
@@ -105,17 +161,17 @@ export async function loadSession(db: Db, req: FastifyRequest): Promise<void> {
     req.authExpired = true;
     return;
   }
-  if (row.expiresAt.getTime() <= Date.now()) {
+  if (row.expiresAt.getTime() <= now.getTime()) {
     req.authExpired = true;
     return;
   }
   req.auth = { sessionId: row.id, userId: row.userId, expiresAt: row.expiresAt };
   req.sessionCsrfHash = row.csrfHash;
-  if (Date.now() - row.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
+  if (now.getTime() - row.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
     await db
       .update(schema.sessions)
-      .set({ lastSeenAt: new Date() })
-      .where(and(eq(schema.sessions.id, row.id), gt(schema.sessions.expiresAt, new Date())));
+      .set({ lastSeenAt: now })
+      .where(and(eq(schema.sessions.id, row.id), gt(schema.sessions.expiresAt, now)));
   }
 }
 

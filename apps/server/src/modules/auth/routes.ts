@@ -1,0 +1,135 @@
+import {
+  DevSmsMessage,
+  DevSmsOutboxQuery,
+  MeWithOrgs,
+  resolveEdition,
+  SendSmsRequest,
+  SendSmsResponse,
+  SetupRequest,
+  SetupStatus,
+  SignInByPasswordRequest,
+  SignInBySmsRequest,
+  SignUpByPasswordRequest,
+  SignUpByPhoneRequest,
+} from "@moonport/contracts";
+import { z } from "zod";
+import type { AppContext } from "../../context.ts";
+import type { App, FastifyRequest } from "../../http/route.ts";
+import { clientInfo, endSession, setSessionCookies } from "../../http/session.ts";
+import { listDevSms } from "./dev-outbox.ts";
+import { operatorExists, setupOperator } from "./operator.ts";
+import { sendSmsCode } from "./send-sms-code.ts";
+import { signInByPassword, signInBySms } from "./sign-in.ts";
+import { signUpByPassword, signUpByPhone } from "./sign-up.ts";
+
+/** The edition a new account's organization belongs to: the host in two-host mode, else the locale. */
+export function requestEdition(ctx: AppContext, req: FastifyRequest) {
+  return resolveEdition({ host: req.headers.host, locale: req.locale, hosts: ctx.config.sites });
+}
+
+/** Sign-up, sign-in, sign-out, SMS codes, the operator setup link and (outside production) the SMS outbox. */
+export default async function authRoutes(app: App, ctx: AppContext) {
+  app.post("/auth/sms", { schema: { body: SendSmsRequest, response: { 200: SendSmsResponse } } }, async (req) =>
+    sendSmsCode({
+      ctx,
+      purpose: req.body.purpose,
+      phone: req.body.phone,
+      userId: req.auth?.userId,
+      ip: req.ip,
+      locale: req.locale,
+    }),
+  );
+
+  app.post(
+    "/auth/signup/password",
+    { schema: { body: SignUpByPasswordRequest, response: { 200: MeWithOrgs } } },
+    async (req, reply) => {
+      const r = await signUpByPassword({
+        ctx,
+        username: req.body.username,
+        password: req.body.password,
+        edition: requestEdition(ctx, req),
+        locale: req.locale,
+        client: clientInfo(req),
+      });
+      setSessionCookies(req, reply, r.session);
+      return r.me;
+    },
+  );
+
+  app.post(
+    "/auth/signup/phone",
+    { schema: { body: SignUpByPhoneRequest, response: { 200: MeWithOrgs } } },
+    async (req, reply) => {
+      const r = await signUpByPhone({
+        ctx,
+        phone: req.body.phone,
+        code: req.body.code,
+        username: req.body.username,
+        password: req.body.password,
+        edition: requestEdition(ctx, req),
+        locale: req.locale,
+        client: clientInfo(req),
+      });
+      setSessionCookies(req, reply, r.session);
+      return r.me;
+    },
+  );
+
+  app.post(
+    "/auth/signin",
+    { schema: { body: SignInByPasswordRequest, response: { 200: MeWithOrgs } } },
+    async (req, reply) => {
+      const r = await signInByPassword({
+        ctx,
+        username: req.body.username,
+        password: req.body.password,
+        client: clientInfo(req),
+      });
+      setSessionCookies(req, reply, r.session);
+      return r.me;
+    },
+  );
+
+  app.post(
+    "/auth/signin/sms",
+    { schema: { body: SignInBySmsRequest, response: { 200: MeWithOrgs } } },
+    async (req, reply) => {
+      const r = await signInBySms({ ctx, phone: req.body.phone, code: req.body.code, client: clientInfo(req) });
+      setSessionCookies(req, reply, r.session);
+      return r.me;
+    },
+  );
+
+  app.post("/auth/signout", { schema: { response: { 204: z.null() } } }, async (req, reply) => {
+    await endSession({ db: ctx.db, req, reply, now: ctx.clock.now() });
+    return reply.status(204).send(null);
+  });
+
+  app.get("/setup/status", { schema: { response: { 200: SetupStatus } } }, async () => ({
+    operatorExists: await operatorExists(ctx.db),
+  }));
+
+  app.post("/setup", { schema: { body: SetupRequest, response: { 200: MeWithOrgs } } }, async (req, reply) => {
+    const r = await setupOperator({
+      ctx,
+      token: req.body.token,
+      username: req.body.username,
+      password: req.body.password,
+      edition: requestEdition(ctx, req),
+      locale: req.locale,
+      client: clientInfo(req),
+    });
+    setSessionCookies(req, reply, r.session);
+    return r.me;
+  });
+
+  // Development only: the codes the dev SMS provider "sent". Not registered at all in production.
+  if (ctx.config.nodeEnv !== "production") {
+    app.get(
+      "/dev/sms-outbox",
+      { schema: { querystring: DevSmsOutboxQuery, response: { 200: z.array(DevSmsMessage) } } },
+      async (req) => listDevSms({ ctx, phone: req.query.phone }),
+    );
+  }
+}

@@ -1,0 +1,73 @@
+import { type MeWithOrgs, normalizePhone } from "@moonport/contracts";
+import { schema } from "@moonport/db";
+import { eq, sql } from "drizzle-orm";
+import type { AppContext } from "../../context.ts";
+import { AppError } from "../../http/errors.ts";
+import { type ClientInfo, createSession, type NewSession } from "../../http/session.ts";
+import { getMe } from "./get-me.ts";
+import { authLimiters, enforce, ensureNotBlocked } from "./limits.ts";
+import { verifyPassword } from "./password.ts";
+import { checkSmsCode, consumeSmsCode } from "./sms-codes.ts";
+
+interface SignInResult {
+  me: MeWithOrgs;
+  session: NewSession;
+}
+
+async function openSession(ctx: AppContext, userId: string, client: ClientInfo): Promise<SignInResult> {
+  const now = ctx.clock.now();
+  const session = await createSession({ db: ctx.db, userId, ttlMs: ctx.config.sessionTtlMs, now, client });
+  return { me: await getMe({ db: ctx.db, userId }), session };
+}
+
+/**
+ * Sign-in with a username (any letter case) or a bound phone number, and the password. A wrong name and a wrong
+ * password get the same answer, so the form does not reveal which accounts exist.
+ */
+export async function signInByPassword(opts: {
+  ctx: AppContext;
+  username: string;
+  password: string;
+  client: ClientInfo;
+}): Promise<SignInResult> {
+  const { ctx, client } = opts;
+  const limits = authLimiters(ctx);
+  const phone = normalizePhone(opts.username);
+  const accountKey = phone ?? opts.username.toLowerCase();
+  await enforce(limits.signInPerIp, client.ip ?? "unknown");
+  await ensureNotBlocked(limits.signInFailuresPerAccount, accountKey);
+  const [user] = await ctx.db
+    .select({ id: schema.users.id, passwordHash: schema.users.passwordHash })
+    .from(schema.users)
+    .where(phone ? eq(schema.users.phone, phone) : sql`lower(${schema.users.username}) = lower(${opts.username})`);
+  const ok = await verifyPassword(user?.passwordHash, opts.password);
+  if (!user || !ok) {
+    await limits.signInFailuresPerAccount.hit(accountKey);
+    throw new AppError("invalid_credentials");
+  }
+  await limits.signInFailuresPerAccount.reset(accountKey);
+  return openSession(ctx, user.id, client);
+}
+
+/** Sign-in with a registered phone and the SMS code sent to it. */
+export async function signInBySms(opts: {
+  ctx: AppContext;
+  phone: string;
+  code: string;
+  client: ClientInfo;
+}): Promise<SignInResult> {
+  const { ctx, phone, client } = opts;
+  const limits = authLimiters(ctx);
+  await enforce(limits.signInPerIp, client.ip ?? "unknown");
+  const [user] = await ctx.db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.phone, phone));
+  if (!user) {
+    throw new AppError("phone_not_registered", { details: [{ path: "phone", message: "phone_not_registered" }] });
+  }
+  const now = ctx.clock.now();
+  const codeId = await checkSmsCode({ db: ctx.db, phone, purpose: "signin", code: opts.code, now });
+  return ctx.db.transaction(async (tx) => {
+    await consumeSmsCode({ tx, id: codeId, now });
+    const session = await createSession({ db: tx, userId: user.id, ttlMs: ctx.config.sessionTtlMs, now, client });
+    return { me: await getMe({ db: tx, userId: user.id }), session };
+  });
+}

@@ -1,0 +1,124 @@
+import { ApiErrorBody } from "@moonport/contracts";
+import { randomString } from "@moonport/db";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLimiter } from "../src/lib/limiter.ts";
+import { AUTH_LIMITS } from "../src/modules/auth/limits.ts";
+import { PASSWORD, signUpUser, uniquePhone } from "./auth-helpers.ts";
+import { testEnv } from "./env.ts";
+import { createTestApp, type TestApp, TestClient, testClock } from "./helpers.ts";
+
+const backends: [string, Record<string, string>][] = [["in memory", {}]];
+if (testEnv.redisUrl) {
+  backends.push([
+    "in Redis",
+    { REDIS_URL: testEnv.redisUrl, REDIS_KEY_PREFIX: `mptest_${randomString(10, "abcdefghijklmnopqrstuvwxyz")}` },
+  ]);
+}
+
+describe.each(backends)("rate limits %s", (_name, env) => {
+  const clock = testClock();
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(env, { clock });
+  });
+  afterAll(() => t.close());
+
+  it("uses Redis exactly when REDIS_URL is set", () => {
+    expect(Boolean(t.ctx.redis)).toBe(Boolean(env.REDIS_URL));
+  });
+
+  it("blocks an account after 10 failed sign-ins, even with the right password, whatever the IP", async () => {
+    const { username } = await signUpUser(t.app);
+    for (let i = 0; i < AUTH_LIMITS.signInFailuresPerAccount.points; i++) {
+      const c = new TestClient(t.app);
+      const res = await c.post("/api/auth/signin", { username, password: "Wrong#123" });
+      expect(ApiErrorBody.parse(res.body).error.code).toBe("invalid_credentials");
+    }
+    const res = await new TestClient(t.app).post("/api/auth/signin", { username, password: PASSWORD });
+    expect(res.status).toBe(429);
+    const e = ApiErrorBody.parse(res.body).error;
+    expect(e.code).toBe("rate_limited");
+    const seconds = Number(res.headers["retry-after"]);
+    expect(seconds).toBeGreaterThan(800);
+    expect(seconds).toBeLessThanOrEqual(900);
+    expect(e.message).toBe(`Too many attempts. Try again in ${seconds} seconds.`);
+  });
+
+  it("clears an account's failures on a successful sign-in", async () => {
+    const { username } = await signUpUser(t.app);
+    const c = new TestClient(t.app);
+    for (let i = 0; i < AUTH_LIMITS.signInFailuresPerAccount.points - 1; i++) {
+      await c.post("/api/auth/signin", { username, password: "Wrong#123" });
+    }
+    expect((await c.post("/api/auth/signin", { username, password: PASSWORD })).status).toBe(200);
+    for (let i = 0; i < AUTH_LIMITS.signInFailuresPerAccount.points - 1; i++) {
+      await c.post("/api/auth/signin", { username, password: "Wrong#123" });
+    }
+    expect((await c.post("/api/auth/signin", { username, password: PASSWORD })).status).toBe(200);
+  });
+
+  it("limits sign-in attempts per IP across accounts", async () => {
+    const c = new TestClient(t.app);
+    for (let i = 0; i < AUTH_LIMITS.signInPerIp.points; i++) {
+      const res = await c.post("/api/auth/signin", { username: `nobody_${i}`, password: "Wrong#123" });
+      expect(res.status).toBe(401);
+    }
+    const res = await c.post("/api/auth/signin", { username: "nobody_more", password: "Wrong#123" });
+    expect(res.status).toBe(429);
+    // Another machine is unaffected.
+    expect((await new TestClient(t.app).post("/api/auth/signin", { username: "x_y", password: "p" })).status).toBe(401);
+  });
+
+  it("sends at most 10 SMS per phone per hour", async () => {
+    const phone = uniquePhone();
+    for (let i = 0; i < AUTH_LIMITS.smsPerPhone.points; i++) {
+      const res = await new TestClient(t.app).post("/api/auth/sms", { phone: phone.local, purpose: "signup" });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      clock.advance(61_000);
+    }
+    const res = await new TestClient(t.app).post("/api/auth/sms", { phone: phone.local, purpose: "signup" });
+    expect(res.status).toBe(429);
+    expect(ApiErrorBody.parse(res.body).error.code).toBe("rate_limited");
+  });
+
+  it("sends at most 30 SMS per IP per hour", async () => {
+    const c = new TestClient(t.app);
+    for (let i = 0; i < AUTH_LIMITS.smsPerIp.points; i++) {
+      const res = await c.post("/api/auth/sms", { phone: uniquePhone().local, purpose: "signup" });
+      expect(res.status).toBe(200);
+    }
+    const res = await c.post("/api/auth/sms", { phone: uniquePhone().local, purpose: "signup" });
+    expect(res.status).toBe(429);
+  });
+
+  it("gives each limiter its own key space and budget", async () => {
+    const a = createLimiter({ ctx: t.ctx, keyPrefix: `test:a:${Math.random()}`, points: 2, durationSeconds: 60 });
+    const b = createLimiter({ ctx: t.ctx, keyPrefix: `test:b:${Math.random()}`, points: 1, durationSeconds: 60 });
+    expect((await a.hit("k")).allowed).toBe(true);
+    expect((await b.hit("k")).allowed).toBe(true);
+    expect(await b.hit("k")).toMatchObject({ allowed: false, remaining: 0 });
+    expect(await a.peek("k")).toMatchObject({ allowed: true, remaining: 1 });
+    expect(await a.hit("k")).toMatchObject({ allowed: true, remaining: 0 });
+    const refused = await a.hit("k");
+    expect(refused.allowed).toBe(false);
+    expect(refused.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    await a.reset("k");
+    expect((await a.hit("k")).allowed).toBe(true);
+  });
+});
+
+describe("rate limits without a reachable Redis", () => {
+  it("keep counting in memory instead of failing requests", async () => {
+    const t = await createTestApp({ REDIS_URL: "redis://127.0.0.1:1" });
+    try {
+      expect(t.ctx.redis).toBeDefined();
+      const limiter = createLimiter({ ctx: t.ctx, keyPrefix: "down", points: 1, durationSeconds: 60 });
+      expect((await limiter.hit("k")).allowed).toBe(true);
+      expect((await limiter.hit("k")).allowed).toBe(false);
+      const { username } = await signUpUser(t.app);
+      expect((await new TestClient(t.app).post("/api/auth/signin", { username, password: PASSWORD })).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
+});
