@@ -1,11 +1,9 @@
 /**
  * Builds the Fastify app. main.ts and the tests both call buildApp; nothing here reads process.env.
  */
-import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import cookie from "@fastify/cookie";
-import fastifyStatic from "@fastify/static";
 import type { Database } from "@moonport/db";
 import { newId } from "@moonport/db";
 import Fastify, { type FastifyServerOptions } from "fastify";
@@ -13,10 +11,13 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fas
 import { Redis } from "ioredis";
 import { type AppContext, type Clock, systemClock } from "./context.ts";
 import type { Config } from "./env.ts";
+import { createGatewayPipeline } from "./gateway/create-gateway-pipeline.ts";
+import { createKeyEvents } from "./gateway/key-events.ts";
 import { AppError, consoleErrorHandler } from "./http/errors.ts";
 import { requestLocale } from "./http/locale.ts";
 import type { App } from "./http/route.ts";
 import { CSRF_COOKIE, checkCsrf, loadSession, newToken, setCsrfCookie } from "./http/session.ts";
+import { registerWeb } from "./http/web.ts";
 import meRoutes from "./modules/auth/me-routes.ts";
 import authRoutes from "./modules/auth/routes.ts";
 import { createSmsProvider, type SmsProvider } from "./modules/auth/sms/provider.ts";
@@ -37,6 +38,8 @@ export interface BuildAppOptions {
   clock?: Clock;
   /** Replaces the SMS provider chosen by configuration (tests of failing providers). */
   sms?: SmsProvider;
+  /** Built web app to serve (default: apps/web/build/client); tests point it at a fixture. */
+  webRoot?: string;
 }
 
 /** Console API modules, each a Fastify plugin taking the app context. Order does not matter. */
@@ -82,7 +85,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
       await redis.quit().catch(() => redis.disconnect());
     });
   }
-  const ctx: AppContext = {
+  const ctx = {
     config,
     database,
     db: database.db,
@@ -90,7 +93,16 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
     clock: opts.clock ?? systemClock,
     redis,
     sms: opts.sms ?? createSmsProvider({ config, db: database.db, log: fastify.log }),
-  };
+  } as AppContext;
+  // The gateway's money side (gateway/create-gateway-pipeline.ts) and the revocation bus it listens to.
+  ctx.keyEvents = createKeyEvents(ctx);
+  await ctx.keyEvents.start();
+  ctx.gateway = createGatewayPipeline(ctx);
+  await ctx.gateway.ready;
+  fastify.addHook("onClose", async () => {
+    await ctx.gateway.close();
+    await ctx.keyEvents.close();
+  });
 
   await fastify.register(cookie);
   fastify.decorateRequest("locale", "zh-CN");
@@ -121,45 +133,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
     { prefix: "/api" },
   );
 
-  if (config.serveWeb) await registerWeb(fastify, config);
+  if (config.serveWeb) await registerWeb(fastify, config, opts.webRoot ?? WEB_BUILD_DIR);
   else fastify.setErrorHandler(consoleErrorHandler);
 
   return { app: fastify, ctx };
-}
-
-/** Serves the built web app: prerendered pages as files, everything else falls back to the SPA shell. */
-async function registerWeb(app: App, config: Config) {
-  const root = WEB_BUILD_DIR;
-  if (!fs.existsSync(root)) {
-    app.log.warn({ root }, "web build not found; run `npm run build` (serving API only)");
-    return;
-  }
-  await app.register(fastifyStatic, {
-    root,
-    wildcard: false,
-    index: ["index.html"],
-    redirect: false,
-    maxAge: config.nodeEnv === "production" ? "1h" : 0,
-    setHeaders: (res, filePath) => {
-      if (filePath.includes(`${path.sep}assets${path.sep}`))
-        res.header("cache-control", "public, max-age=31536000, immutable");
-    },
-  });
-  const fallback = ["__spa-fallback.html", "index.html"].map((f) => path.join(root, f)).find((f) => fs.existsSync(f));
-  app.setNotFoundHandler(async (req, reply) => {
-    if (req.method !== "GET" && req.method !== "HEAD") {
-      return consoleErrorHandler(new AppError("route_not_found"), req, reply);
-    }
-    const url = req.url.split("?")[0] ?? "/";
-    // A prerendered page exists as <path>/index.html or <path>.html.
-    for (const candidate of [path.join(url, "index.html"), `${url.replace(/\/$/, "")}.html`]) {
-      const file = path.join(root, path.normalize(candidate));
-      if (file.startsWith(root) && fs.existsSync(file)) return reply.sendFile(path.relative(root, file));
-    }
-    if (path.extname(url) && !url.endsWith(".html")) {
-      return reply.status(404).type("text/plain").send("Not found");
-    }
-    if (!fallback) return reply.status(404).send("Not found");
-    return reply.type("text/html").sendFile(path.relative(root, fallback));
-  });
 }

@@ -28,6 +28,11 @@ export const EnvSchema = z.object({
     .string()
     .regex(/^[\w:.-]{1,64}$/, "letters, digits, _ : . - (at most 64)")
     .default("moonport"),
+  /** Append-only bill journal (fsync'd before a bill counts as recorded); default <DATA_DIR>/journal. */
+  BILLING_JOURNAL_DIR: z.string().optional(),
+  /** "interval": a bill is recorded once written, fdatasync'd every BILLING_JOURNAL_FSYNC_MS; "always": each waits. */
+  BILLING_JOURNAL_FSYNC: z.enum(["interval", "always"]).default("interval"),
+  BILLING_JOURNAL_FSYNC_MS: z.coerce.number().int().min(1).max(10_000).default(100),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   BRAND_NAME: z.string().min(1).default("Moonport"),
   /** Public address of each edition. Both set → two-host mode; otherwise the edition follows the locale. */
@@ -71,6 +76,8 @@ export interface Config {
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
   redisKeyPrefix: string;
+  billingJournalDir: string;
+  billingJournalSync: { mode: "interval" | "always"; intervalMs: number };
   logLevel: string;
   brandName: string;
   sites: { cn?: string; global?: string };
@@ -137,6 +144,8 @@ export function buildConfig(raw: Record<string, string | undefined>): Config {
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    billingJournalDir: path.resolve(e.BILLING_JOURNAL_DIR || path.join(e.DATA_DIR, "journal")),
+    billingJournalSync: { mode: e.BILLING_JOURNAL_FSYNC, intervalMs: e.BILLING_JOURNAL_FSYNC_MS },
     logLevel: e.LOG_LEVEL,
     brandName: e.BRAND_NAME,
     sites: { cn: e.CN_SITE_URL, global: e.GLOBAL_SITE_URL },

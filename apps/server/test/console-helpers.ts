@@ -82,6 +82,7 @@ export async function insertBill(
   },
 ) {
   await t.ctx.db.insert(schema.requestBills).values({
+    id: newId("bl"),
     requestId: newId("req"),
     orgId: row.orgId,
     projectId: row.projectId,

@@ -3,7 +3,6 @@ import { schema } from "@moonport/db";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../src/modules/keys/create-api-key.ts";
-import { onKeysInvalidated } from "../src/modules/keys/invalidate-keys.ts";
 import { addOrgMember, addProjectMember, signUp } from "./console-helpers.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 
@@ -251,9 +250,9 @@ describe("members and invitations", () => {
       name: "mine",
       createdBy: admin.userId,
     });
-    const events: string[][] = [];
-    const off = onKeysInvalidated((e) => {
-      events.push(e.keyIds);
+    const events: unknown[] = [];
+    const off = t.ctx.keyEvents.subscribe((e) => {
+      events.push(e);
     });
     try {
       expect((await admin.client.delete(`/api/orgs/${admin.orgId}/members/${other.userId}`)).status).toBe(200);
@@ -263,7 +262,8 @@ describe("members and invitations", () => {
     const keys = await t.ctx.db.select().from(schema.apiKeys).where(eq(schema.apiKeys.orgId, admin.orgId));
     expect(keys.find((k) => k.id === theirs.id)!.status).toBe("disabled");
     expect(keys.find((k) => k.id === mine.id)!.status).toBe("enabled");
-    expect(events).toEqual([[theirs.id]]);
+    const [row] = await t.ctx.db.select().from(schema.apiKeys).where(eq(schema.apiKeys.id, theirs.id));
+    expect(events).toEqual([{ keyHash: row!.keyHash }]);
     const pm = await t.ctx.db
       .select()
       .from(schema.projectMembers)

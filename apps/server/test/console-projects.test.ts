@@ -2,7 +2,6 @@ import { ApiKeyPage, ProjectDetail, ProjectOverview, ProjectPage } from "@moonpo
 import { schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { onKeysInvalidated } from "../src/modules/keys/invalidate-keys.ts";
 import { addOrgMember, addProjectMember, signUp } from "./console-helpers.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 
@@ -170,15 +169,15 @@ describe("projects", () => {
     expect(wrong.body.error.details[0].path).toBe("confirmName");
     expect(ProjectOverview.parse((await admin.client.get(base)).body).project.status).toBe("active");
 
-    const events: string[][] = [];
-    const off = onKeysInvalidated((e) => {
-      events.push(e.keyIds);
+    const events: unknown[] = [];
+    const off = t.ctx.keyEvents.subscribe((e) => {
+      events.push(e);
     });
     const archived = await admin.client.post(`${base}/archive`, { confirmName: "old" });
     off();
     expect(archived.status).toBe(200);
     expect(ProjectDetail.parse(archived.body)).toMatchObject({ status: "archived" });
-    expect(events).toEqual([[key.body.key.id]]);
+    expect(events).toEqual([{ projectId: project.body.id }]);
 
     const [k] = await t.ctx.db.select().from(schema.apiKeys).where(eq(schema.apiKeys.id, key.body.key.id));
     expect(k!.status).toBe("disabled");

@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { type Database, openDatabase, randomString } from "@moonport/db";
 import pg from "pg";
 import { type BuildAppOptions, buildApp } from "../src/app.ts";
@@ -49,13 +52,27 @@ export function testClock(): Clock & { advance(ms: number): void } {
   };
 }
 
+/**
+ * Builds the app on a fresh test database, or on `opts.database` (a second instance sharing the first one's
+ * database; closing it leaves the database open). Each app gets its own bill-journal directory unless `env` sets
+ * BILLING_JOURNAL_DIR.
+ */
 export async function createTestApp(
   env: Record<string, string> = {},
-  opts: Pick<BuildAppOptions, "clock" | "sms"> = {},
+  opts: Pick<BuildAppOptions, "clock" | "sms"> & { database?: Database } = {},
 ): Promise<TestApp> {
-  const config = buildConfig({ NODE_ENV: "test", SERVE_WEB: "false", LOG_LEVEL: "silent", ...env });
-  const { database, drop } = await openTestDatabase();
-  const { app, ctx } = await buildApp({ config, database, logger: false, ...opts });
+  const { database: sharedDatabase, ...buildOpts } = opts;
+  const journalDir = env.BILLING_JOURNAL_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "moonport-journal-"));
+  const config = buildConfig({
+    NODE_ENV: "test",
+    SERVE_WEB: "false",
+    LOG_LEVEL: "silent",
+    BILLING_JOURNAL_DIR: journalDir,
+    ...env,
+  });
+  const shared = sharedDatabase;
+  const { database, drop } = shared ? { database: shared, drop: async () => {} } : await openTestDatabase();
+  const { app, ctx } = await buildApp({ config, database, logger: false, ...buildOpts });
   await app.ready();
   return {
     app,
@@ -63,8 +80,11 @@ export async function createTestApp(
     config,
     close: async () => {
       await app.close();
-      await database.close();
-      await drop();
+      if (!shared) {
+        await database.close();
+        await drop();
+      }
+      if (!env.BILLING_JOURNAL_DIR) fs.rmSync(journalDir, { recursive: true, force: true });
     },
   };
 }

@@ -74,7 +74,7 @@ export async function spendBy(
     .select({
       key: col,
       total: sql<string>`sum(${rb.consumption})::text`,
-      requests: sql<string>`count(*)::text`,
+      requests: sql<string>`count(distinct ${rb.requestId})::text`,
       tokens: sql<string>`coalesce(sum(${rb.inputTokens} + ${rb.outputTokens}), 0)::text`,
     })
     .from(rb)
@@ -96,7 +96,7 @@ export async function usageSince(
 ): Promise<{ requests: number; tokens: number }> {
   const [row] = await db
     .select({
-      requests: sql<string>`count(*)::text`,
+      requests: sql<string>`count(distinct ${rb.requestId})::text`,
       tokens: sql<string>`coalesce(sum(${rb.inputTokens} + ${rb.outputTokens}), 0)::text`,
     })
     .from(rb)
@@ -113,7 +113,7 @@ export async function usageIn(
 ): Promise<{ requests: number; tokens: number }> {
   const [row] = await db
     .select({
-      requests: sql<string>`count(*)::text`,
+      requests: sql<string>`count(distinct ${rb.requestId})::text`,
       tokens: sql<string>`coalesce(sum(${rb.inputTokens} + ${rb.outputTokens}), 0)::text`,
     })
     .from(rb)

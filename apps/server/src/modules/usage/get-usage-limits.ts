@@ -37,7 +37,7 @@ export async function getUsageLimits(opts: {
   const rb = schema.requestBills;
   const [minute] = await db
     .select({
-      requests: sql<string>`count(*)::text`,
+      requests: sql<string>`count(distinct ${rb.requestId})::text`,
       tokens: sql<string>`coalesce(sum(${rb.inputTokens} + ${rb.outputTokens}), 0)::text`,
     })
     .from(rb)
