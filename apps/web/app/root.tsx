@@ -8,7 +8,6 @@ import { type ReactNode, useEffect, useState } from "react";
 import { I18nextProvider } from "react-i18next";
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation } from "react-router";
 import { ErrorPage } from "../src/components/error-page.tsx";
-import { EditionAnalytics } from "../src/features/config/components/edition-analytics.tsx";
 import { initI18n, localeForPath } from "../src/i18n/index.ts";
 import { createQueryClient } from "../src/lib/query-client.ts";
 import { THEME_STORAGE_KEY, theme, themeColorSchemeManager } from "../src/theme.ts";
@@ -44,7 +43,6 @@ export function Layout({ children }: { children: ReactNode }) {
             <MantineProvider theme={theme} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager}>
               <ModalsProvider>
                 <Notifications position="top-center" />
-                <EditionAnalytics />
                 {children}
               </ModalsProvider>
             </MantineProvider>
