@@ -48,6 +48,7 @@ test("a visitor signs up by phone, signs out, signs in by password and changes t
   await expect(page).toHaveURL(/\/signin/);
   await signInByPassword(page, username, NEW_PASSWORD);
   await expect(page).toHaveURL(/\/console/);
+  await page.goto("/console/profile");
   await expect(page.getByTestId("profile-name")).toHaveText(username);
 });
 
