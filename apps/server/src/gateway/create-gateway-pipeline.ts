@@ -4,8 +4,7 @@
  * durable in a local journal and committed to the database in batches by the bill writer.
  */
 import { EDITION_TIME_ZONE, findModel, parseMoney, tierFor } from "@moonport/contracts";
-import { newId, randomString, schema } from "@moonport/db";
-import { eq, sql } from "drizzle-orm";
+import { newId, randomString } from "@moonport/db";
 import type { AppContext } from "../context.ts";
 import { API_KEY_PATTERN, hashApiKey } from "../modules/keys/key-format.ts";
 import { Accounts } from "./accounts.ts";

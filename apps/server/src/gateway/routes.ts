@@ -191,7 +191,7 @@ export default async function gatewayRoutes(
   app: App,
   opts: { ctx: AppContext; pipeline: GatewayPipeline; engines: EngineRouter },
 ) {
-  const { ctx, pipeline, engines } = opts;
+  const { pipeline, engines } = opts;
 
   app.addHook("onRequest", async (req, reply) => {
     // req.id is a fresh UUID for every /v1 request (app.ts genReqId), never a client-supplied value.
