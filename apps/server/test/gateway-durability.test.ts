@@ -10,7 +10,7 @@ import path from "node:path";
 import { parseMoney } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { orgMoney, runRequest, seedAccount } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 
@@ -117,5 +117,35 @@ describe("bill durability across a crash", () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("a bill that cannot be committed does not hold back the others", async () => {
+    // (`first` crashed in the first test; a fresh instance on the same database.)
+    const app = await createTestApp({}, { database: first.ctx.database });
+    onTestFinished(() => app.close());
+    const doomed = await seedAccount(app.ctx, { cash: "10" });
+    const fine = await seedAccount(app.ctx, { cash: "10" });
+    const admit = async (key: string, requestId: string) => {
+      const identity = await app.ctx.gateway.authenticate(`Bearer ${key}`);
+      return app.ctx.gateway.admit({ key: identity, requestId, model: "moonshot-v1-8k", admissionTokens: 10 });
+    };
+    const a = await admit(doomed.key, "doomed-1");
+    const b = await admit(fine.key, "fine-1");
+    // The organization disappears while its request is in flight: its ledger entry can no longer be written.
+    await app.ctx.db.delete(schema.organizations).where(eq(schema.organizations.id, doomed.orgId));
+    const usage = { promptTokens: 10, completionTokens: 10, cachedTokens: 0 };
+    await Promise.all([
+      app.ctx.gateway.settle({ admission: a, usage, webSearchCalls: 0, status: "ok" }),
+      app.ctx.gateway.settle({ admission: b, usage, webSearchCalls: 0, status: "ok" }),
+    ]);
+    await app.ctx.gateway.flush();
+    const money = await orgMoney(app.ctx.db, fine.orgId);
+    expect(money.bills.count).toBe(1);
+    expect(money.ledgerCash).toBe(money.cash);
+    const orphan = await app.ctx.db
+      .select()
+      .from(schema.requestBills)
+      .where(eq(schema.requestBills.requestId, "doomed-1"));
+    expect(orphan).toEqual([]);
   });
 });

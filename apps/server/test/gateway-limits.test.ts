@@ -117,7 +117,7 @@ describe("gateway rate limits", () => {
   it("limits tokens per day with the TPD message", async () => {
     const limits = new RateLimits(t.ctx);
     const tier = { ...TIERS.global[0]!, tpm: 10_000_000, rpm: 1000, concurrency: 10, tpd: 1000 };
-    const req = { orgId: newId("org"), keyId: "key_x", projectId: "proj_x", tier, projectTpm: null };
+    const req = { orgId: newId("org"), keyId: "key_x", projectId: "proj_x", tier, projectTpm: null, timeZone: "UTC" };
     (await limits.admit({ ...req, tokens: 700 })).release();
     const err = await refusal(limits.admit({ ...req, tokens: 400 }));
     expect(err.toBody()).toEqual({
@@ -127,6 +127,12 @@ describe("gateway rate limits", () => {
       },
     });
     (await limits.admit({ ...req, tokens: 300 })).release();
+    // The day is a calendar day in the edition's zone: Retry-After points at the next local midnight.
+    const midnight = new Date();
+    midnight.setUTCHours(24, 0, 0, 0);
+    const err2 = await refusal(limits.admit({ ...req, tokens: 1 }));
+    const wait = Number(err2.headers["retry-after"]);
+    expect(Math.abs(wait - (midnight.getTime() - Date.now()) / 1000)).toBeLessThan(5);
   });
 
   it("raises limits with the tier that cumulative recharge reaches", async () => {

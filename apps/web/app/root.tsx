@@ -10,6 +10,7 @@ import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, 
 import { ErrorPage } from "../src/components/error-page.tsx";
 import { initI18n, localeForPath } from "../src/i18n/index.ts";
 import { createQueryClient } from "../src/lib/query-client.ts";
+import { SITE_CONFIG_SCRIPT } from "../src/lib/site-config.ts";
 import { THEME_STORAGE_KEY, theme, themeColorSchemeManager } from "../src/theme.ts";
 
 const colorSchemeManager = themeColorSchemeManager();
@@ -33,6 +34,9 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        {/* The server fills in the deployment's addresses (src/lib/site-config.ts). */}
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script whose tokens the server replaces */}
+        <script suppressHydrationWarning dangerouslySetInnerHTML={{ __html: SITE_CONFIG_SCRIPT }} />
         <ColorSchemeScript defaultColorScheme="auto" localStorageKey={THEME_STORAGE_KEY} />
         <Meta />
         <Links />

@@ -2,7 +2,11 @@ import { index, type RouteConfig, route } from "@react-router/dev/routes";
 
 export default [
   // Public, prerendered pages: nest them here and add their paths to public-pages.ts (see ARCHITECTURE.md).
-  route(":lang?", "routes/public.tsx", [index("routes/home.tsx")]),
+  route(":lang?", "routes/public.tsx", [
+    index("routes/home.tsx"),
+    // Every docs page (content/docs/<locale>/**.mdx); `/docs` shows the overview, unknown routes the not-found page.
+    route("docs/*", "routes/docs.tsx"),
+  ]),
 
   // Client-only pages (SPA fallback).
   route("signin", "routes/auth/signin.tsx"),
@@ -22,4 +26,6 @@ export default [
     route("consumption", "routes/console/consumption.tsx"),
     route("profile", "routes/console/profile.tsx"),
   ]),
+
+  route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

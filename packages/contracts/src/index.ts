@@ -5,5 +5,6 @@ export * from "./edition.ts";
 export * from "./errors.ts";
 export * from "./locale.ts";
 export * from "./money.ts";
+export * from "./site-tokens.ts";
 export * from "./tiers.ts";
 export * from "./validation.ts";

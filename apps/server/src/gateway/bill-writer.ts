@@ -15,6 +15,8 @@ export interface QueuedEntry {
   entry: JournalEntry;
   /** Counted in this instance's `uncommitted` and journaled by this instance. */
   local: boolean;
+  /** Failed commits of this entry on its own (see BillWriter: a batch that fails is retried entry by entry). */
+  failures?: number;
 }
 
 const CHUNK = 500;
@@ -179,6 +181,7 @@ async function commitOrg(tx: Tx, orgId: string, items: QueuedEntry[]): Promise<C
 export class BillWriter {
   static readonly BATCH = 500;
   static readonly FLUSH_MS = 10;
+  static readonly MAX_FAILURES = 5;
   private queue: QueuedEntry[] = [];
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | null = null;
@@ -222,10 +225,35 @@ export class BillWriter {
       try {
         await this.commit(batch);
         this.failures = 0;
+        continue;
       } catch (err) {
-        this.failures++;
-        this.queue.unshift(...batch);
         this.onError(err);
+      }
+      // One bad entry must not hold every bill back: retry them one by one. An entry that keeps failing on its
+      // own is parked — left in its journal file, which is then kept and replayed at the next start.
+      const retry: QueuedEntry[] = [];
+      let committed = 0;
+      for (const item of batch) {
+        try {
+          await this.commit([item]);
+          committed++;
+        } catch (err) {
+          item.failures = (item.failures ?? 0) + 1;
+          if (item.failures >= BillWriter.MAX_FAILURES) {
+            this.onError(
+              new Error(`bill for request ${item.entry.requestId} parked after ${item.failures} failed commits`, {
+                cause: err,
+              }),
+            );
+          } else {
+            retry.push(item);
+          }
+        }
+      }
+      this.queue.unshift(...retry);
+      if (committed === 0) {
+        // Nothing goes through (database down): back off.
+        this.failures++;
         return;
       }
     }

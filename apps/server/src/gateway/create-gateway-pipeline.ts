@@ -3,7 +3,7 @@
  * hot path needs is in memory once warm (key cache, account views, in-memory or Redis counters); bills are made
  * durable in a local journal and committed to the database in batches by the bill writer.
  */
-import { findModel, parseMoney, tierFor } from "@moonport/contracts";
+import { EDITION_TIME_ZONE, findModel, parseMoney, tierFor } from "@moonport/contracts";
 import { newId, randomString, schema } from "@moonport/db";
 import { eq, sql } from "drizzle-orm";
 import type { AppContext } from "../context.ts";
@@ -134,6 +134,7 @@ export function createGatewayPipeline(ctx: AppContext): GatewayPipelineHandle {
           tier,
           projectTpm: project.tpmLimit,
           tokens: Math.max(0, Math.ceil(req.admissionTokens)),
+          timeZone: EDITION_TIME_ZONE[org.edition],
         });
       } catch (err) {
         if (err instanceof GatewayError) throw err;

@@ -13,6 +13,7 @@ import type { AppContext } from "../context.ts";
 import { createLimiter } from "../lib/limiter.ts";
 import { redisKey } from "../lib/redis.ts";
 import { gatewayErrors } from "./errors.ts";
+import { periodStarts } from "./periods.ts";
 
 const UNBOUNDED = Number.MAX_SAFE_INTEGER;
 /** Longest a concurrency lease can outlive its request (requests time out well before). */
@@ -25,6 +26,8 @@ export interface LimitRequest {
   tier: Tier;
   projectTpm: number | null;
   tokens: number;
+  /** The organization's edition time zone: TPD counts calendar days there. */
+  timeZone: string;
 }
 
 export interface LimitGrant {
@@ -94,13 +97,16 @@ export class RateLimits {
     this.rpm = limiter("rpm", 60);
     this.tpm = limiter("tpm", 60);
     this.projectTpm = limiter("ptpm", 60);
-    this.tpd = limiter("tpd", 86_400);
+    // Keyed by local date (below); the window outlives the day a little so the key expires on its own.
+    this.tpd = limiter("tpd", 2 * 86_400);
     this.gate = ctx.redis ? new RedisGate(ctx) : new MemoryGate();
   }
 
   /** Takes a concurrency slot and counts the request and its tokens, or throws the 429 of the first limit hit. */
   async admit(req: LimitRequest): Promise<LimitGrant> {
     const { orgId, keyId, tier, tokens } = req;
+    const now = Date.now();
+    const day = periodStarts(now, req.timeZone);
     const tpmLimit = req.projectTpm !== null ? Math.min(req.projectTpm, tier.tpm) : tier.tpm;
     const release = await this.gate.acquire(orgId, tier.concurrency);
     if (!release) {
@@ -120,7 +126,7 @@ export class RateLimits {
         take(this.rpm, orgId, 1),
         take(this.tpm, orgId, tokens),
         req.projectTpm !== null ? take(this.projectTpm, req.projectId, tokens) : null,
-        tier.tpd !== null ? take(this.tpd, orgId, tokens) : null,
+        tier.tpd !== null ? take(this.tpd, `${orgId}:${day.day}`, tokens) : null,
       ]);
       const headers = (tokenRes: RateLimiterRes, tokenLimit: number) => ({
         "x-ratelimit-limit-requests": String(tier.rpm),
@@ -153,7 +159,7 @@ export class RateLimits {
       if (tpd && tier.tpd !== null && tpd.consumedPoints > tier.tpd) {
         throw gatewayErrors.tpdLimit(orgId, keyId, tpd.consumedPoints, tier.tpd, {
           ...headers(tpm, tier.tpm),
-          "retry-after": String(seconds(tpd.msBeforeNext)),
+          "retry-after": String(seconds(day.nextDay - now)),
         });
       }
       const tokenView =
