@@ -30,6 +30,7 @@ test("capture the organization, project, key, limits, consumption and invitation
   const me = await (await setup.request.get("/api/me")).json();
   const orgId = me.currentOrganizationId as string;
   const h = await csrfHeaders(setup, baseURL!);
+  await setup.request.post(`/api/dev/orgs/${orgId}/grant`, { data: { amount: "50" }, headers: h });
   const project = await (
     await setup.request.post(`/api/orgs/${orgId}/projects`, {
       data: { name: "production", description: "Customer-facing chat" },
@@ -44,7 +45,7 @@ test("capture the organization, project, key, limits, consumption and invitation
     })
   ).json();
   await setup.request.post(`/api/orgs/${orgId}/api-keys`, {
-    data: { name: "notebook", projectId: me.organizations[0].id === orgId ? project.id : project.id },
+    data: { name: "notebook", projectId: project.id },
     headers: h,
   });
   const invite = await (
@@ -55,10 +56,8 @@ test("capture the organization, project, key, limits, consumption and invitation
   ).json();
   // Spend, when the gateway is there: a few calls with the new key.
   const client = new OpenAI({ apiKey: key.secret, baseURL: `${baseURL}/v1`, maxRetries: 0 });
-  for (let i = 0; i < 3; i++) {
-    await client.chat.completions
-      .create({ model: "moonshot-v1-8k", messages: [{ role: "user", content: `hello ${i}` }] })
-      .catch(() => undefined);
+  for (const model of ["moonshot-v1-8k", "moonshot-v1-32k", "kimi-k2-0905-preview"]) {
+    await client.chat.completions.create({ model, messages: [{ role: "user", content: `Tell me about ${model}` }] });
   }
   await setup.waitForTimeout(1500);
   const state = await setup.context().storageState();

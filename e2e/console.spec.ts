@@ -50,6 +50,14 @@ test("an invited user joins, gets a project, calls the API with a new key, and l
   await signUp(admin, `admin_${Date.now() % 100000}`, String(Number(userPhone) - 1));
   await signUp(user, `user_${Date.now() % 100000}`, userPhone);
 
+  // No recharge flow exists yet: the DEV_GRANTS test seam credits the admin's organization.
+  const me = await (await admin.request.get("/api/me")).json();
+  const grant = await admin.request.post(`/api/dev/orgs/${me.currentOrganizationId}/grant`, {
+    data: { amount: "100" },
+    headers: { "x-csrf-token": await csrf(adminContext), origin: BASE },
+  });
+  expect(grant.status(), await grant.text()).toBe(200);
+
   // The admin creates a project for the work.
   await admin.goto("/console/projects");
   await admin.getByRole("button", { name: "New project" }).click();
@@ -88,10 +96,11 @@ test("an invited user joins, gets a project, calls the API with a new key, and l
   // The user creates a key in that project; the secret is shown once.
   await user.goto("/console/api-keys");
   await user.getByRole("button", { name: "Create API key" }).first().click();
-  await user.getByLabel("Name").fill("e2e-key");
-  await user.getByRole("textbox", { name: "Project" }).click();
+  const createDialog = user.getByRole("dialog");
+  await createDialog.getByLabel("Name").fill("e2e-key");
+  await createDialog.getByRole("textbox", { name: "Project", exact: true }).click();
   await user.getByRole("option", { name: "e2e-project" }).click();
-  await user.getByRole("button", { name: "Create", exact: true }).click();
+  await createDialog.getByRole("button", { name: "Create", exact: true }).click();
   const secret = await user.getByTestId("api-key-secret").inputValue();
   expect(secret).toMatch(/^sk-/);
   await user.getByRole("button", { name: "Done" }).click();

@@ -62,6 +62,8 @@ export const EnvSchema = z.object({
   SMS_HTTP_TOKEN: z.string().optional(),
   TRUST_PROXY: bool,
   /** Per-organization quotas; projects share the organization's key quota. */
+  /** Test seam: POST /api/dev/orgs/:orgId/grant credits cash to an organization (admins); refused in production. */
+  DEV_GRANTS: bool,
   MAX_ACTIVE_PROJECTS: z.coerce.number().int().min(1).max(100_000).default(20),
   MAX_API_KEYS: z.coerce.number().int().min(1).max(1_000_000).default(100),
   /** Serve the built web app (apps/web/build/client). Off in server-only test runs. */
@@ -104,6 +106,7 @@ export interface Config {
   trustProxy: boolean;
   serveWeb: boolean;
   limits: { maxActiveProjects: number; maxApiKeys: number };
+  devGrants: boolean;
   simulatorDelayMs: number;
   docsDir: string;
   webSearch: { provider: "docs" | "http"; url?: string; token?: string };
@@ -212,6 +215,9 @@ export function buildConfig(raw: Record<string, string | undefined>): Config {
     if (e.NODE_ENV === "production" && e.SMS_PROVIDER === "dev") {
       problems.push("SMS_PROVIDER: production mode needs a real SMS provider (set SMS_PROVIDER=http and SMS_HTTP_URL)");
     }
+    if (e.NODE_ENV === "production" && e.DEV_GRANTS) {
+      problems.push("DEV_GRANTS: a test seam that credits money; it cannot be enabled in production");
+    }
     if (e.SMS_PROVIDER === "http" && !e.SMS_HTTP_URL) problems.push("SMS_HTTP_URL: required when SMS_PROVIDER=http");
     if (e.WEB_SEARCH_PROVIDER === "http" && !e.WEB_SEARCH_URL) {
       problems.push("WEB_SEARCH_URL: required when WEB_SEARCH_PROVIDER=http");
@@ -241,6 +247,7 @@ export function buildConfig(raw: Record<string, string | undefined>): Config {
     trustProxy: e.TRUST_PROXY,
     serveWeb: e.SERVE_WEB,
     limits: { maxActiveProjects: e.MAX_ACTIVE_PROJECTS, maxApiKeys: e.MAX_API_KEYS },
+    devGrants: e.DEV_GRANTS,
     simulatorDelayMs: e.SIMULATOR_DELAY_MS ?? (e.NODE_ENV === "test" ? 0 : 15),
     docsDir: path.resolve(e.DOCS_DIR ?? DEFAULT_DOCS_DIR),
     webSearch: { provider: e.WEB_SEARCH_PROVIDER, url: e.WEB_SEARCH_URL, token: e.WEB_SEARCH_TOKEN },

@@ -7,12 +7,14 @@ import {
   resolveEdition,
   UpdateOrgRequest,
 } from "@moonport/contracts";
+import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { App } from "../../http/route.ts";
 import { requireUser } from "../../http/session.ts";
 import { createAdditionalOrganization } from "./create-additional-organization.ts";
 import { getOrganization } from "./get-organization.ts";
 import { getOrganizationOverview } from "./get-organization-overview.ts";
+import { grantDevBalance } from "./grant-dev-balance.ts";
 import { updateOrganization } from "./update-organization.ts";
 
 export default async function orgRoutes(app: App, ctx: AppContext) {
@@ -41,4 +43,20 @@ export default async function orgRoutes(app: App, ctx: AppContext) {
   app.get("/orgs/:orgId/overview", { schema: { params: OrgIdParams, response: { 200: OrgOverview } } }, async (req) =>
     getOrganizationOverview({ ctx, userId: requireUser(req).userId, orgId: req.params.orgId }),
   );
+
+  // Test seam, registered only with DEV_GRANTS=true (refused in production by env.ts).
+  if (ctx.config.devGrants) {
+    app.post(
+      "/dev/orgs/:orgId/grant",
+      {
+        schema: {
+          params: OrgIdParams,
+          body: z.object({ amount: z.string() }),
+          response: { 200: z.object({ cashBalance: z.string() }) },
+        },
+      },
+      async (req) =>
+        grantDevBalance({ ctx, userId: requireUser(req).userId, orgId: req.params.orgId, amount: req.body.amount }),
+    );
+  }
 }

@@ -1,13 +1,15 @@
 import { type Currency, formatMoney, NANO_PER_UNIT } from "@moonport/contracts";
 
 /**
- * Display of nano-unit amounts: two decimals, or four when the amount is below one unit so that small API
- * spends do not show as zero. The one place console amounts are rounded.
+ * Display of nano-unit amounts: two decimals from one unit up; below that, enough decimals for two significant
+ * digits (API calls cost fractions of a cent), at most nine. The one place console amounts are rounded.
  */
 export function money(nanos: string | bigint, currency: Currency): string {
   const n = typeof nanos === "string" ? BigInt(nanos) : nanos;
   const abs = n < 0n ? -n : n;
-  return formatMoney(n, currency, abs !== 0n && abs < NANO_PER_UNIT ? 4 : 2);
+  if (abs === 0n || abs >= NANO_PER_UNIT) return formatMoney(n, currency, 2);
+  const digits = Math.min(9, Math.max(2, 11 - abs.toString().length));
+  return formatMoney(n, currency, digits);
 }
 
 /** Chart axes need numbers; precision beyond 1e-6 of a unit is invisible on a chart. */

@@ -1,0 +1,35 @@
+import { parseMoney } from "@moonport/contracts";
+import type { AppContext } from "../../context.ts";
+import { fieldError } from "../../http/errors.ts";
+import { grantBalance } from "../billing/grant-balance.ts";
+import { assertOrgAdmin, getOrgAccess } from "./access.ts";
+
+/**
+ * Test seam (DEV_GRANTS=true, never in production): an organization admin credits cash to their organization, so
+ * browser tests can call /v1 before a recharge flow exists. Recorded as an operator-style grant in the ledger.
+ */
+export async function grantDevBalance(opts: {
+  ctx: AppContext;
+  userId: string;
+  orgId: string;
+  amount: string;
+}): Promise<{ cashBalance: string }> {
+  const access = await getOrgAccess(opts.ctx.db, opts);
+  assertOrgAdmin(access);
+  let amount: bigint;
+  try {
+    amount = parseMoney(opts.amount);
+  } catch {
+    throw fieldError("validation_failed", "amount", "invalid_type");
+  }
+  if (amount <= 0n) throw fieldError("validation_failed", "amount", "invalid_type");
+  const { cashBalance } = await grantBalance({
+    db: opts.ctx.db,
+    orgId: opts.orgId,
+    amount,
+    note: "DEV_GRANTS test grant",
+    createdBy: opts.userId,
+  });
+  await opts.ctx.keyEvents.invalidate({ orgId: opts.orgId });
+  return { cashBalance: cashBalance.toString() };
+}
