@@ -279,6 +279,7 @@ export function DocsShell({
   children?: ReactNode;
 }) {
   const map = pageMap[locale];
+  const { t } = useTranslation("docs");
   const [toast, setToast] = useState<string | null>(null);
   const toastTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const showToast = useCallback((message: string) => {
@@ -324,7 +325,7 @@ export function DocsShell({
     <DocsContext.Provider value={ctx}>
       <div className={classes.root} id="top">
         <a className={classes.skip} href="#main">
-          {map.pages[route]?.title ?? "Skip"}
+          {t("skipToContent")}
         </a>
         <Banner />
         <Navbar onSearch={openSearch} />
