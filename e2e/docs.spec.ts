@@ -49,8 +49,8 @@ async function openDocs(page: Page, path: string) {
 }
 
 for (const [locale, query, expected] of [
-  ["en-US", "API key", "Start Using the API"],
-  ["zh-CN", "控制台", "开始使用 API"],
+  ["en-US", "Install an SDK", "Quickstart"],
+  ["zh-CN", "安装 SDK", "快速开始"],
 ] as const) {
   test(`search finds pages and sections by keyboard in ${locale}`, async ({ page, context, baseURL }) => {
     await useLocale(context, baseURL!, locale);
@@ -245,7 +245,8 @@ for (const locale of LOCALES) {
     for (const [from, html] of pages) {
       const article = html.slice(html.indexOf("<article"), html.indexOf("</article>"));
       for (const [, href] of article.matchAll(/href="(\/[^"]*)"/g)) {
-        const [path, hash] = href!.split("#");
+        const [path, rawHash] = href!.split("#");
+        const hash = rawHash ? decodeURIComponent(rawHash) : undefined;
         if (!checked.has(path!)) {
           const res = await request.get(path!, { headers });
           checked.set(path!, res.status() === 200 ? await res.text() : null);

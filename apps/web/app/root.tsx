@@ -4,16 +4,18 @@ import { Center, ColorSchemeScript, Loader, MantineProvider, mantineHtmlProps } 
 import { ModalsProvider } from "@mantine/modals";
 import { Notifications } from "@mantine/notifications";
 import { QueryClientProvider } from "@tanstack/react-query";
-import { type ReactNode, useEffect, useState } from "react";
+import { lazy, type ReactNode, Suspense, useEffect, useState } from "react";
 import { I18nextProvider } from "react-i18next";
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation } from "react-router";
-import { ErrorPage } from "../src/components/error-page.tsx";
 import { initI18n, localeForPath } from "../src/i18n/index.ts";
 import { createQueryClient } from "../src/lib/query-client.ts";
 import { SITE_CONFIG_SCRIPT } from "../src/lib/site-config.ts";
 import { THEME_STORAGE_KEY, theme, themeColorSchemeManager } from "../src/theme.ts";
 
 const colorSchemeManager = themeColorSchemeManager();
+
+// Loaded only when an error shows: its config query (zod schemas) stays out of every page's bundle.
+const ErrorPage = lazy(() => import("../src/components/error-page.tsx").then((m) => ({ default: m.ErrorPage })));
 
 /**
  * The document and the app-wide providers (theme, i18n, data, notifications, modals) shared by every part of the
@@ -75,5 +77,9 @@ export function HydrateFallback() {
 export function ErrorBoundary({ error }: { error: unknown }) {
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   if (!notFound) console.error(error);
-  return <ErrorPage kind={notFound ? "notFound" : "error"} />;
+  return (
+    <Suspense fallback={null}>
+      <ErrorPage kind={notFound ? "notFound" : "error"} />
+    </Suspense>
+  );
 }

@@ -2,11 +2,11 @@ import { z } from "zod";
 import type { Locale } from "./locale.ts";
 
 export const EDITIONS = ["cn", "global"] as const;
-export const Edition = z.enum(EDITIONS);
+export const Edition = /* @__PURE__ */ z.enum(EDITIONS);
 export type Edition = z.infer<typeof Edition>;
 
 export const CURRENCIES = ["CNY", "USD"] as const;
-export const Currency = z.enum(CURRENCIES);
+export const Currency = /* @__PURE__ */ z.enum(CURRENCIES);
 export type Currency = z.infer<typeof Currency>;
 
 export const EDITION_CURRENCY: Record<Edition, Currency> = { cn: "CNY", global: "USD" };
@@ -15,7 +15,7 @@ export const EDITION_LOCALE: Record<Edition, Locale> = { cn: "zh-CN", global: "e
 export const EDITION_TIME_ZONE: Record<Edition, string> = { cn: "Asia/Shanghai", global: "UTC" };
 
 /** Public, browser-safe description of one edition (served to the web app at /api/config). */
-export const EditionConfig = z.object({
+export const EditionConfig = /* @__PURE__ */ z.object({
   edition: Edition,
   currency: Currency,
   locale: z.enum(["zh-CN", "en-US"]),
@@ -31,7 +31,7 @@ export const EditionConfig = z.object({
 export type EditionConfig = z.infer<typeof EditionConfig>;
 
 /** GET /api/config: the brand and the request's edition, plus the other edition (linked in two-host mode). */
-export const PublicConfig = z.object({
+export const PublicConfig = /* @__PURE__ */ z.object({
   brandName: z.string(),
   locale: z.enum(["zh-CN", "en-US"]),
   twoHost: z.boolean(),

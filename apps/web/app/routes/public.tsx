@@ -1,6 +1,9 @@
 import { parseLocale } from "@moonport/contracts";
+import { lazy, Suspense } from "react";
 import { Outlet, useParams } from "react-router";
-import { ErrorPage } from "../../src/components/error-page.tsx";
+
+// Loaded only for a bad prefix: keeps the error page's config query (zod) out of public pages' bundles.
+const ErrorPage = lazy(() => import("../../src/components/error-page.tsx").then((m) => ({ default: m.ErrorPage })));
 
 /**
  * Parent of every prerendered public page. `:lang?` exists for the build only: each page is prerendered at
@@ -8,6 +11,12 @@ import { ErrorPage } from "../../src/components/error-page.tsx";
  */
 export default function PublicPages() {
   const { lang } = useParams();
-  if (lang !== undefined && !parseLocale(lang)) return <ErrorPage kind="notFound" />;
+  if (lang !== undefined && !parseLocale(lang)) {
+    return (
+      <Suspense fallback={null}>
+        <ErrorPage kind="notFound" />
+      </Suspense>
+    );
+  }
   return <Outlet />;
 }

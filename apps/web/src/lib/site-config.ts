@@ -4,7 +4,7 @@
  * XML and text file it sends (apps/server/src/http/web.ts), including the inline script that hands the same values to the
  * browser, so hydration renders exactly what the server sent. One build therefore serves any deployment.
  */
-import { type Edition, type Locale, SITE_TOKENS, type SiteTokenValues } from "@moonport/contracts";
+import { type Currency, type Edition, type Locale, SITE_TOKENS, type SiteTokenValues } from "@moonport/contracts";
 
 export type SiteConfig = SiteTokenValues;
 
@@ -24,6 +24,8 @@ export function siteConfig(): SiteConfig {
 export const SITE_CONFIG_SCRIPT = `window.__MP_SITE__=${JSON.stringify(SITE_TOKENS)}`;
 
 export const localeEdition = (locale: Locale): Edition => (locale === "en-US" ? "global" : "cn");
+/** Same as EDITION_CURRENCY[localeEdition(locale)], without pulling the edition schemas (zod) into docs pages. */
+export const localeCurrency = (locale: Locale): Currency => (locale === "en-US" ? "USD" : "CNY");
 
 export function siteUrl(locale: Locale): string {
   const c = siteConfig();

@@ -3,7 +3,17 @@ import pageMap from "virtual:docs/page-map";
 import { ActionIcon, Button, Loader, Text, Title } from "@mantine/core";
 import type { Locale } from "@moonport/contracts";
 import type { MDXComponents } from "mdx/types";
-import { type ComponentType, type ReactNode, Suspense, use, useCallback, useEffect, useRef, useState } from "react";
+import {
+  type ComponentType,
+  lazy,
+  type ReactNode,
+  Suspense,
+  use,
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+} from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
 import { issueLink } from "../config.ts";
@@ -11,12 +21,14 @@ import classes from "../docs.module.css";
 import { DocsContext, type DocsContextValue, docsHref, useDocs } from "../hooks/use-docs.ts";
 import { breadcrumbFor, type DocPage, NOT_FOUND_ROUTE, neighbours } from "../page-map.ts";
 import type { TocEntry } from "../pipeline/mdx-plugins.ts";
-import { SearchOverlay, useSearchShortcut } from "../search/search-overlay.tsx";
+import { useSearchShortcut } from "../search/use-search-shortcut.ts";
 import { IconArrowUp } from "./icons.tsx";
 import { mdxComponents } from "./mdx-components.tsx";
 import { Banner, Navbar } from "./navbar.tsx";
 import { Sidebar } from "./sidebar.tsx";
 import { Toc } from "./toc.tsx";
+
+const SearchOverlay = lazy(() => import("../search/search-overlay.tsx"));
 
 export interface MdxModule {
   default: ComponentType<{ components?: MDXComponents }>;
@@ -267,6 +279,7 @@ export function DocsShell({
   children?: ReactNode;
 }) {
   const map = pageMap[locale];
+  const { t } = useTranslation("docs");
   const [toast, setToast] = useState<string | null>(null);
   const toastTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const showToast = useCallback((message: string) => {
@@ -275,7 +288,12 @@ export function DocsShell({
     toastTimer.current = setTimeout(() => setToast(null), TOAST_MS);
   }, []);
   const [searchOpen, setSearchOpen] = useState(false);
-  const openSearch = useCallback(() => setSearchOpen(true), []);
+  // The overlay's code (and flexsearch after it) loads the first time search is opened.
+  const [searchSeen, setSearchSeen] = useState(false);
+  const openSearch = useCallback(() => {
+    setSearchSeen(true);
+    setSearchOpen(true);
+  }, []);
   useSearchShortcut(openSearch);
   usePlatformDebug();
 
@@ -307,7 +325,7 @@ export function DocsShell({
     <DocsContext.Provider value={ctx}>
       <div className={classes.root} id="top">
         <a className={classes.skip} href="#main">
-          {map.pages[route]?.title ?? "Skip"}
+          {t("skipToContent")}
         </a>
         <Banner />
         <Navbar onSearch={openSearch} />
@@ -326,7 +344,11 @@ export function DocsShell({
             {toast}
           </div>
         )}
-        <SearchOverlay opened={searchOpen} onClose={() => setSearchOpen(false)} />
+        {searchSeen && (
+          <Suspense fallback={null}>
+            <SearchOverlay opened={searchOpen} onClose={() => setSearchOpen(false)} />
+          </Suspense>
+        )}
       </div>
     </DocsContext.Provider>
   );

@@ -1,14 +1,15 @@
-import { ActionIcon, Burger, CloseButton, Drawer, Menu, Tooltip, useMantineColorScheme } from "@mantine/core";
+import { ActionIcon, Burger, CloseButton, Menu, Tooltip, useMantineColorScheme } from "@mantine/core";
 import { LOCALES, type Locale } from "@moonport/contracts";
-import { useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
 import { stripLocalePrefix, switchLocale } from "../../../i18n/index.ts";
 import { docsConfig } from "../config.ts";
 import classes from "../docs.module.css";
 import { docsHref, useDocs } from "../hooks/use-docs.ts";
-import { IconLanguage, IconMonitor, IconMoon, IconSearch, IconSun, IconX } from "./icons.tsx";
-import { Sidebar } from "./sidebar.tsx";
+import { IconLanguage, IconMonitor, IconMoon, IconSearch, IconSun } from "./icons.tsx";
+
+const MobileMenu = lazy(() => import("./mobile-menu.tsx"));
 
 /** The banner's dismissal is remembered in local storage (spec §2). */
 export const BANNER_STORAGE_KEY = "docs-banner-dismissed";
@@ -42,7 +43,7 @@ export function Banner() {
   );
 }
 
-interface NavItem {
+export interface NavItem {
   key: string;
   href: string;
   label: string;
@@ -64,7 +65,7 @@ export function navItems(locale: Locale, t: (k: string) => string): NavItem[] {
   return items.filter((x): x is NavItem => x !== null);
 }
 
-function NavLink({ item, active }: { item: NavItem; active: boolean }) {
+export function NavLink({ item, active }: { item: NavItem; active: boolean }) {
   const cls = `${classes.navLink} ${active ? classes.navLinkActive : ""}`;
   if (item.router) {
     return (
@@ -153,6 +154,10 @@ export function Navbar({ onSearch }: { onSearch: () => void }) {
   const { locale } = useDocs();
   const location = useLocation();
   const [mobileOpen, setMobileOpen] = useState(false);
+  const [mobileSeen, setMobileSeen] = useState(false);
+  useEffect(() => {
+    if (mobileOpen) setMobileSeen(true);
+  }, [mobileOpen]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a navigation closes the mobile menu
   useEffect(() => setMobileOpen(false), [location.pathname]);
   const items = navItems(locale, t);
@@ -191,21 +196,12 @@ export function Navbar({ onSearch }: { onSearch: () => void }) {
         <ThemeSwitch />
         <LanguageSwitch />
       </div>
-      <Drawer
-        opened={mobileOpen}
-        onClose={() => setMobileOpen(false)}
-        size="85%"
-        padding="md"
-        title={t("brand")}
-        closeButtonProps={{ "aria-label": t("nav.closeMenu"), icon: <IconX /> }}
-      >
-        <nav style={{ display: "flex", flexDirection: "column", gap: 4, marginBottom: 16 }}>
-          {items.map((item) => (
-            <NavLink key={item.key} item={item} active={item.key === "docs" && isDocs} />
-          ))}
-        </nav>
-        <Sidebar />
-      </Drawer>
+      {/* The mobile menu's code loads the first time it is opened. */}
+      {mobileSeen && (
+        <Suspense fallback={null}>
+          <MobileMenu opened={mobileOpen} onClose={() => setMobileOpen(false)} items={items} isDocs={isDocs} />
+        </Suspense>
+      )}
     </header>
   );
 }

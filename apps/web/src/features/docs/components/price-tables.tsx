@@ -5,7 +5,6 @@
 import {
   CONTEXT_CACHING_PRICES,
   type Currency,
-  EDITION_CURRENCY,
   formatMoney,
   MODELS,
   type ModelCapabilities,
@@ -15,12 +14,12 @@ import {
   TOOL_PRICES,
 } from "@moonport/contracts";
 import { useTranslation } from "react-i18next";
-import { localeEdition } from "../../../lib/site-config.ts";
+import { localeCurrency, localeEdition } from "../../../lib/site-config.ts";
 import { useDocs } from "../hooks/use-docs.ts";
 
 function useCurrency(): Currency {
   const { locale } = useDocs();
-  return EDITION_CURRENCY[localeEdition(locale)];
+  return localeCurrency(locale);
 }
 
 /** Enough decimals to show the price exactly (prices like 0.0015 must not round to 0.00). */
@@ -134,7 +133,7 @@ export function TierTable() {
   const { t } = useTranslation("docs");
   const { locale } = useDocs();
   const edition = localeEdition(locale);
-  const currency = EDITION_CURRENCY[edition];
+  const currency = localeCurrency(locale);
   return (
     <table>
       <thead>

@@ -22,6 +22,7 @@ type HastRoot = HastNode & { children: HastNode[] };
 export const API_BASE_URL_PLACEHOLDER = "{{API_BASE_URL}}";
 // Survives tokenization by every grammar as part of one token (letters only).
 const MARK = "MPAPIBASEURLMARK";
+const PLACEHOLDER_RE = /MPAPIBASEURLMARK|\{\{API_BASE_URL\}\}/;
 
 const LANGS = ["bash", "shell", "python", "javascript", "typescript", "json", "http", "yaml", "text"] as const;
 const LANG_ALIASES: Record<string, string> = { sh: "bash", js: "javascript", ts: "typescript", py: "python" };
@@ -49,8 +50,9 @@ function injectApiBaseUrl(node: HastNode) {
   if (!children) return;
   const out: HastNode[] = [];
   for (const child of children) {
-    if (child.type === "text" && child.value?.includes(MARK)) {
-      const parts = child.value.split(MARK);
+    if (child.type === "text" && (child.value?.includes(MARK) || child.value?.includes(API_BASE_URL_PLACEHOLDER))) {
+      // Highlighted blocks carry the marker; inline `code` still has the placeholder itself.
+      const parts = child.value.split(PLACEHOLDER_RE);
       parts.forEach((part, i) => {
         if (i > 0) out.push({ type: "mdxJsxTextElement", name: "ApiBaseUrl", attributes: [], children: [] });
         if (part) out.push({ type: "text", value: part });

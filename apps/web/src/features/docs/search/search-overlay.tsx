@@ -13,26 +13,7 @@ type LoadedIndex = Awaited<ReturnType<Awaited<ReturnType<typeof engine>>["loadIn
 
 type State = "idle" | "loading" | "ready" | "error";
 
-/** Opens on "/" or Ctrl/Cmd+K (not while typing in a field). */
-export function useSearchShortcut(open: () => void) {
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const el = e.target as HTMLElement | null;
-      const typing = el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName));
-      if ((e.key === "k" || e.key === "K") && (e.metaKey || e.ctrlKey)) {
-        e.preventDefault();
-        open();
-      } else if (e.key === "/" && !typing && !e.metaKey && !e.ctrlKey && !e.altKey) {
-        e.preventDefault();
-        open();
-      }
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [open]);
-}
-
-export function SearchOverlay({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+export default function SearchOverlay({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const { t } = useTranslation("docs");
   const { locale } = useDocs();
   const navigate = useNavigate();
