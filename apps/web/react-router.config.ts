@@ -1,5 +1,8 @@
+import path from "node:path";
+import { LOCALES } from "@moonport/contracts";
 import type { Config } from "@react-router/dev/config";
 import { localizedPrerenderPaths, publicPaths } from "./public-pages.ts";
+import { dropPublicPagePreloads } from "./vite-plugins/public-page-preloads.ts";
 
 export default {
   appDirectory: "app",
@@ -7,5 +10,10 @@ export default {
   ssr: false,
   async prerender() {
     return localizedPrerenderPaths(publicPaths());
+  },
+  // Runs after prerendering: public pages paint before their scripts load (see public-page-preloads.ts).
+  async buildEnd({ reactRouterConfig }) {
+    const changed = dropPublicPagePreloads(path.join(reactRouterConfig.buildDirectory, "client"), LOCALES);
+    if (changed === 0) throw new Error("no prerendered public page found to drop module preloads from");
   },
 } satisfies Config;
