@@ -1,7 +1,7 @@
 /**
  * The gateway as the benchmark runs it: the real app (PGlite in memory, logging off) with every model routed to
  * the mock upstream through the OpenAI-compatible adapter. Prints {ready, port, key, pipeline} once listening.
- * Usage: node --import tsx bench/gateway-server.ts <port> <upstream port>
+ * Usage: node --import tsx bench/gateway-server.ts <port> <upstream port> <floor port>
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -15,6 +15,7 @@ import { TestPipeline } from "../apps/server/test/support/test-pipeline.ts";
 
 const port = Number(process.argv[2] ?? 3304);
 const upstreamPort = Number(process.argv[3] ?? 3303);
+const floorPort = Number(process.argv[4] ?? 3307);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "moonport-bench-"));
 const upstreams = path.join(dir, "upstreams.json");
 fs.writeFileSync(
@@ -50,10 +51,8 @@ floor.post("/v1/chat/completions", async (req, reply) => {
   reply.header("content-type", res.headers["content-type"] as string);
   return reply.send(res.body);
 });
-await floor.listen({ port: port + 1, host: "127.0.0.1" });
-process.stdout.write(
-  `${JSON.stringify({ ready: true, port, floorPort: port + 1, key, pipeline: "test (in-memory)" })}\n`,
-);
+await floor.listen({ port: floorPort, host: "127.0.0.1" });
+process.stdout.write(`${JSON.stringify({ ready: true, port, floorPort, key, pipeline: "test (in-memory)" })}\n`);
 const stop = async () => {
   await floor.close();
   await pool.close();

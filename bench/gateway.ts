@@ -14,6 +14,11 @@ import autocannon from "autocannon";
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const UPSTREAM_PORT = 3303;
 const GATEWAY_PORT = 3304;
+const FLOOR_PORT = 3307;
+const children: ChildProcess[] = [];
+process.on("exit", () => {
+  for (const c of children) c.kill("SIGTERM");
+});
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
 const CONNECTIONS = [1, 16, 64];
 
@@ -21,6 +26,7 @@ function start(script: string, args: string[]): Promise<{ child: ChildProcess; i
   const child = spawn(process.execPath, ["--import", "tsx", path.join(HERE, script), ...args], {
     stdio: ["ignore", "pipe", "inherit"],
   });
+  children.push(child);
   return new Promise((resolve, reject) => {
     let out = "";
     child.stdout!.on("data", (d) => {
@@ -84,7 +90,7 @@ const fmt = (n: number, d = 2) => n.toFixed(d);
 
 async function main() {
   const upstream = await start("mock-upstream.ts", [String(UPSTREAM_PORT)]);
-  const gateway = await start("gateway-server.ts", [String(GATEWAY_PORT), String(UPSTREAM_PORT)]);
+  const gateway = await start("gateway-server.ts", [String(GATEWAY_PORT), String(UPSTREAM_PORT), String(FLOOR_PORT)]);
   const key = String(gateway.info.key);
   const direct = `http://127.0.0.1:${UPSTREAM_PORT}/v1/chat/completions`;
   const through = `http://127.0.0.1:${GATEWAY_PORT}/v1/chat/completions`;
