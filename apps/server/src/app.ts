@@ -13,6 +13,8 @@ import { Redis } from "ioredis";
 import { type AppContext, type Clock, systemClock } from "./context.ts";
 import { createEngines } from "./engines/index.ts";
 import type { Config } from "./env.ts";
+import { createGatewayPipeline } from "./gateway/create-gateway-pipeline.ts";
+import { createKeyEvents } from "./gateway/key-events.ts";
 import type { GatewayPipeline } from "./gateway/pipeline.ts";
 import gatewayRoutes from "./gateway/routes.ts";
 import { AppError, consoleErrorHandler } from "./http/errors.ts";
@@ -23,7 +25,12 @@ import { registerWeb } from "./http/web.ts";
 import meRoutes from "./modules/auth/me-routes.ts";
 import authRoutes from "./modules/auth/routes.ts";
 import { createSmsProvider, type SmsProvider } from "./modules/auth/sms/provider.ts";
+import keyRoutes from "./modules/keys/routes.ts";
+import memberRoutes from "./modules/members/routes.ts";
+import orgRoutes from "./modules/orgs/routes.ts";
+import projectRoutes from "./modules/projects/routes.ts";
 import systemRoutes from "./modules/system/routes.ts";
+import usageRoutes from "./modules/usage/routes.ts";
 
 export const WEB_BUILD_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/build/client");
 
@@ -31,18 +38,29 @@ export interface BuildAppOptions {
   config: Config;
   database: Database;
   logger?: FastifyServerOptions["logger"];
-  /** The gateway's money side (keys, limits, metering); /v1 is mounted only when one is given. */
-  pipeline?: GatewayPipeline | ((ctx: AppContext) => GatewayPipeline);
   /** Domain clock (tests move time with it); the system clock by default. */
   clock?: Clock;
   /** Replaces the SMS provider chosen by configuration (tests of failing providers). */
   sms?: SmsProvider;
   /** Built web app to serve (default: apps/web/build/client); tests point it at a fixture. */
   webRoot?: string;
+  /**
+   * Replaces the gateway's money side (keys, limits, metering) for tests of the request surface; by default
+   * /v1 uses the real pipeline (gateway/create-gateway-pipeline.ts).
+   */
+  pipeline?: GatewayPipeline | ((ctx: AppContext) => GatewayPipeline);
 }
 
 /** Console API modules, each a Fastify plugin taking the app context. Order does not matter. */
-const apiModules: ((app: App, ctx: AppContext) => Promise<void>)[] = [authRoutes, meRoutes];
+const apiModules: ((app: App, ctx: AppContext) => Promise<void>)[] = [
+  authRoutes,
+  meRoutes,
+  orgRoutes,
+  memberRoutes,
+  projectRoutes,
+  keyRoutes,
+  usageRoutes,
+];
 
 export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: AppContext }> {
   const { config, database } = opts;
@@ -79,7 +97,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
       await redis.quit().catch(() => redis.disconnect());
     });
   }
-  const ctx: AppContext = {
+  const ctx = {
     config,
     database,
     db: database.db,
@@ -87,11 +105,19 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
     clock: opts.clock ?? systemClock,
     redis,
     sms: opts.sms ?? createSmsProvider({ config, db: database.db, log: fastify.log }),
-    pipeline: null,
-    engines: createEngines(config),
-  };
-  ctx.pipeline = typeof opts.pipeline === "function" ? opts.pipeline(ctx) : (opts.pipeline ?? null);
-  fastify.addHook("onClose", async () => ctx.engines.close());
+  } as AppContext;
+  // The gateway's money side (gateway/create-gateway-pipeline.ts) and the revocation bus it listens to.
+  ctx.keyEvents = createKeyEvents(ctx);
+  await ctx.keyEvents.start();
+  ctx.gateway = createGatewayPipeline(ctx);
+  await ctx.gateway.ready;
+  ctx.engines = createEngines(config);
+  ctx.pipeline = typeof opts.pipeline === "function" ? opts.pipeline(ctx) : (opts.pipeline ?? ctx.gateway);
+  fastify.addHook("onClose", async () => {
+    await ctx.gateway.close();
+    await ctx.keyEvents.close();
+    await ctx.engines.close();
+  });
 
   await fastify.register(cookie);
   fastify.decorateRequest("locale", "zh-CN");
@@ -109,12 +135,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
   await fastify.register(async (app) => systemRoutes(app, ctx));
 
   // Gateway: Bearer keys only, its own error envelope (api-compat §3), no console hooks.
-  const pipeline = ctx.pipeline;
-  if (pipeline) {
-    await fastify.register(async (v1) => gatewayRoutes(v1, { ctx, pipeline, engines: ctx.engines }), { prefix: "/v1" });
-  } else {
-    fastify.log.warn("no gateway pipeline configured: /v1 is not mounted");
-  }
+  await fastify.register(async (v1) => gatewayRoutes(v1, { ctx, pipeline: ctx.pipeline, engines: ctx.engines }), {
+    prefix: "/v1",
+  });
 
   // Console API: sessions, CSRF, the console error envelope.
   await fastify.register(

@@ -3,6 +3,8 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Redis } from "ioredis";
 import type { EngineRouter } from "./engines/index.ts";
 import type { Config } from "./env.ts";
+import type { GatewayPipelineHandle } from "./gateway/create-gateway-pipeline.ts";
+import type { KeyEvents } from "./gateway/key-events.ts";
 import type { GatewayPipeline } from "./gateway/pipeline.ts";
 import type { SmsProvider } from "./modules/auth/sms/provider.ts";
 
@@ -26,8 +28,12 @@ export interface AppContext {
   /** Present only when REDIS_URL is set; shared counters (rate limits) live there. */
   redis?: Redis;
   sms: SmsProvider;
-  /** Keys, limits and metering of the /v1 gateway; without one, /v1 is not mounted. */
-  pipeline: GatewayPipeline | null;
+  /** Tell the gateway's caches (on every instance) that keys, projects or an organization changed. */
+  keyEvents: KeyEvents;
+  /** The gateway's authenticate → admit → settle pipeline (/v1 routes use it). */
+  gateway: GatewayPipelineHandle;
+  /** What /v1 routes call: the real `gateway`, or a stand-in a test passed to buildApp. */
+  pipeline: GatewayPipeline;
   /** Model engines: the simulator and configured upstreams. */
   engines: EngineRouter;
 }

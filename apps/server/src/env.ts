@@ -33,6 +33,11 @@ export const EnvSchema = z.object({
     .string()
     .regex(/^[\w:.-]{1,64}$/, "letters, digits, _ : . - (at most 64)")
     .default("moonport"),
+  /** Append-only bill journal (fsync'd before a bill counts as recorded); default <DATA_DIR>/journal. */
+  BILLING_JOURNAL_DIR: z.string().optional(),
+  /** "interval": a bill is recorded once written, fdatasync'd every BILLING_JOURNAL_FSYNC_MS; "always": each waits. */
+  BILLING_JOURNAL_FSYNC: z.enum(["interval", "always"]).default("interval"),
+  BILLING_JOURNAL_FSYNC_MS: z.coerce.number().int().min(1).max(10_000).default(100),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   BRAND_NAME: z.string().min(1).default("Moonport"),
   /** Public address of each edition. Both set → two-host mode; otherwise the edition follows the locale. */
@@ -56,6 +61,9 @@ export const EnvSchema = z.object({
   SMS_HTTP_URL: url(/^https?:\/\//, "http:// or https://"),
   SMS_HTTP_TOKEN: z.string().optional(),
   TRUST_PROXY: bool,
+  /** Per-organization quotas; projects share the organization's key quota. */
+  MAX_ACTIVE_PROJECTS: z.coerce.number().int().min(1).max(100_000).default(20),
+  MAX_API_KEYS: z.coerce.number().int().min(1).max(1_000_000).default(100),
   /** Serve the built web app (apps/web/build/client). Off in server-only test runs. */
   SERVE_WEB: z
     .enum(["true", "false", "1", "0"])
@@ -83,6 +91,8 @@ export interface Config {
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
   redisKeyPrefix: string;
+  billingJournalDir: string;
+  billingJournalSync: { mode: "interval" | "always"; intervalMs: number };
   logLevel: string;
   brandName: string;
   sites: { cn?: string; global?: string };
@@ -93,6 +103,7 @@ export interface Config {
   sms: { provider: "dev" | "http"; httpUrl?: string; httpToken?: string };
   trustProxy: boolean;
   serveWeb: boolean;
+  limits: { maxActiveProjects: number; maxApiKeys: number };
   simulatorDelayMs: number;
   docsDir: string;
   webSearch: { provider: "docs" | "http"; url?: string; token?: string };
@@ -217,6 +228,8 @@ export function buildConfig(raw: Record<string, string | undefined>): Config {
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    billingJournalDir: path.resolve(e.BILLING_JOURNAL_DIR || path.join(e.DATA_DIR, "journal")),
+    billingJournalSync: { mode: e.BILLING_JOURNAL_FSYNC, intervalMs: e.BILLING_JOURNAL_FSYNC_MS },
     logLevel: e.LOG_LEVEL,
     brandName: e.BRAND_NAME,
     sites: { cn: e.CN_SITE_URL, global: e.GLOBAL_SITE_URL },
@@ -227,6 +240,7 @@ export function buildConfig(raw: Record<string, string | undefined>): Config {
     sms: { provider: e.SMS_PROVIDER, httpUrl: e.SMS_HTTP_URL, httpToken: e.SMS_HTTP_TOKEN },
     trustProxy: e.TRUST_PROXY,
     serveWeb: e.SERVE_WEB,
+    limits: { maxActiveProjects: e.MAX_ACTIVE_PROJECTS, maxApiKeys: e.MAX_API_KEYS },
     simulatorDelayMs: e.SIMULATOR_DELAY_MS ?? (e.NODE_ENV === "test" ? 0 : 15),
     docsDir: path.resolve(e.DOCS_DIR ?? DEFAULT_DOCS_DIR),
     webSearch: { provider: e.WEB_SEARCH_PROVIDER, url: e.WEB_SEARCH_URL, token: e.WEB_SEARCH_TOKEN },

@@ -19,7 +19,10 @@ let baseURL: string;
 beforeAll(async () => {
   pipeline = new TestPipeline();
   // A slow pace so that a client can leave in the middle of a stream.
-  t = await createTestApp({ DOCS_DIR: FIXTURE_DOCS, SIMULATOR_DELAY_MS: "25" }, { pipeline });
+  t = await createTestApp(
+    { DOCS_DIR: FIXTURE_DOCS, SIMULATOR_DELAY_MS: "25" },
+    { pipeline: (ctx) => pipeline.withDb(ctx.db) },
+  );
   await t.app.listen({ port: 0, host: "127.0.0.1" });
   baseURL = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/v1`;
   client = new OpenAI({ apiKey: pipeline.addKey().key, baseURL, maxRetries: 0 });

@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { type Database, openDatabase, randomString } from "@moonport/db";
 import pg from "pg";
 import { type BuildAppOptions, buildApp } from "../src/app.ts";
@@ -32,7 +35,17 @@ export async function openTestDatabase(): Promise<{ database: Database; drop: ()
     drop: async () => {
       const c = new pg.Client({ connectionString: testEnv.databaseUrl });
       await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
+      // Sessions of the just-ended pool may still be closing; killing them (`with (force)`) at that moment
+      // surfaces as an unhandled FATAL 57P01 on their client, so wait for them to go first.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await c.query(`drop database if exists ${name}${attempt >= 30 ? " with (force)" : ""}`);
+          break;
+        } catch (e) {
+          if ((e as { code?: string }).code !== "55006" || attempt >= 30) throw e;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
       await c.end();
     },
   };
@@ -49,13 +62,27 @@ export function testClock(): Clock & { advance(ms: number): void } {
   };
 }
 
+/**
+ * Builds the app on a fresh test database, or on `opts.database` (a second instance sharing the first one's
+ * database; closing it leaves the database open). Each app gets its own bill-journal directory unless `env` sets
+ * BILLING_JOURNAL_DIR.
+ */
 export async function createTestApp(
   env: Record<string, string> = {},
-  opts: Pick<BuildAppOptions, "clock" | "sms" | "pipeline"> = {},
+  opts: Pick<BuildAppOptions, "clock" | "sms" | "pipeline"> & { database?: Database } = {},
 ): Promise<TestApp> {
-  const config = buildConfig({ NODE_ENV: "test", SERVE_WEB: "false", LOG_LEVEL: "silent", ...env });
-  const { database, drop } = await openTestDatabase();
-  const { app, ctx } = await buildApp({ config, database, logger: false, ...opts });
+  const { database: sharedDatabase, ...buildOpts } = opts;
+  const journalDir = env.BILLING_JOURNAL_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "moonport-journal-"));
+  const config = buildConfig({
+    NODE_ENV: "test",
+    SERVE_WEB: "false",
+    LOG_LEVEL: "silent",
+    BILLING_JOURNAL_DIR: journalDir,
+    ...env,
+  });
+  const shared = sharedDatabase;
+  const { database, drop } = shared ? { database: shared, drop: async () => {} } : await openTestDatabase();
+  const { app, ctx } = await buildApp({ config, database, logger: false, ...buildOpts });
   await app.ready();
   return {
     app,
@@ -63,8 +90,11 @@ export async function createTestApp(
     config,
     close: async () => {
       await app.close();
-      await database.close();
-      await drop();
+      if (!shared) {
+        await database.close();
+        await drop();
+      }
+      if (!env.BILLING_JOURNAL_DIR) fs.rmSync(journalDir, { recursive: true, force: true });
     },
   };
 }

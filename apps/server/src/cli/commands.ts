@@ -1,6 +1,7 @@
 import type { Db } from "@moonport/db";
 import type { Config } from "../env.ts";
 import { createOperatorCommand } from "./create-operator.ts";
+import { demoKeyCommand } from "./demo-key.ts";
 import { listOrgsCommand, listUsersCommand } from "./list.ts";
 
 export interface CliCommand {
@@ -16,4 +17,4 @@ export interface CliCommand {
   }): Promise<number>;
 }
 
-export const commands: CliCommand[] = [createOperatorCommand, listUsersCommand, listOrgsCommand];
+export const commands: CliCommand[] = [createOperatorCommand, listUsersCommand, listOrgsCommand, demoKeyCommand];

@@ -57,8 +57,40 @@ export const gatewayErrors = {
       429,
       "exceeded_current_quota_error",
       "Your account is suspended due to insufficient balance, please recharge your account or check your plan and billing details",
+      // A 429 the official SDKs would otherwise retry twice; retrying cannot help until someone recharges.
+      { "x-should-retry": "false" },
     ),
   serverError: (message = "Internal server error") => new GatewayError(500, "server_error", message),
+  // Rate limits (api-compat §3, verbatim including the missing space in the TPD message). uid = organization id,
+  // ak-id = key id. `headers` carries Retry-After and the x-ratelimit-* set.
+  maxConcurrency: (uid: string, akId: string, limit: number, seconds: number, headers: Record<string, string>) =>
+    new GatewayError(
+      429,
+      "rate_limit_reached_error",
+      `Your account ${uid}<${akId}> request reached max concurrency: ${limit}, please try again after ${seconds} seconds`,
+      headers,
+    ),
+  maxRequests: (uid: string, akId: string, rpm: number, seconds: number, headers: Record<string, string>) =>
+    new GatewayError(
+      429,
+      "rate_limit_reached_error",
+      `Your account ${uid}<${akId}> request reached max request: ${rpm}, please try again after ${seconds} seconds`,
+      headers,
+    ),
+  tpmLimit: (uid: string, akId: string, current: number, limit: number, headers: Record<string, string>) =>
+    new GatewayError(
+      429,
+      "rate_limit_reached_error",
+      `Your account ${uid}<${akId}> request reached TPM rate limit, current:${current}, limit:${limit}`,
+      headers,
+    ),
+  tpdLimit: (uid: string, akId: string, current: number, limit: number, headers: Record<string, string>) =>
+    new GatewayError(
+      429,
+      "rate_limit_reached_error",
+      `Your account ${uid}<${akId}> request reached TPD rate limit,current:${current}, limit:${limit}`,
+      headers,
+    ),
   /** Not in the original table: a path under /v1 that does not exist. */
   routeNotFound: (method: string, path: string) =>
     new GatewayError(404, "resource_not_found_error", `Not found: ${method} ${path} is not an API route`),

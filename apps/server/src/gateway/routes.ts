@@ -12,7 +12,7 @@ import type { AppContext } from "../context.ts";
 import type { EngineRouter } from "../engines/index.ts";
 import type { EngineEvent } from "../engines/types.ts";
 import type { App } from "../http/route.ts";
-import { balanceEnvelope, getOrgBalance } from "./balance.ts";
+import { balanceEnvelope } from "./balance.ts";
 import { parseChatRequest } from "./chat-request.ts";
 import { ChunkWriter, completionBody, SSE_DONE, sseError, wireUsage } from "./chat-response.ts";
 import { GatewayError, gatewayErrors } from "./errors.ts";
@@ -289,7 +289,7 @@ export default async function gatewayRoutes(
 
   app.get("/users/me/balance", async (req, reply) => {
     const key = await pipeline.authenticate(req.headers.authorization);
-    const balance = await getOrgBalance({ db: ctx.db, orgId: key.orgId });
+    const balance = await pipeline.balance(key.orgId);
     if (!balance) throw gatewayErrors.invalidAuthentication();
     reply.header("server-timing", timing(req));
     return balanceEnvelope(balance);

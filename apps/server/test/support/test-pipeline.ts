@@ -3,7 +3,8 @@
  * refuse (to exercise 403/429 paths), and every settlement is recorded for assertions. The production pipeline
  * (database-backed keys, limits, metering) has its own tests.
  */
-import { randomString } from "@moonport/db";
+import { type Db, randomString } from "@moonport/db";
+import { getOrgBalance, type OrgBalance } from "../../src/gateway/balance.ts";
 import { type GatewayError, gatewayErrors } from "../../src/gateway/errors.ts";
 import type {
   Admission,
@@ -24,8 +25,21 @@ export class TestPipeline implements GatewayPipeline {
   settledCount = 0;
   private settleWaiters: (() => void)[] = [];
 
+  private db: Db | undefined;
+
   /** `record: false` keeps only counts (the benchmark sends millions of requests). */
   constructor(private readonly opts: { record?: boolean } = {}) {}
+
+  /** Gives balance() a database to read; pass `(ctx) => pipeline.withDb(ctx.db)` to createTestApp. */
+  withDb(db: Db): this {
+    this.db = db;
+    return this;
+  }
+
+  async balance(orgId: string): Promise<OrgBalance | null> {
+    if (!this.db) throw new Error("TestPipeline.balance needs withDb(db)");
+    return getOrgBalance({ db: this.db, orgId });
+  }
 
   /** Registers a key; `refuse` makes admission fail with that error (e.g. a 429 rate limit). */
   addKey(opts: { orgId?: string; projectId?: string; currency?: "CNY" | "USD"; refuse?: () => GatewayError } = {}) {

@@ -1,0 +1,232 @@
+/**
+ * The money half of the gateway: authenticate → admit → settle (see pipeline.ts for the seam). Everything the
+ * hot path needs is in memory once warm (key cache, account views, in-memory or Redis counters); bills are made
+ * durable in a local journal and committed to the database in batches by the bill writer.
+ */
+import { EDITION_TIME_ZONE, findModel, parseMoney, tierFor } from "@moonport/contracts";
+import { newId, randomString, schema } from "@moonport/db";
+import { eq, sql } from "drizzle-orm";
+import type { AppContext } from "../context.ts";
+import { API_KEY_PATTERN, hashApiKey } from "../modules/keys/key-format.ts";
+import { Accounts } from "./accounts.ts";
+import { getOrgBalance } from "./balance.ts";
+import { BillWriter, commitEntries, type QueuedEntry } from "./bill-writer.ts";
+import { GatewayError, gatewayErrors } from "./errors.ts";
+import { BillJournal, type BillLine, claimOrphanJournals, type JournalEntry } from "./journal.ts";
+import { KeyCache } from "./key-cache.ts";
+import { RateLimits } from "./limits.ts";
+import { Mutex } from "./mutex.ts";
+import type { Admission, AdmitRequest, GatewayPipeline, KeyIdentity, SettleRequest } from "./pipeline.ts";
+import { inferenceCost, webSearchFee } from "./pricing.ts";
+
+export interface GatewayPipelineHandle extends GatewayPipeline {
+  /** Resolves when journals left by dead instances have been settled. */
+  ready: Promise<void>;
+  /** Commits everything settled so far (tests, shutdown). */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+  /** Simulates a crash: stops without committing; the journal file stays for the next instance. */
+  abandon(): void;
+  /** Internals exposed for tests. */
+  readonly accounts: Accounts;
+}
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+class PipelineAdmission implements Admission {
+  headers: Record<string, string>;
+  private released = false;
+  constructor(
+    readonly requestId: string,
+    readonly key: KeyIdentity,
+    readonly model: string,
+    readonly startedAt: number,
+    grant: { headers: Record<string, string>; release(): void },
+  ) {
+    this.headers = grant.headers;
+    this.releaseSlot = grant.release;
+  }
+  private readonly releaseSlot: () => void;
+  settled = false;
+  release() {
+    if (this.released) return;
+    this.released = true;
+    this.releaseSlot();
+  }
+}
+
+export function createGatewayPipeline(ctx: AppContext): GatewayPipelineHandle {
+  const instanceId = randomString(12, "abcdefghijklmnopqrstuvwxyz0123456789");
+  const log = ctx.log.child({ component: "gateway" });
+  const onError = (err: unknown) => log.error({ err }, "gateway background task failed");
+  const lock = new Mutex();
+  const keys = new KeyCache(ctx.db);
+  const accounts = new Accounts(ctx.db, lock, onError);
+  const limits = new RateLimits(ctx);
+  const journal = BillJournal.open(ctx.config.billingJournalDir, instanceId, ctx.config.billingJournalSync);
+
+  const commit = (items: QueuedEntry[]) =>
+    lock.run(async () => {
+      const charges = await commitEntries(ctx.db, items);
+      accounts.applyCommitted(charges);
+      const mine = items.filter((i) => i.local).length;
+      if (mine) journal.committed(mine);
+    });
+  const writer = new BillWriter(commit, onError);
+
+  const unsubscribe = ctx.keyEvents.subscribe((event) => {
+    keys.evict(event);
+    if (event === "all") accounts.evict("all");
+    else if ("orgId" in event) accounts.evict({ orgId: event.orgId });
+    else if ("projectId" in event) accounts.evict({ projectId: event.projectId });
+  });
+
+  // Replays what dead instances journaled but never committed (exactly once: bill line ids are idempotent).
+  const ready = (async () => {
+    const orphans = claimOrphanJournals(ctx.config.billingJournalDir, instanceId);
+    if (!orphans.entries.length) {
+      orphans.done();
+      return;
+    }
+    log.warn({ entries: orphans.entries.length, files: orphans.files }, "settling bills from an earlier instance");
+    for (let i = 0; i < orphans.entries.length; i += BillWriter.BATCH) {
+      const batch = orphans.entries.slice(i, i + BillWriter.BATCH).map((entry) => ({ entry, local: false }));
+      await commit(batch);
+    }
+    orphans.done();
+  })();
+  ready.catch(onError);
+
+  return {
+    ready,
+    accounts,
+
+    async authenticate(authorization) {
+      const m = authorization ? BEARER.exec(authorization) : null;
+      if (!m) throw gatewayErrors.invalidAuthentication();
+      const key = m[1]!;
+      if (!API_KEY_PATTERN.test(key)) throw gatewayErrors.invalidAuthentication();
+      const cached = await keys.lookup(hashApiKey(key));
+      if (!cached) throw gatewayErrors.incorrectApiKey();
+      return cached.identity;
+    },
+
+    async admit(req: AdmitRequest): Promise<Admission> {
+      const { key } = req;
+      if (!findModel(req.model)) throw gatewayErrors.modelNotFound(req.model);
+      const [org, project] = await Promise.all([accounts.org(key.orgId), accounts.project(key.projectId)]);
+      if (project.status !== "active") throw gatewayErrors.accountNotActive(key.orgId, key.keyId, "project_archived");
+      if (accounts.available(org) <= 0n) throw gatewayErrors.insufficientBalance();
+      const spent = accounts.spent(project);
+      if (project.dailyBudget !== null && spent.day >= parseMoney(String(project.dailyBudget))) {
+        throw gatewayErrors.accountNotActive(key.orgId, key.keyId, "daily_budget_exceeded");
+      }
+      if (project.monthlyBudget !== null && spent.month >= parseMoney(String(project.monthlyBudget))) {
+        throw gatewayErrors.accountNotActive(key.orgId, key.keyId, "monthly_budget_exceeded");
+      }
+      const tier = tierFor(org.edition, org.cumulativeRecharge, org.tierOverride);
+      let grant: { headers: Record<string, string>; release(): void };
+      try {
+        grant = await limits.admit({
+          orgId: key.orgId,
+          keyId: key.keyId,
+          projectId: key.projectId,
+          tier,
+          projectTpm: project.tpmLimit,
+          tokens: Math.max(0, Math.ceil(req.admissionTokens)),
+          timeZone: EDITION_TIME_ZONE[org.edition],
+        });
+      } catch (err) {
+        if (err instanceof GatewayError) throw err;
+        // The shared counter store is down: serving without limits beats refusing every paying request.
+        log.error({ err }, "rate-limit store unavailable; admitting without limits");
+        grant = { headers: {}, release: () => {} };
+      }
+      return new PipelineAdmission(req.requestId, key, req.model, Date.now(), grant);
+    },
+
+    async settle(req: SettleRequest) {
+      const admission = req.admission;
+      admission.release();
+      if (admission instanceof PipelineAdmission) {
+        if (admission.settled) return;
+        admission.settled = true;
+      }
+      try {
+        const { key } = admission;
+        const model = findModel(admission.model)!;
+        const now = Date.now();
+        const lines: BillLine[] = [
+          {
+            id: newId("bill"),
+            model: model.id,
+            productName: model.id,
+            productType: "model_inference",
+            inputTokens: req.usage.promptTokens,
+            outputTokens: req.usage.completionTokens,
+            cachedTokens: req.usage.cachedTokens,
+            toolCalls: 0,
+            consumption: inferenceCost(model, key.currency, req.usage).toString(),
+          },
+        ];
+        if (req.webSearchCalls > 0) {
+          lines.push({
+            id: newId("bill"),
+            model: model.id,
+            productName: "$web_search",
+            productType: "$web_search",
+            inputTokens: 0,
+            outputTokens: 0,
+            cachedTokens: 0,
+            toolCalls: req.webSearchCalls,
+            consumption: webSearchFee(key.currency, req.webSearchCalls).toString(),
+          });
+        }
+        const entry: JournalEntry = {
+          requestId: admission.requestId,
+          orgId: key.orgId,
+          projectId: key.projectId,
+          apiKeyId: key.keyId,
+          status: req.status,
+          latencyMs: Math.max(0, now - admission.startedAt),
+          createdAt: now,
+          lines,
+        };
+        const amount = lines.reduce((s, l) => s + BigInt(l.consumption), 0n);
+        // Counted for admission at once, before the disk or the database has it.
+        accounts.addUncommitted(key.orgId, key.projectId, amount);
+        try {
+          await journal.append(entry);
+        } catch (err) {
+          log.error({ err, requestId: entry.requestId }, "bill journal write failed; committing without it");
+          writer.enqueue({ entry, local: true });
+          return;
+        }
+        writer.enqueue({ entry, local: true });
+      } catch (err) {
+        log.error({ err, requestId: admission.requestId }, "settle failed");
+      }
+    },
+
+    flush: () => writer.drain(),
+
+    async balance(orgId) {
+      await writer.drain();
+      return getOrgBalance({ db: ctx.db, orgId });
+    },
+
+    async close() {
+      unsubscribe();
+      await ready.catch(() => {});
+      await writer.drain();
+      writer.stop();
+      await journal.close();
+    },
+
+    abandon() {
+      unsubscribe();
+      writer.stop();
+      journal.abandon();
+    },
+  };
+}

@@ -1,0 +1,220 @@
+/**
+ * The bill journal: an append-only file per gateway instance. A bill counts as recorded once its line is written
+ * (write(2): it then survives a crash of the process) — and, with BILLING_JOURNAL_FSYNC=always, once it is
+ * fdatasync'd (it then survives a power loss too; one fdatasync covers every line written before it, so many
+ * requests share one). The default syncs every BILLING_JOURNAL_FSYNC_MS in the background instead, because one
+ * fdatasync costs milliseconds on ordinary disks and the response would wait for it. The bill writer commits journaled bills to the database in batches; a process that
+ * dies before that leaves its file behind, and the next instance to start on the host replays it. Replays are
+ * idempotent because every bill line carries an id generated before it was journaled (request_bills.id).
+ *
+ * File names carry host and pid (bills-<host>-<pid>-<instance>.jsonl, instance = [a-z0-9]+). At start an instance claims (renames)
+ * every file whose process is gone, or which belongs to this process but to no live instance (a pipeline that
+ * was dropped without closing), settles its entries and deletes it.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+export interface BillLine {
+  id: string;
+  model: string;
+  productName: string;
+  productType: string;
+  inputTokens: number;
+  outputTokens: number;
+  cachedTokens: number;
+  toolCalls: number;
+  /** nano-units, decimal string (JSON has no bigint) */
+  consumption: string;
+}
+
+export interface JournalEntry {
+  requestId: string;
+  orgId: string;
+  projectId: string;
+  apiKeyId: string;
+  status: string;
+  latencyMs: number;
+  /** ms since epoch: when the request was settled */
+  createdAt: number;
+  lines: BillLine[];
+}
+
+/** Journal files held by live instances of this process. */
+const openHere = new Set<string>();
+const HOST = os.hostname().replace(/[^\w.-]/g, "_");
+const TRUNCATE_AT = 4 * 1024 * 1024;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+export interface JournalSync {
+  /** "always": settle() waits for fdatasync (group commit); "interval": for write(), fdatasync every `intervalMs`. */
+  mode: "always" | "interval";
+  intervalMs: number;
+}
+
+export class BillJournal {
+  private waiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
+  private syncing: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | undefined;
+  private dirty = false;
+  /** Appended and not yet committed to the database. */
+  private pending = 0;
+  private bytes = 0;
+  private closed = false;
+
+  private constructor(
+    readonly file: string,
+    private readonly fd: number,
+    private readonly sync: JournalSync,
+  ) {
+    if (sync.mode === "interval") {
+      this.timer = setInterval(() => {
+        if (this.dirty && !this.syncing) this.syncing = this.fsyncNow();
+      }, sync.intervalMs);
+      this.timer.unref();
+    }
+  }
+
+  static open(dir: string, instanceId: string, sync: JournalSync): BillJournal {
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, `bills-${HOST}-${process.pid}-${instanceId}.jsonl`);
+    const fd = fs.openSync(file, "a");
+    openHere.add(file);
+    return new BillJournal(file, fd, sync);
+  }
+
+  /**
+   * Writes the entry (one write(2) of one line: a few microseconds, and from then on it survives a crash of this
+   * process). Resolves at once in "interval" mode, after the next fdatasync in "always" mode.
+   */
+  append(entry: JournalEntry): Promise<void> {
+    if (this.closed) return Promise.reject(new Error("bill journal is closed"));
+    const data = Buffer.from(`${JSON.stringify(entry)}\n`);
+    fs.writeSync(this.fd, data);
+    this.pending++;
+    this.bytes += data.length;
+    this.dirty = true;
+    if (this.sync.mode === "interval") return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.waiters.push({ resolve, reject });
+      if (!this.syncing) this.syncing = this.fsyncNow();
+    });
+  }
+
+  /** One fdatasync covers every line written before it started (group commit); loops while more arrive. */
+  private async fsyncNow(): Promise<void> {
+    try {
+      while (this.dirty) {
+        this.dirty = false;
+        const waiters = this.waiters;
+        this.waiters = [];
+        try {
+          await new Promise<void>((resolve, reject) => fs.fdatasync(this.fd, (err) => (err ? reject(err) : resolve())));
+          for (const w of waiters) w.resolve();
+        } catch (e) {
+          for (const w of waiters) w.reject(e);
+        }
+      }
+    } finally {
+      this.syncing = null;
+    }
+  }
+
+  /** `n` journaled entries are now in the database. With nothing outstanding, a large file is emptied. */
+  committed(n: number) {
+    this.pending -= n;
+    if (this.pending === 0 && this.bytes > TRUNCATE_AT) {
+      fs.ftruncateSync(this.fd, 0);
+      this.bytes = 0;
+    }
+  }
+
+  get outstanding() {
+    return this.pending;
+  }
+
+  /** Clean shutdown: everything committed → the file goes; otherwise it is synced and stays for the next start. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    if (this.syncing) await this.syncing;
+    if (this.pending > 0) fs.fdatasyncSync(this.fd);
+    fs.closeSync(this.fd);
+    openHere.delete(this.file);
+    if (this.pending === 0) fs.rmSync(this.file, { force: true });
+  }
+
+  /** What a crash leaves: the file as it is. Tests use it to simulate one. */
+  abandon() {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    try {
+      fs.closeSync(this.fd);
+    } catch {
+      /* already closed */
+    }
+    openHere.delete(this.file);
+  }
+}
+
+/**
+ * Claims the journals of dead instances in `dir` (renaming each so no other instance replays it too) and returns
+ * their entries with a function that deletes the claimed files once the entries are committed.
+ */
+export function claimOrphanJournals(
+  dir: string,
+  instanceId: string,
+): { entries: JournalEntry[]; files: string[]; done: () => void } {
+  if (!fs.existsSync(dir)) return { entries: [], files: [], done: () => {} };
+  const claimed: string[] = [];
+  for (const name of fs.readdirSync(dir)) {
+    // <host> may contain dashes; pid and instance id (lowercase alphanumerics) never do.
+    const m = /^(?:bills|recovering)-(.+)-(\d+)-([a-z0-9]+)\.jsonl$/.exec(name);
+    if (!m) continue;
+    const [, host, pidText] = m;
+    const file = path.join(dir, name);
+    if (openHere.has(file)) continue;
+    // Another host's files are that host's to replay (a journal directory is per host).
+    if (host !== HOST) continue;
+    const pid = Number(pidText);
+    if (pid !== process.pid && alive(pid)) continue;
+    const target = path.join(dir, `recovering-${HOST}-${process.pid}-${instanceId}r${claimed.length}.jsonl`);
+    try {
+      fs.renameSync(file, target);
+      openHere.add(target);
+      claimed.push(target);
+    } catch {
+      /* someone else claimed it first */
+    }
+  }
+  const entries: JournalEntry[] = [];
+  for (const file of claimed) {
+    for (const line of fs.readFileSync(file, "utf8").split("\n")) {
+      if (!line.trim()) continue;
+      try {
+        entries.push(JSON.parse(line) as JournalEntry);
+      } catch {
+        // A torn last line: its append never resolved, so that request was never reported as recorded.
+      }
+    }
+  }
+  return {
+    entries,
+    files: claimed,
+    done: () => {
+      for (const f of claimed) {
+        fs.rmSync(f, { force: true });
+        openHere.delete(f);
+      }
+    },
+  };
+}

@@ -1,0 +1,189 @@
+/**
+ * Rate limits per organization by tier (api-compat §8.3): concurrency, RPM, TPM and TPD, plus a project's own TPM
+ * cap (never above the organization's). Requests and tokens are counted in fixed windows by rate-limiter-flexible
+ * (in memory, or in Redis when REDIS_URL is set, so all instances count together); the counters are unbounded
+ * and compared with the tier's limit here, because one organization's limit changes with its tier. A refused
+ * request gives back what it took, so retries do not dig the hole deeper. Concurrency is a lease set: in memory a
+ * counter, in Redis a sorted set of leases that expire, so a crashed instance cannot hold slots for ever.
+ */
+import { randomUUID } from "node:crypto";
+import type { Tier } from "@moonport/contracts";
+import type { RateLimiterAbstract, RateLimiterRes } from "rate-limiter-flexible";
+import type { AppContext } from "../context.ts";
+import { createLimiter } from "../lib/limiter.ts";
+import { redisKey } from "../lib/redis.ts";
+import { gatewayErrors } from "./errors.ts";
+import { periodStarts } from "./periods.ts";
+
+const UNBOUNDED = Number.MAX_SAFE_INTEGER;
+/** Longest a concurrency lease can outlive its request (requests time out well before). */
+const LEASE_MS = 10 * 60_000;
+
+export interface LimitRequest {
+  orgId: string;
+  keyId: string;
+  projectId: string;
+  tier: Tier;
+  projectTpm: number | null;
+  tokens: number;
+  /** The organization's edition time zone: TPD counts calendar days there. */
+  timeZone: string;
+}
+
+export interface LimitGrant {
+  headers: Record<string, string>;
+  release(): void;
+}
+
+interface ConcurrencyGate {
+  acquire(orgId: string, limit: number): Promise<(() => void) | null>;
+}
+
+class MemoryGate implements ConcurrencyGate {
+  private readonly counts = new Map<string, number>();
+  async acquire(orgId: string, limit: number) {
+    const n = this.counts.get(orgId) ?? 0;
+    if (n >= limit) return null;
+    this.counts.set(orgId, n + 1);
+    return () => {
+      const left = (this.counts.get(orgId) ?? 1) - 1;
+      if (left <= 0) this.counts.delete(orgId);
+      else this.counts.set(orgId, left);
+    };
+  }
+}
+
+const ACQUIRE_LUA = `
+redis.call('zremrangebyscore', KEYS[1], '-inf', ARGV[1])
+if redis.call('zcard', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('zadd', KEYS[1], ARGV[3], ARGV[4])
+redis.call('pexpire', KEYS[1], ARGV[5])
+return 1`;
+
+class RedisGate implements ConcurrencyGate {
+  /** While Redis is unreachable, slots are counted in this process (like the limiters' insurance). */
+  private readonly fallback = new MemoryGate();
+  constructor(private readonly ctx: AppContext) {}
+  async acquire(orgId: string, limit: number) {
+    const redis = this.ctx.redis!;
+    const key = redisKey(this.ctx, "conc", orgId);
+    const lease = randomUUID();
+    const now = Date.now();
+    let ok: unknown;
+    try {
+      ok = await redis.eval(ACQUIRE_LUA, 1, key, now, limit, now + LEASE_MS, lease, LEASE_MS);
+    } catch {
+      return this.fallback.acquire(orgId, limit);
+    }
+    if (Number(ok) !== 1) return null;
+    return () => {
+      redis.zrem(key, lease).catch((err: Error) => this.ctx.log.warn({ err: err.message }, "concurrency release"));
+    };
+  }
+}
+
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+export class RateLimits {
+  private readonly rpm: RateLimiterAbstract;
+  private readonly tpm: RateLimiterAbstract;
+  private readonly projectTpm: RateLimiterAbstract;
+  private readonly tpd: RateLimiterAbstract;
+  private readonly gate: ConcurrencyGate;
+
+  constructor(ctx: AppContext) {
+    const limiter = (keyPrefix: string, durationSeconds: number) =>
+      createLimiter({ ctx, keyPrefix: `gw-${keyPrefix}`, points: UNBOUNDED, durationSeconds }).raw;
+    this.rpm = limiter("rpm", 60);
+    this.tpm = limiter("tpm", 60);
+    this.projectTpm = limiter("ptpm", 60);
+    // Keyed by local date (below); the window outlives the day a little so the key expires on its own.
+    this.tpd = limiter("tpd", 2 * 86_400);
+    this.gate = ctx.redis ? new RedisGate(ctx) : new MemoryGate();
+  }
+
+  /** Takes a concurrency slot and counts the request and its tokens, or throws the 429 of the first limit hit. */
+  async admit(req: LimitRequest): Promise<LimitGrant> {
+    const { orgId, keyId, tier, tokens } = req;
+    const now = Date.now();
+    const day = periodStarts(now, req.timeZone);
+    const tpmLimit = req.projectTpm !== null ? Math.min(req.projectTpm, tier.tpm) : tier.tpm;
+    const release = await this.gate.acquire(orgId, tier.concurrency);
+    if (!release) {
+      throw gatewayErrors.maxConcurrency(orgId, keyId, tier.concurrency, 1, {
+        "retry-after": "1",
+        ...baseHeaders(tier.rpm, tpmLimit),
+      });
+    }
+    const taken: [RateLimiterAbstract, string, number][] = [];
+    const take = async (limiter: RateLimiterAbstract, key: string, points: number) => {
+      const res = await limiter.consume(key, points);
+      taken.push([limiter, key, points]);
+      return res;
+    };
+    try {
+      const [rpm, tpm, ptpm, tpd] = await Promise.all([
+        take(this.rpm, orgId, 1),
+        take(this.tpm, orgId, tokens),
+        req.projectTpm !== null ? take(this.projectTpm, req.projectId, tokens) : null,
+        tier.tpd !== null ? take(this.tpd, `${orgId}:${day.day}`, tokens) : null,
+      ]);
+      const headers = (tokenRes: RateLimiterRes, tokenLimit: number) => ({
+        "x-ratelimit-limit-requests": String(tier.rpm),
+        "x-ratelimit-remaining-requests": String(Math.max(0, tier.rpm - rpm.consumedPoints)),
+        "x-ratelimit-reset-requests": `${seconds(rpm.msBeforeNext)}s`,
+        "x-ratelimit-limit-tokens": String(tokenLimit),
+        "x-ratelimit-remaining-tokens": String(Math.max(0, tokenLimit - tokenRes.consumedPoints)),
+        "x-ratelimit-reset-tokens": `${seconds(tokenRes.msBeforeNext)}s`,
+      });
+      if (rpm.consumedPoints > tier.rpm) {
+        const wait = seconds(rpm.msBeforeNext);
+        throw gatewayErrors.maxRequests(orgId, keyId, tier.rpm, wait, {
+          ...headers(tpm, tier.tpm),
+          "retry-after": String(wait),
+        });
+      }
+      if (tpm.consumedPoints > tier.tpm) {
+        // `current` is what the window would hold with this request, as the upstream reports it.
+        throw gatewayErrors.tpmLimit(orgId, keyId, tpm.consumedPoints, tier.tpm, {
+          ...headers(tpm, tier.tpm),
+          "retry-after": String(seconds(tpm.msBeforeNext)),
+        });
+      }
+      if (ptpm && req.projectTpm !== null && ptpm.consumedPoints > tpmLimit) {
+        throw gatewayErrors.tpmLimit(orgId, keyId, ptpm.consumedPoints, tpmLimit, {
+          ...headers(ptpm, tpmLimit),
+          "retry-after": String(seconds(ptpm.msBeforeNext)),
+        });
+      }
+      if (tpd && tier.tpd !== null && tpd.consumedPoints > tier.tpd) {
+        throw gatewayErrors.tpdLimit(orgId, keyId, tpd.consumedPoints, tier.tpd, {
+          ...headers(tpm, tier.tpm),
+          "retry-after": String(seconds(day.nextDay - now)),
+        });
+      }
+      const tokenView =
+        ptpm && req.projectTpm !== null && tpmLimit - ptpm.consumedPoints < tier.tpm - tpm.consumedPoints
+          ? headers(ptpm, tpmLimit)
+          : headers(tpm, tier.tpm);
+      let released = false;
+      return {
+        headers: tokenView,
+        release: () => {
+          if (released) return;
+          released = true;
+          release();
+        },
+      };
+    } catch (err) {
+      release();
+      // Give back what this refused request counted; a failed store call is not a refusal to report.
+      await Promise.all(taken.map(([l, key, points]) => l.reward(key, points).catch(() => {})));
+      throw err;
+    }
+  }
+}
+
+function baseHeaders(rpm: number, tpm: number): Record<string, string> {
+  return { "x-ratelimit-limit-requests": String(rpm), "x-ratelimit-limit-tokens": String(tpm) };
+}

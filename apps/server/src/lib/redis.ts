@@ -1,0 +1,20 @@
+/**
+ * Redis helpers beside `ctx.redis` (the shared command connection built in app.ts): dedicated connections for
+ * pub/sub (a subscribed connection can do nothing else) and key names under REDIS_KEY_PREFIX.
+ */
+import { Redis } from "ioredis";
+import type { AppContext } from "../context.ts";
+
+export function newRedisConnection(ctx: Pick<AppContext, "config" | "log">): Redis {
+  const url = ctx.config.redisUrl;
+  if (!url) throw new Error("REDIS_URL is not set");
+  const client = new Redis(url, { maxRetriesPerRequest: 1 });
+  // ioredis reconnects by itself; without a listener an unreachable Redis would crash the process.
+  client.on("error", (err) => ctx.log.warn({ err: err.message }, "redis connection error"));
+  return client;
+}
+
+/** Every Redis key starts with REDIS_KEY_PREFIX so deployments and test runs can share one Redis. */
+export function redisKey(ctx: Pick<AppContext, "config">, ...parts: string[]): string {
+  return [ctx.config.redisKeyPrefix, ...parts].join(":");
+}

@@ -1,0 +1,122 @@
+/**
+ * Two app instances on one database and one Redis: revocations reach the other instance within a second, and
+ * rate limits are enforced once for both.
+ */
+import { newId, randomString, schema } from "@moonport/db";
+import { eq } from "drizzle-orm";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { GatewayError } from "../src/gateway/errors.ts";
+import { disableApiKey } from "../src/modules/keys/disable-api-key.ts";
+import { archiveProjectRecord } from "../src/modules/projects/archive-project.ts";
+import { testEnv } from "./env.ts";
+import { seedAccount } from "./gateway-fixtures.ts";
+import { createTestApp, type TestApp } from "./helpers.ts";
+
+const prefix = `mp-test-${randomString(8, "abcdefghijklmnopqrstuvwxyz")}`;
+
+describe.skipIf(!testEnv.redisUrl)("two gateway instances on one Redis", () => {
+  let a: TestApp;
+  let b: TestApp;
+  let redis: Redis;
+  beforeAll(async () => {
+    const env = { REDIS_URL: testEnv.redisUrl!, REDIS_KEY_PREFIX: prefix };
+    a = await createTestApp(env);
+    b = await createTestApp(env, { database: a.ctx.database });
+    redis = new Redis(testEnv.redisUrl!);
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+    const keys = await redis.keys(`${prefix}:*`);
+    if (keys.length) await redis.del(...keys);
+    await redis.quit();
+  });
+
+  /** Polls instance `t` until the key is refused; returns how long that took. */
+  async function refusedWithin(t: TestApp, key: string, limitMs: number): Promise<number> {
+    const start = Date.now();
+    while (Date.now() - start < limitMs + 500) {
+      try {
+        await t.ctx.gateway.authenticate(`Bearer ${key}`);
+      } catch (e) {
+        expect((e as GatewayError).message).toBe("Incorrect API key provided");
+        return Date.now() - start;
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return Number.POSITIVE_INFINITY;
+  }
+
+  it("a key disabled through one instance is refused by the other within one second", async () => {
+    const acct = await seedAccount(a.ctx, { cash: "1" });
+    await a.ctx.gateway.authenticate(`Bearer ${acct.key}`);
+    await b.ctx.gateway.authenticate(`Bearer ${acct.key}`); // warm: cached in b
+    await disableApiKey({ db: a.ctx.db, keyEvents: a.ctx.keyEvents, orgId: acct.orgId, keyId: acct.keyId });
+    expect(await refusedWithin(b, acct.key, 1000)).toBeLessThan(1000);
+  });
+
+  it("archiving a project through one instance refuses its keys on the other within one second", async () => {
+    const acct = await seedAccount(a.ctx, { cash: "1" });
+    const projectId = newId("proj");
+    await a.ctx.db.insert(schema.projects).values({ id: projectId, orgId: acct.orgId, name: "p2" });
+    await a.ctx.db.update(schema.apiKeys).set({ projectId }).where(eq(schema.apiKeys.id, acct.keyId));
+    await b.ctx.gateway.authenticate(`Bearer ${acct.key}`);
+    await archiveProjectRecord({ db: a.ctx.db, keyEvents: a.ctx.keyEvents, orgId: acct.orgId, projectId });
+    expect(await refusedWithin(b, acct.key, 1000)).toBeLessThan(1000);
+  });
+
+  it("a missed message is caught by the version check within one second", async () => {
+    const acct = await seedAccount(a.ctx, { cash: "1" });
+    await b.ctx.gateway.authenticate(`Bearer ${acct.key}`);
+    // Change the database and bump the version without publishing, as if the message were lost.
+    await a.ctx.db.update(schema.apiKeys).set({ status: "disabled" }).where(eq(schema.apiKeys.id, acct.keyId));
+    await redis.incr(`${prefix}:gateway:invalidation-version`);
+    expect(await refusedWithin(b, acct.key, 1000)).toBeLessThan(1000);
+  });
+
+  it("enforces one RPM limit across both instances", async () => {
+    const acct = await seedAccount(a.ctx, { cash: "10" }); // Tier0: 3 RPM, concurrency 1
+    const admitOn = async (t: TestApp) => {
+      const key = await t.ctx.gateway.authenticate(`Bearer ${acct.key}`);
+      const adm = await t.ctx.gateway.admit({
+        key,
+        requestId: newId("req"),
+        model: "moonshot-v1-8k",
+        admissionTokens: 10,
+      });
+      adm.release();
+      return adm;
+    };
+    await admitOn(a);
+    await admitOn(b);
+    const third = await admitOn(a);
+    expect(third.headers["x-ratelimit-remaining-requests"]).toBe("0");
+    for (const t of [a, b]) {
+      const err = await admitOn(t).then(
+        () => null,
+        (e: unknown) => e as GatewayError,
+      );
+      expect(err?.status).toBe(429);
+      expect(err?.message).toMatch(/request reached max request: 3, please try again after \d+ seconds$/);
+    }
+  });
+
+  it("shares the concurrency limit across both instances", async () => {
+    const acct = await seedAccount(a.ctx, { cash: "10" }); // Tier0: concurrency 1
+    const keyA = await a.ctx.gateway.authenticate(`Bearer ${acct.key}`);
+    const keyB = await b.ctx.gateway.authenticate(`Bearer ${acct.key}`);
+    const held = await a.ctx.gateway.admit({ key: keyA, requestId: "c1", model: "moonshot-v1-8k", admissionTokens: 1 });
+    const err = await b.ctx.gateway
+      .admit({ key: keyB, requestId: "c2", model: "moonshot-v1-8k", admissionTokens: 1 })
+      .then(
+        () => null,
+        (e: unknown) => e as GatewayError,
+      );
+    expect(err?.message).toContain("request reached max concurrency: 1");
+    held.release();
+    await new Promise((r) => setTimeout(r, 50)); // the release is a fire-and-forget ZREM
+    const next = await b.ctx.gateway.admit({ key: keyB, requestId: "c3", model: "moonshot-v1-8k", admissionTokens: 1 });
+    next.release();
+  });
+});

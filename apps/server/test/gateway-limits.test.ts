@@ -1,0 +1,146 @@
+import { TIERS } from "@moonport/contracts";
+import { newId, schema } from "@moonport/db";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GatewayError } from "../src/gateway/errors.ts";
+import { RateLimits } from "../src/gateway/limits.ts";
+import type { KeyIdentity } from "../src/gateway/pipeline.ts";
+import { seedAccount } from "./gateway-fixtures.ts";
+import { createTestApp, type TestApp } from "./helpers.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function refusal(p: Promise<unknown>): Promise<GatewayError> {
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(GatewayError);
+  return err as GatewayError;
+}
+
+const admit = (key: KeyIdentity, admissionTokens = 100) =>
+  t.ctx.gateway.admit({ key, requestId: newId("req"), model: "moonshot-v1-8k", admissionTokens });
+
+describe("gateway rate limits", () => {
+  it("limits concurrency per organization by tier and frees the slot on release", async () => {
+    const a = await seedAccount(t.ctx, { cash: "10" }); // Tier0 (cn): concurrency 1
+    const key = await t.ctx.gateway.authenticate(`Bearer ${a.key}`);
+    const first = await admit(key);
+    const err = await refusal(admit(key));
+    expect(err.status).toBe(429);
+    expect(err.toBody()).toEqual({
+      error: {
+        type: "rate_limit_reached_error",
+        message: `Your account ${a.orgId}<${a.keyId}> request reached max concurrency: 1, please try again after 1 seconds`,
+      },
+    });
+    expect(err.headers["retry-after"]).toBe("1");
+    first.release();
+    first.release(); // idempotent: must not free a second slot
+    const second = await admit(key);
+    await refusal(admit(key));
+    second.release();
+  });
+
+  it("limits requests per minute with Retry-After and x-ratelimit headers", async () => {
+    const a = await seedAccount(t.ctx, { cash: "10" }); // Tier0: 3 RPM
+    const key = await t.ctx.gateway.authenticate(`Bearer ${a.key}`);
+    for (let i = 1; i <= 3; i++) {
+      const adm = await admit(key);
+      expect(adm.headers["x-ratelimit-limit-requests"]).toBe("3");
+      expect(adm.headers["x-ratelimit-remaining-requests"]).toBe(String(3 - i));
+      expect(adm.headers["x-ratelimit-limit-tokens"]).toBe("500000");
+      expect(adm.headers["x-ratelimit-remaining-tokens"]).toBe(String(500_000 - 100 * i));
+      expect(adm.headers["x-ratelimit-reset-requests"]).toMatch(/^\d+s$/);
+      expect(adm.headers["x-ratelimit-reset-tokens"]).toMatch(/^\d+s$/);
+      adm.release();
+    }
+    const err = await refusal(admit(key));
+    expect(err.status).toBe(429);
+    const wait = Number(err.headers["retry-after"]);
+    expect(wait).toBeGreaterThanOrEqual(1);
+    expect(wait).toBeLessThanOrEqual(60);
+    expect(err.message).toBe(
+      `Your account ${a.orgId}<${a.keyId}> request reached max request: 3, please try again after ${wait} seconds`,
+    );
+    expect(err.headers["x-ratelimit-remaining-requests"]).toBe("0");
+    // The refusal gave back its concurrency slot (a Tier0 organization has only one).
+    const err2 = await refusal(admit(key));
+    expect(err2.message).toContain("reached max request: 3");
+  });
+
+  it("counts prompt plus max_tokens against TPM and a project's own cap, and refused requests count nothing", async () => {
+    const a = await seedAccount(t.ctx, { cash: "10", tierOverride: 1 }); // cn Tier1: 2,000,000 TPM
+    const key = await t.ctx.gateway.authenticate(`Bearer ${a.key}`);
+    const err = await refusal(admit(key, 2_000_001));
+    expect(err.toBody()).toEqual({
+      error: {
+        type: "rate_limit_reached_error",
+        message: `Your account ${a.orgId}<${a.keyId}> request reached TPM rate limit, current:2000001, limit:2000000`,
+      },
+    });
+    expect(Number(err.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+    const ok = await admit(key, 2_000_000);
+    expect(ok.headers["x-ratelimit-remaining-tokens"]).toBe("0");
+    ok.release();
+
+    const b = await seedAccount(t.ctx, { cash: "10", tierOverride: 1 });
+    await t.ctx.db.update(schema.projects).set({ tpmLimit: 1000 }).where(eq(schema.projects.id, b.projectId));
+    const keyB = await t.ctx.gateway.authenticate(`Bearer ${b.key}`);
+    const first = await admit(keyB, 600);
+    expect(first.headers["x-ratelimit-limit-tokens"]).toBe("1000");
+    expect(first.headers["x-ratelimit-remaining-tokens"]).toBe("400");
+    first.release();
+    const capped = await refusal(admit(keyB, 600));
+    expect(capped.message).toBe(
+      `Your account ${b.orgId}<${b.keyId}> request reached TPM rate limit, current:1200, limit:1000`,
+    );
+    const fits = await admit(keyB, 400);
+    fits.release();
+  });
+
+  it("a project's TPM cap above the organization's tier is held to the tier", async () => {
+    const a = await seedAccount(t.ctx, { cash: "10" }); // Tier0 cn: 500,000 TPM
+    await t.ctx.db.update(schema.projects).set({ tpmLimit: 9_000_000 }).where(eq(schema.projects.id, a.projectId));
+    const key = await t.ctx.gateway.authenticate(`Bearer ${a.key}`);
+    const err = await refusal(admit(key, 500_001));
+    expect(err.message).toContain("limit:500000");
+  });
+
+  it("limits tokens per day with the TPD message", async () => {
+    const limits = new RateLimits(t.ctx);
+    const tier = { ...TIERS.global[0]!, tpm: 10_000_000, rpm: 1000, concurrency: 10, tpd: 1000 };
+    const req = { orgId: newId("org"), keyId: "key_x", projectId: "proj_x", tier, projectTpm: null, timeZone: "UTC" };
+    (await limits.admit({ ...req, tokens: 700 })).release();
+    const err = await refusal(limits.admit({ ...req, tokens: 400 }));
+    expect(err.toBody()).toEqual({
+      error: {
+        type: "rate_limit_reached_error",
+        message: `Your account ${req.orgId}<key_x> request reached TPD rate limit,current:1100, limit:1000`,
+      },
+    });
+    (await limits.admit({ ...req, tokens: 300 })).release();
+    // The day is a calendar day in the edition's zone: Retry-After points at the next local midnight.
+    const midnight = new Date();
+    midnight.setUTCHours(24, 0, 0, 0);
+    const err2 = await refusal(limits.admit({ ...req, tokens: 1 }));
+    const wait = Number(err2.headers["retry-after"]);
+    expect(Math.abs(wait - (midnight.getTime() - Date.now()) / 1000)).toBeLessThan(5);
+  });
+
+  it("raises limits with the tier that cumulative recharge reaches", async () => {
+    const a = await seedAccount(t.ctx, { cash: "10", recharge: "50" }); // cn Tier1: 200 RPM
+    const key = await t.ctx.gateway.authenticate(`Bearer ${a.key}`);
+    const adm = await admit(key);
+    expect(adm.headers["x-ratelimit-limit-requests"]).toBe("200");
+    expect(adm.headers["x-ratelimit-limit-tokens"]).toBe("2000000");
+    adm.release();
+  });
+});
