@@ -23,6 +23,7 @@ export default defineConfig({
           hookTimeout: 60_000,
           // PGlite instances are heavy; two workers fit 2 cores.
           maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

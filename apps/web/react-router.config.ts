@@ -1,10 +1,11 @@
 import type { Config } from "@react-router/dev/config";
+import { localizedPrerenderPaths, publicPaths } from "./public-pages.ts";
 
 export default {
   appDirectory: "app",
-  // Public pages are prerendered to static HTML; console and playground are client-only (SPA fallback).
+  // Public pages are prerendered to static HTML, once per locale; console and sign-in are client-only (SPA fallback).
   ssr: false,
   async prerender() {
-    return ["/"];
+    return localizedPrerenderPaths(publicPaths());
   },
 } satisfies Config;

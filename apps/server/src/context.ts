@@ -1,9 +1,11 @@
 import type { Database, Db } from "@moonport/db";
 import type { FastifyBaseLogger } from "fastify";
 import type { Redis } from "ioredis";
+import type { EngineRouter } from "./engines/index.ts";
 import type { Config } from "./env.ts";
 import type { GatewayPipelineHandle } from "./gateway/create-gateway-pipeline.ts";
 import type { KeyEvents } from "./gateway/key-events.ts";
+import type { GatewayPipeline } from "./gateway/pipeline.ts";
 import type { SmsProvider } from "./modules/auth/sms/provider.ts";
 
 /** The domain clock. Tests pass their own to move time (code and session expiry) without fake timers. */
@@ -30,4 +32,8 @@ export interface AppContext {
   keyEvents: KeyEvents;
   /** The gateway's authenticate → admit → settle pipeline (/v1 routes use it). */
   gateway: GatewayPipelineHandle;
+  /** What /v1 routes call: the real `gateway`, or a stand-in a test passed to buildApp. */
+  pipeline: GatewayPipeline;
+  /** Model engines: the simulator and configured upstreams. */
+  engines: EngineRouter;
 }

@@ -2,8 +2,13 @@
  * The only reader of process.env. One zod schema validates every variable at start and names each bad one.
  * Code that needs configuration takes a `Config` argument, so tests build their own with `buildConfig`.
  */
+import fs from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { z } from "zod";
+
+/** Documentation sources in the repository; the simulator answers from them and searches them for `$web_search`. */
+const DEFAULT_DOCS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/content/docs");
 
 const bool = z
   .enum(["true", "false", "1", "0", ""])
@@ -61,6 +66,16 @@ export const EnvSchema = z.object({
     .enum(["true", "false", "1", "0"])
     .default("true")
     .transform((v) => v === "true" || v === "1"),
+  /** Simulator pace: pause per streamed token. Default 15 ms (0 when NODE_ENV=test). */
+  SIMULATOR_DELAY_MS: z.coerce.number().int().min(0).max(10_000).optional(),
+  /** Documentation tree ({en-US,zh-CN}/**\/*.mdx) the simulator answers from. */
+  DOCS_DIR: z.string().optional(),
+  /** Provider behind `$web_search`: the platform's own docs, or an HTTP search service. */
+  WEB_SEARCH_PROVIDER: z.enum(["docs", "http"]).default("docs"),
+  WEB_SEARCH_URL: url(/^https?:\/\//, "http:// or https://"),
+  WEB_SEARCH_TOKEN: z.string().optional(),
+  /** JSON file routing models to OpenAI-compatible upstreams (see README "Upstream models"). */
+  UPSTREAMS_FILE: z.string().optional(),
 });
 
 export type RawEnv = z.input<typeof EnvSchema>;
@@ -85,6 +100,71 @@ export interface Config {
   sms: { provider: "dev" | "http"; httpUrl?: string; httpToken?: string };
   trustProxy: boolean;
   serveWeb: boolean;
+  simulatorDelayMs: number;
+  docsDir: string;
+  webSearch: { provider: "docs" | "http"; url?: string; token?: string };
+  /** Model id (or "*" for every other model) → upstream. Models not listed run on the simulator. */
+  upstreams: Record<string, UpstreamRoute>;
+}
+
+export interface UpstreamRoute {
+  /** e.g. http://127.0.0.1:8000/v1 (the path before /chat/completions) */
+  baseUrl: string;
+  apiKey: string | undefined;
+  /** Model name sent upstream; defaults to our model id. */
+  upstreamModel: string | undefined;
+  connectTimeoutMs: number;
+  /** Time to the response headers (and between streamed chunks). */
+  responseTimeoutMs: number;
+}
+
+const UpstreamEntrySchema = z
+  .object({
+    baseUrl: z.string().regex(/^https?:\/\//, "must start with http:// or https://"),
+    apiKey: z.string().optional(),
+    apiKeyEnv: z.string().optional(),
+    upstreamModel: z.string().min(1).optional(),
+    connectTimeoutMs: z.number().int().min(1).max(600_000).default(10_000),
+    responseTimeoutMs: z.number().int().min(1).max(3_600_000).default(300_000),
+  })
+  .strict();
+const UpstreamsFileSchema = z.record(z.string(), UpstreamEntrySchema);
+
+/** Reads and checks UPSTREAMS_FILE; an `apiKeyEnv` names the variable holding the upstream key. */
+function readUpstreams(
+  file: string | undefined,
+  raw: Record<string, string | undefined>,
+  problems: string[],
+): Record<string, UpstreamRoute> {
+  if (!file) return {};
+  let json: unknown;
+  try {
+    json = JSON.parse(fs.readFileSync(path.resolve(file), "utf8"));
+  } catch (e) {
+    problems.push(`UPSTREAMS_FILE: cannot read ${file} as JSON (${(e as Error).message})`);
+    return {};
+  }
+  const parsed = UpstreamsFileSchema.safeParse(json);
+  if (!parsed.success) {
+    for (const i of parsed.error.issues) problems.push(`UPSTREAMS_FILE: ${i.path.join(".")}: ${i.message}`);
+    return {};
+  }
+  const out: Record<string, UpstreamRoute> = {};
+  for (const [model, e] of Object.entries(parsed.data)) {
+    let apiKey = e.apiKey;
+    if (e.apiKeyEnv) {
+      apiKey = raw[e.apiKeyEnv];
+      if (!apiKey) problems.push(`UPSTREAMS_FILE: ${model}.apiKeyEnv names ${e.apiKeyEnv}, which is not set`);
+    }
+    out[model] = {
+      baseUrl: e.baseUrl.replace(/\/+$/, ""),
+      apiKey,
+      upstreamModel: e.upstreamModel,
+      connectTimeoutMs: e.connectTimeoutMs,
+      responseTimeoutMs: e.responseTimeoutMs,
+    };
+  }
+  return out;
 }
 
 export interface AnalyticsTag {
@@ -129,7 +209,11 @@ export function buildConfig(raw: Record<string, string | undefined>): Config {
       problems.push("SMS_PROVIDER: production mode needs a real SMS provider (set SMS_PROVIDER=http and SMS_HTTP_URL)");
     }
     if (e.SMS_PROVIDER === "http" && !e.SMS_HTTP_URL) problems.push("SMS_HTTP_URL: required when SMS_PROVIDER=http");
+    if (e.WEB_SEARCH_PROVIDER === "http" && !e.WEB_SEARCH_URL) {
+      problems.push("WEB_SEARCH_URL: required when WEB_SEARCH_PROVIDER=http");
+    }
   }
+  const upstreams = readUpstreams(parsed.success ? parsed.data.UPSTREAMS_FILE : undefined, raw, problems);
   if (problems.length || !parsed.success) throw new EnvError(problems);
   const e = parsed.data;
   return {
@@ -152,6 +236,10 @@ export function buildConfig(raw: Record<string, string | undefined>): Config {
     sms: { provider: e.SMS_PROVIDER, httpUrl: e.SMS_HTTP_URL, httpToken: e.SMS_HTTP_TOKEN },
     trustProxy: e.TRUST_PROXY,
     serveWeb: e.SERVE_WEB,
+    simulatorDelayMs: e.SIMULATOR_DELAY_MS ?? (e.NODE_ENV === "test" ? 0 : 15),
+    docsDir: path.resolve(e.DOCS_DIR ?? DEFAULT_DOCS_DIR),
+    webSearch: { provider: e.WEB_SEARCH_PROVIDER, url: e.WEB_SEARCH_URL, token: e.WEB_SEARCH_TOKEN },
+    upstreams,
   };
 }
 

@@ -117,6 +117,19 @@ describe("sign-up with username and password", () => {
     expect(e.details).toEqual([{ path: "username", message: "This username is already taken." }]);
   });
 
+  it("lets exactly one of two simultaneous sign-ups with the same name win", async () => {
+    const username = uniqueUsername("race");
+    const body = { username, password: PASSWORD, confirmPassword: PASSWORD };
+    const [a, b] = await Promise.all([
+      new TestClient(t.app).post("/api/auth/signup/password", body),
+      new TestClient(t.app).post("/api/auth/signup/password", { ...body, username: username.toUpperCase() }),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    expect(err(a.status === 409 ? a : b).code).toBe("username_taken");
+    const orgs = await t.ctx.db.select().from(schema.organizations);
+    expect(orgs.filter((o) => o.name.toLowerCase() === `${username}'s organization`.toLowerCase())).toHaveLength(1);
+  });
+
   it("answers in the request's language", async () => {
     const { username } = await signUpUser(t.app);
     const c = new TestClient(t.app);

@@ -276,6 +276,7 @@ describe("gateway metering and billing", () => {
     await grantVoucher(t.ctx.db, a.orgId, "9", new Date(Date.now() - 1));
     await runRequest(t.ctx, a.key, { usage: { promptTokens: 0, completionTokens: 10_000, cachedTokens: 0 } }); // ¥0.1
     expect(await t.ctx.gateway.balance(a.orgId)).toEqual({
+      currency: "CNY",
       cash: parseMoney("2"),
       voucher: parseMoney("0.4"),
       available: parseMoney("2.4"),

@@ -35,7 +35,17 @@ export async function openTestDatabase(): Promise<{ database: Database; drop: ()
     drop: async () => {
       const c = new pg.Client({ connectionString: testEnv.databaseUrl });
       await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
+      // Sessions of the just-ended pool may still be closing; killing them (`with (force)`) at that moment
+      // surfaces as an unhandled FATAL 57P01 on their client, so wait for them to go first.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await c.query(`drop database if exists ${name}${attempt >= 30 ? " with (force)" : ""}`);
+          break;
+        } catch (e) {
+          if ((e as { code?: string }).code !== "55006" || attempt >= 30) throw e;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
       await c.end();
     },
   };
@@ -59,7 +69,7 @@ export function testClock(): Clock & { advance(ms: number): void } {
  */
 export async function createTestApp(
   env: Record<string, string> = {},
-  opts: Pick<BuildAppOptions, "clock" | "sms"> & { database?: Database } = {},
+  opts: Pick<BuildAppOptions, "clock" | "sms" | "pipeline"> & { database?: Database } = {},
 ): Promise<TestApp> {
   const { database: sharedDatabase, ...buildOpts } = opts;
   const journalDir = env.BILLING_JOURNAL_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "moonport-journal-"));

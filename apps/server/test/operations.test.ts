@@ -203,6 +203,9 @@ describe.skipIf(testEnv.databaseUrl)("operations", () => {
     for (const l of requestLines) expect(l.reqId).toMatch(/^req_/);
 
     const second = await startServer(port);
+    // Still no operator: a fresh one-time link, not the old one.
+    const secondSetup = JSON.parse(await second.waitForLine((l) => l.includes("/setup?token="))).setupUrl;
+    expect(secondSetup).not.toBe(JSON.parse(setupLine).setupUrl);
     const again = await session(port);
     const signin = await again.post("/api/auth/signin", { username, password: PASSWORD });
     expect(signin.status).toBe(200);

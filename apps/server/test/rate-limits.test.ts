@@ -57,16 +57,21 @@ describe.each(backends)("rate limits %s", (_name, env) => {
     expect((await c.post("/api/auth/signin", { username, password: PASSWORD })).status).toBe(200);
   });
 
-  it("limits sign-in attempts per IP across accounts", async () => {
+  it("limits failed sign-ins per IP across accounts, not successful ones", async () => {
+    const { username } = await signUpUser(t.app);
     const c = new TestClient(t.app);
-    for (let i = 0; i < AUTH_LIMITS.signInPerIp.points; i++) {
+    for (let i = 0; i < AUTH_LIMITS.signInFailuresPerIp.points - 1; i++) {
       const res = await c.post("/api/auth/signin", { username: `nobody_${i}`, password: "Wrong#123" });
       expect(res.status).toBe(401);
     }
-    const res = await c.post("/api/auth/signin", { username: "nobody_more", password: "Wrong#123" });
+    expect((await c.post("/api/auth/signin", { username, password: PASSWORD })).status).toBe(200);
+    const last = await c.post("/api/auth/signin/sms", { phone: uniquePhone().local, code: "123456" });
+    expect(ApiErrorBody.parse(last.body).error.code).toBe("phone_not_registered");
+    const res = await c.post("/api/auth/signin", { username, password: PASSWORD });
     expect(res.status).toBe(429);
+    expect((await c.post("/api/auth/signin/sms", { phone: uniquePhone().local, code: "123456" })).status).toBe(429);
     // Another machine is unaffected.
-    expect((await new TestClient(t.app).post("/api/auth/signin", { username: "x_y", password: "p" })).status).toBe(401);
+    expect((await new TestClient(t.app).post("/api/auth/signin", { username, password: PASSWORD })).status).toBe(200);
   });
 
   it("sends at most 10 SMS per phone per hour", async () => {

@@ -1,6 +1,5 @@
-import { ApiErrorBody } from "@moonport/contracts";
+import { ApiErrorBody, PublicConfig } from "@moonport/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PublicConfig } from "../src/modules/system/routes.ts";
 import { createTestApp, type TestApp, TestClient } from "./helpers.ts";
 
 let t: TestApp;

@@ -1,26 +1,55 @@
 import "@mantine/core/styles.css";
-import { ColorSchemeScript, MantineProvider, mantineHtmlProps } from "@mantine/core";
-import type { ReactNode } from "react";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
-import { initI18n, readLocaleCookie } from "../src/i18n/index.ts";
-import { theme } from "../src/theme.ts";
+import "@mantine/notifications/styles.css";
+import { Center, ColorSchemeScript, Loader, MantineProvider, mantineHtmlProps } from "@mantine/core";
+import { ModalsProvider } from "@mantine/modals";
+import { Notifications } from "@mantine/notifications";
+import { QueryClientProvider } from "@tanstack/react-query";
+import { type ReactNode, useEffect, useState } from "react";
+import { I18nextProvider } from "react-i18next";
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation } from "react-router";
+import { ErrorPage } from "../src/components/error-page.tsx";
+import { EditionAnalytics } from "../src/features/config/components/edition-analytics.tsx";
+import { initI18n, localeForPath } from "../src/i18n/index.ts";
+import { createQueryClient } from "../src/lib/query-client.ts";
+import { THEME_STORAGE_KEY, theme, themeColorSchemeManager } from "../src/theme.ts";
 
+const colorSchemeManager = themeColorSchemeManager();
+
+/**
+ * The document and the app-wide providers (theme, i18n, data, notifications, modals) shared by every part of the
+ * web app: public pages, docs, console. Section layouts live in their own route modules.
+ */
 export function Layout({ children }: { children: ReactNode }) {
-  const locale = readLocaleCookie();
-  initI18n(locale);
+  const { pathname } = useLocation();
+  const locale = localeForPath(pathname);
+  const i18n = initI18n(locale);
+  const [queryClient] = useState(createQueryClient);
+  useEffect(() => {
+    // The SPA fallback page was rendered once at build time in the default locale.
+    document.documentElement.lang = locale;
+  }, [locale]);
   return (
     <html lang={locale} {...mantineHtmlProps}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <ColorSchemeScript defaultColorScheme="auto" />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <ColorSchemeScript defaultColorScheme="auto" localStorageKey={THEME_STORAGE_KEY} />
         <Meta />
         <Links />
       </head>
       <body>
-        <MantineProvider theme={theme} defaultColorScheme="auto">
-          {children}
-        </MantineProvider>
+        <I18nextProvider i18n={i18n}>
+          <QueryClientProvider client={queryClient}>
+            <MantineProvider theme={theme} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager}>
+              <ModalsProvider>
+                <Notifications position="top-center" />
+                <EditionAnalytics />
+                {children}
+              </ModalsProvider>
+            </MantineProvider>
+          </QueryClientProvider>
+        </I18nextProvider>
         <ScrollRestoration />
         <Scripts />
       </body>
@@ -30,4 +59,19 @@ export function Layout({ children }: { children: ReactNode }) {
 
 export default function App() {
   return <Outlet />;
+}
+
+/** Shown while client-only routes (console, sign-in) load from the SPA fallback page. */
+export function HydrateFallback() {
+  return (
+    <Center h="100vh">
+      <Loader type="dots" />
+    </Center>
+  );
+}
+
+export function ErrorBoundary({ error }: { error: unknown }) {
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  if (!notFound) console.error(error);
+  return <ErrorPage kind={notFound ? "notFound" : "error"} />;
 }

@@ -30,6 +30,16 @@ export const EditionConfig = z.object({
 });
 export type EditionConfig = z.infer<typeof EditionConfig>;
 
+/** GET /api/config: the brand and the request's edition, plus the other edition (linked in two-host mode). */
+export const PublicConfig = z.object({
+  brandName: z.string(),
+  locale: z.enum(["zh-CN", "en-US"]),
+  twoHost: z.boolean(),
+  edition: EditionConfig,
+  other: EditionConfig,
+});
+export type PublicConfig = z.infer<typeof PublicConfig>;
+
 /**
  * Which edition a request belongs to. With two hosts configured, the host pins the edition; with one host,
  * the edition follows the locale (overseas mode, i.e. global, only for en-US).

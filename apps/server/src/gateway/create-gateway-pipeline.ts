@@ -9,6 +9,7 @@ import { eq, sql } from "drizzle-orm";
 import type { AppContext } from "../context.ts";
 import { API_KEY_PATTERN, hashApiKey } from "../modules/keys/key-format.ts";
 import { Accounts } from "./accounts.ts";
+import { getOrgBalance } from "./balance.ts";
 import { BillWriter, commitEntries, type QueuedEntry } from "./bill-writer.ts";
 import { GatewayError, gatewayErrors } from "./errors.ts";
 import { BillJournal, type BillLine, claimOrphanJournals, type JournalEntry } from "./journal.ts";
@@ -26,11 +27,6 @@ export interface GatewayPipelineHandle extends GatewayPipeline {
   close(): Promise<void>;
   /** Simulates a crash: stops without committing; the journal file stays for the next instance. */
   abandon(): void;
-  /**
-   * The organization's balance with everything settled so far committed (GET /v1/users/me/balance, console):
-   * cash may be negative; voucher counts unexpired remaining; available = cash + voucher.
-   */
-  balance(orgId: string): Promise<{ cash: bigint; voucher: bigint; available: bigint }>;
   /** Internals exposed for tests. */
   readonly accounts: Accounts;
 }
@@ -216,17 +212,7 @@ export function createGatewayPipeline(ctx: AppContext): GatewayPipelineHandle {
 
     async balance(orgId) {
       await writer.drain();
-      const [row] = await ctx.db
-        .select({
-          cash: schema.organizations.cashBalance,
-          voucher: sql<string>`(select coalesce(sum(v.remaining), 0) from vouchers v
-            where v.org_id = ${orgId} and v.remaining > 0 and v.expires_at > now())`,
-        })
-        .from(schema.organizations)
-        .where(eq(schema.organizations.id, orgId));
-      if (!row) throw new Error(`organization ${orgId} not found`);
-      const voucher = BigInt(row.voucher);
-      return { cash: row.cash, voucher, available: row.cash + voucher };
+      return getOrgBalance({ db: ctx.db, orgId });
     },
 
     async close() {

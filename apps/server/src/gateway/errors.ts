@@ -91,4 +91,21 @@ export const gatewayErrors = {
       `Your account ${uid}<${akId}> request reached TPD rate limit,current:${current}, limit:${limit}`,
       headers,
     ),
+  /** Not in the original table: a path under /v1 that does not exist. */
+  routeNotFound: (method: string, path: string) =>
+    new GatewayError(404, "resource_not_found_error", `Not found: ${method} ${path} is not an API route`),
+  invalidJson: () =>
+    new GatewayError(400, "invalid_request_error", "Invalid request: the request body is not valid JSON"),
+  emptyBody: () => new GatewayError(400, "invalid_request_error", "Invalid request: the request body is empty"),
+  bodyTooLarge: (limitBytes: number) =>
+    new GatewayError(
+      400,
+      "invalid_request_error",
+      `Invalid request: the request body is larger than the limit of ${Math.round(limitBytes / 1024 / 1024)} MB`,
+    ),
+  /** The upstream model service failed or is unreachable (engine errors). */
+  upstreamFailed: (detail: string) => new GatewayError(502, "server_error", detail),
+  upstreamTimeout: () =>
+    new GatewayError(504, "server_error", "The model did not answer in time, please try again later"),
+  upstreamRejected: (detail: string) => new GatewayError(400, "invalid_request_error", `Invalid request: ${detail}`),
 };

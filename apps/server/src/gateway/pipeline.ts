@@ -5,6 +5,7 @@
  *   authenticate(header) ─► admit(key, estimate) ─► engine ─► settle(admission, usage)
  */
 import type { Currency } from "@moonport/contracts";
+import type { OrgBalance } from "./balance.ts";
 
 /** What a valid key resolves to, from the in-memory key cache. */
 export interface KeyIdentity {
@@ -53,6 +54,11 @@ export interface GatewayPipeline {
   authenticate(authorization: string | undefined): Promise<KeyIdentity>;
   /** Throws GatewayError 403/429 (archived project, budget spent, balance ≤ 0, rate limits). */
   admit(req: AdmitRequest): Promise<Admission>;
+  /**
+   * The organization's balance (api-compat §6) with every request settled so far counted, so a client that
+   * reads its balance right after a call sees that call. Null when the organization does not exist.
+   */
+  balance(orgId: string): Promise<OrgBalance | null>;
   /** Writes the bill row and moves the balance; never throws into the response path. */
   settle(req: SettleRequest): Promise<void>;
 }

@@ -1,12 +1,5 @@
-import { Container, Text, Title } from "@mantine/core";
-import { useTranslation } from "react-i18next";
+import { HomePage } from "../../src/features/home/components/home-page.tsx";
 
-export default function Home() {
-  const { t } = useTranslation();
-  return (
-    <Container py="xl">
-      <Title>Moonport</Title>
-      <Text>{t("brandTagline")}</Text>
-    </Container>
-  );
+export default function HomeRoute() {
+  return <HomePage />;
 }

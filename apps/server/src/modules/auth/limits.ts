@@ -14,15 +14,18 @@ export const AUTH_LIMITS = {
   smsPerIp: { points: 30, durationSeconds: 3600 },
   /** Failed sign-ins for one account (username or phone) per 15 minutes; a success clears the count. */
   signInFailuresPerAccount: { points: 10, durationSeconds: 900 },
-  /** Sign-in attempts (password or SMS, right or wrong) from one IP address per 15 minutes. */
-  signInPerIp: { points: 50, durationSeconds: 900 },
+  /**
+   * Failed sign-ins (password or SMS) from one IP address per 15 minutes, across accounts (credential
+   * stuffing). Successful sign-ins do not count, so many people behind one NAT can still sign in.
+   */
+  signInFailuresPerIp: { points: 50, durationSeconds: 900 },
 } as const;
 
 export interface AuthLimiters {
   smsPerPhone: Limiter;
   smsPerIp: Limiter;
   signInFailuresPerAccount: Limiter;
-  signInPerIp: Limiter;
+  signInFailuresPerIp: Limiter;
 }
 
 const cache = new WeakMap<AppContext, AuthLimiters>();
@@ -36,7 +39,7 @@ export function authLimiters(ctx: AppContext): AuthLimiters {
       smsPerPhone: make("smsPerPhone"),
       smsPerIp: make("smsPerIp"),
       signInFailuresPerAccount: make("signInFailuresPerAccount"),
-      signInPerIp: make("signInPerIp"),
+      signInFailuresPerIp: make("signInFailuresPerIp"),
     };
     cache.set(ctx, l);
   }

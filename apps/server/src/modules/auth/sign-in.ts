@@ -5,7 +5,7 @@ import type { AppContext } from "../../context.ts";
 import { AppError } from "../../http/errors.ts";
 import { type ClientInfo, createSession, type NewSession } from "../../http/session.ts";
 import { getMe } from "./get-me.ts";
-import { authLimiters, enforce, ensureNotBlocked } from "./limits.ts";
+import { authLimiters, ensureNotBlocked } from "./limits.ts";
 import { verifyPassword } from "./password.ts";
 import { checkSmsCode, consumeSmsCode } from "./sms-codes.ts";
 
@@ -34,7 +34,8 @@ export async function signInByPassword(opts: {
   const limits = authLimiters(ctx);
   const phone = normalizePhone(opts.username);
   const accountKey = phone ?? opts.username.toLowerCase();
-  await enforce(limits.signInPerIp, client.ip ?? "unknown");
+  const ipKey = client.ip ?? "unknown";
+  await ensureNotBlocked(limits.signInFailuresPerIp, ipKey);
   await ensureNotBlocked(limits.signInFailuresPerAccount, accountKey);
   const [user] = await ctx.db
     .select({ id: schema.users.id, passwordHash: schema.users.passwordHash })
@@ -43,6 +44,7 @@ export async function signInByPassword(opts: {
   const ok = await verifyPassword(user?.passwordHash, opts.password);
   if (!user || !ok) {
     await limits.signInFailuresPerAccount.hit(accountKey);
+    await limits.signInFailuresPerIp.hit(ipKey);
     throw new AppError("invalid_credentials");
   }
   await limits.signInFailuresPerAccount.reset(accountKey);
@@ -58,16 +60,25 @@ export async function signInBySms(opts: {
 }): Promise<SignInResult> {
   const { ctx, phone, client } = opts;
   const limits = authLimiters(ctx);
-  await enforce(limits.signInPerIp, client.ip ?? "unknown");
-  const [user] = await ctx.db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.phone, phone));
-  if (!user) {
-    throw new AppError("phone_not_registered", { details: [{ path: "phone", message: "phone_not_registered" }] });
-  }
+  const ipKey = client.ip ?? "unknown";
+  await ensureNotBlocked(limits.signInFailuresPerIp, ipKey);
   const now = ctx.clock.now();
-  const codeId = await checkSmsCode({ db: ctx.db, phone, purpose: "signin", code: opts.code, now });
+  let userId: string;
+  let codeId: string;
+  try {
+    const [user] = await ctx.db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.phone, phone));
+    if (!user) {
+      throw new AppError("phone_not_registered", { details: [{ path: "phone", message: "phone_not_registered" }] });
+    }
+    userId = user.id;
+    codeId = await checkSmsCode({ db: ctx.db, phone, purpose: "signin", code: opts.code, now });
+  } catch (e) {
+    if (e instanceof AppError) await limits.signInFailuresPerIp.hit(ipKey);
+    throw e;
+  }
   return ctx.db.transaction(async (tx) => {
     await consumeSmsCode({ tx, id: codeId, now });
-    const session = await createSession({ db: tx, userId: user.id, ttlMs: ctx.config.sessionTtlMs, now, client });
-    return { me: await getMe({ db: tx, userId: user.id }), session };
+    const session = await createSession({ db: tx, userId, ttlMs: ctx.config.sessionTtlMs, now, client });
+    return { me: await getMe({ db: tx, userId }), session };
   });
 }

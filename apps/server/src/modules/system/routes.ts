@@ -3,10 +3,10 @@ import {
   EDITION_LOCALE,
   EDITION_TIME_ZONE,
   type Edition,
-  EditionConfig,
+  type EditionConfig,
+  PublicConfig,
   resolveEdition,
 } from "@moonport/contracts";
-import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { App } from "../../http/route.ts";
 
@@ -37,14 +37,6 @@ export function editionConfig(ctx: AppContext, edition: Edition, origin: string)
     analytics: ctx.config.analytics[edition],
   };
 }
-
-export const PublicConfig = z.object({
-  brandName: z.string(),
-  locale: z.enum(["zh-CN", "en-US"]),
-  twoHost: z.boolean(),
-  edition: EditionConfig,
-  other: EditionConfig,
-});
 
 export default async function systemRoutes(app: App, ctx: AppContext) {
   app.get("/healthz", async () => ({ status: "ok" }));

@@ -1,0 +1,36 @@
+/**
+ * Picks the engine for a request: a configured OpenAI-compatible upstream for the model (by requested id, then
+ * by the routed sibling, then "*"), otherwise the built-in simulator.
+ */
+import type { Config } from "../env.ts";
+import type { ChatRequest } from "../gateway/chat-request.ts";
+import { OpenAICompatibleEngine } from "./openai-compatible/index.ts";
+import { SimulatorEngine } from "./simulator/index.ts";
+import { DocsSearchProvider, HttpSearchProvider, type SearchProvider } from "./simulator/search.ts";
+import type { Engine } from "./types.ts";
+
+export interface EngineRouter {
+  forRequest(req: Pick<ChatRequest, "model" | "billedModel">): Engine;
+  close(): Promise<void>;
+}
+
+export function createEngines(config: Config): EngineRouter {
+  const docs = new DocsSearchProvider(config.docsDir);
+  const webSearch: SearchProvider =
+    config.webSearch.provider === "http" && config.webSearch.url
+      ? new HttpSearchProvider(config.webSearch.url, config.webSearch.token)
+      : docs;
+  const simulator = new SimulatorEngine({ delayMs: config.simulatorDelayMs, docs, webSearch });
+  const upstreams = new Map<string, OpenAICompatibleEngine>();
+  for (const [model, route] of Object.entries(config.upstreams))
+    upstreams.set(model, new OpenAICompatibleEngine(route));
+  const fallback = upstreams.get("*");
+  return {
+    forRequest(req) {
+      return upstreams.get(req.model.id) ?? upstreams.get(req.billedModel.id) ?? fallback ?? simulator;
+    },
+    async close() {
+      await Promise.all([...upstreams.values()].map((u) => u.close()));
+    },
+  };
+}

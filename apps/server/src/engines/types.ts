@@ -1,0 +1,71 @@
+/**
+ * What the gateway needs from a model engine: one validated chat request in, a stream of events out. The
+ * route turns events into a JSON response or SSE chunks; metering reads the usage event. Engines never see
+ * HTTP, keys or money.
+ */
+import type { ChatRequest } from "../gateway/chat-request.ts";
+
+export type FinishReason = "stop" | "length" | "tool_calls";
+
+export interface ToolCallDelta {
+  /** Position of the call within its choice's tool_calls. */
+  index: number;
+  /** Present on the first fragment of a call. */
+  id?: string;
+  type?: "function" | "builtin_function";
+  name?: string;
+  /** A fragment of the JSON arguments string. */
+  arguments?: string;
+}
+
+export type EngineEvent =
+  | {
+      type: "delta";
+      choice: number;
+      content?: string;
+      reasoning?: string;
+      toolCalls?: ToolCallDelta[];
+    }
+  | {
+      type: "finish";
+      choice: number;
+      finishReason: FinishReason;
+      /** Tokens this choice produced (reasoning included). */
+      completionTokens: number;
+    }
+  | {
+      /** Sent once, after every choice has finished. */
+      type: "usage";
+      promptTokens: number;
+      cachedTokens: number;
+    };
+
+export interface EngineContext {
+  signal: AbortSignal;
+  /** Scope of the automatic prefix cache (the organization): prompts never share cache entries across it. */
+  cacheScope: string;
+}
+
+/** Metadata the engine contributes to responses. */
+export interface EngineInfo {
+  /** `system_fingerprint` of responses. */
+  fingerprint: string;
+}
+
+export interface Engine {
+  readonly info: EngineInfo;
+  chat(request: ChatRequest, ctx: EngineContext): AsyncIterable<EngineEvent>;
+}
+
+/** An engine failure the gateway turns into an API error (upstream HTTP errors, timeouts). */
+export class EngineError extends Error {
+  constructor(
+    readonly kind: "bad_request" | "auth" | "not_found" | "rate_limited" | "overloaded" | "timeout" | "upstream",
+    message: string,
+    /** True when nothing has been sent to the client yet and another attempt is safe. */
+    readonly beforeFirstByte = true,
+  ) {
+    super(message);
+    this.name = "EngineError";
+  }
+}

@@ -1,0 +1,196 @@
+/**
+ * Engine events → the wire shapes of api-compat §2.7 (one JSON object) and §2.8 (SSE chunks). Also keeps the
+ * running tally of what was produced, so a request cut short is billed for exactly that.
+ */
+import { randomUUID } from "node:crypto";
+import type { EngineEvent, FinishReason, ToolCallDelta } from "../engines/types.ts";
+import { countTokens } from "./tokenizer.ts";
+
+/** `chatcmpl-` + 32 hex characters (randomUUID draws from a pooled entropy buffer; randomBytes per call is slow). */
+export function newCompletionId(): string {
+  return `chatcmpl-${randomUUID().replaceAll("-", "")}`;
+}
+
+interface ToolCallOut {
+  id: string;
+  type: "function" | "builtin_function";
+  function: { name: string; arguments: string };
+}
+
+interface ChoiceState {
+  content: string;
+  reasoning: string;
+  toolCalls: ToolCallOut[];
+  finishReason: FinishReason | null;
+  completionTokens: number | null;
+}
+
+export interface WireUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  cached_tokens: number;
+  prompt_tokens_details: { cached_tokens: number };
+}
+
+export function wireUsage(prompt: number, completion: number, cached: number): WireUsage {
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
+    cached_tokens: cached,
+    prompt_tokens_details: { cached_tokens: cached },
+  };
+}
+
+/** Accumulates events per choice; the source of the non-streaming body and of the usage that is billed. */
+export class ChatTally {
+  readonly choices: ChoiceState[];
+  promptTokens: number | null = null;
+  cachedTokens = 0;
+
+  constructor(n: number) {
+    this.choices = Array.from({ length: n }, () => ({
+      content: "",
+      reasoning: "",
+      toolCalls: [],
+      finishReason: null,
+      completionTokens: null,
+    }));
+  }
+
+  add(ev: EngineEvent): void {
+    if (ev.type === "usage") {
+      this.promptTokens = ev.promptTokens;
+      this.cachedTokens = ev.cachedTokens;
+      return;
+    }
+    const c = this.choices[ev.choice];
+    if (!c) return;
+    if (ev.type === "finish") {
+      c.finishReason = ev.finishReason;
+      c.completionTokens = ev.completionTokens;
+      return;
+    }
+    if (ev.content) c.content += ev.content;
+    if (ev.reasoning) c.reasoning += ev.reasoning;
+    if (ev.toolCalls) for (const d of ev.toolCalls) mergeToolCall(c.toolCalls, d);
+  }
+
+  /** Completion tokens: as the engine reported them, or counted from what was produced when a choice was cut off. */
+  completionTokens(choice: number): number {
+    const c = this.choices[choice]!;
+    if (c.completionTokens !== null) return c.completionTokens;
+    let n = countTokens(c.content) + countTokens(c.reasoning);
+    for (const t of c.toolCalls) n += countTokens(t.function.name) + countTokens(t.function.arguments);
+    return n;
+  }
+
+  totalCompletionTokens(): number {
+    let n = 0;
+    for (let i = 0; i < this.choices.length; i++) n += this.completionTokens(i);
+    return n;
+  }
+
+  /** `$web_search` calls returned to the client: each one is billed a per-call fee. */
+  webSearchCalls(): number {
+    let n = 0;
+    for (const c of this.choices) for (const t of c.toolCalls) if (t.function.name === "$web_search") n++;
+    return n;
+  }
+}
+
+function mergeToolCall(list: ToolCallOut[], d: ToolCallDelta): void {
+  let t = list[d.index];
+  if (!t) {
+    t = { id: d.id ?? "", type: d.type ?? "function", function: { name: d.name ?? "", arguments: "" } };
+    list[d.index] = t;
+  }
+  if (d.id) t.id = d.id;
+  if (d.type) t.type = d.type;
+  if (d.name) t.function.name = d.name;
+  if (d.arguments) t.function.arguments += d.arguments;
+}
+
+export interface ResponseMeta {
+  id: string;
+  created: number;
+  /** The model id the client asked for. */
+  model: string;
+  fingerprint: string;
+}
+
+/** The non-streaming `chat.completion` body. */
+export function completionBody(meta: ResponseMeta, tally: ChatTally, promptFallback: number) {
+  const prompt = tally.promptTokens ?? promptFallback;
+  return {
+    id: meta.id,
+    object: "chat.completion",
+    created: meta.created,
+    model: meta.model,
+    system_fingerprint: meta.fingerprint,
+    choices: tally.choices.map((c, index) => ({
+      index,
+      message: {
+        role: "assistant",
+        content: c.content,
+        ...(c.reasoning ? { reasoning_content: c.reasoning } : {}),
+        ...(c.toolCalls.length ? { tool_calls: c.toolCalls } : {}),
+      },
+      finish_reason: c.finishReason ?? "stop",
+    })),
+    usage: wireUsage(prompt, tally.totalCompletionTokens(), tally.cachedTokens),
+  };
+}
+
+/** Serialises one SSE event. The JSON prefix is built once per request to keep per-chunk work small. */
+export class ChunkWriter {
+  private readonly head: string;
+  constructor(meta: ResponseMeta) {
+    this.head = `{"id":${JSON.stringify(meta.id)},"object":"chat.completion.chunk","created":${meta.created},"model":${JSON.stringify(meta.model)},"system_fingerprint":${JSON.stringify(meta.fingerprint)},"choices":`;
+  }
+
+  private frame(choices: unknown[], usage: WireUsage | null | undefined): string {
+    const tail = usage === undefined ? "}" : `,"usage":${JSON.stringify(usage)}}`;
+    return `data: ${this.head}${JSON.stringify(choices)}${tail}\n\n`;
+  }
+
+  /** The first chunk of a choice: role and empty content (api-compat §2.8). */
+  roleChunk(index: number, usageNull: boolean): string {
+    return this.frame(
+      [{ index, delta: { role: "assistant", content: "" }, finish_reason: null }],
+      usageNull ? null : undefined,
+    );
+  }
+
+  delta(ev: Extract<EngineEvent, { type: "delta" }>, usageNull: boolean): string {
+    const delta: Record<string, unknown> = {};
+    if (ev.reasoning) delta.reasoning_content = ev.reasoning;
+    if (ev.content) delta.content = ev.content;
+    if (ev.toolCalls) {
+      delta.tool_calls = ev.toolCalls.map((d) => ({
+        index: d.index,
+        ...(d.id ? { id: d.id } : {}),
+        ...(d.type ? { type: d.type } : {}),
+        function: { ...(d.name ? { name: d.name } : {}), arguments: d.arguments ?? "" },
+      }));
+    }
+    return this.frame([{ index: ev.choice, delta, finish_reason: null }], usageNull ? null : undefined);
+  }
+
+  /** The last chunk of a choice carries its usage inside the choice (the Moonshot quirk). */
+  finish(index: number, reason: FinishReason, usage: WireUsage, usageNull: boolean): string {
+    return this.frame([{ index, delta: {}, finish_reason: reason, usage }], usageNull ? null : undefined);
+  }
+
+  /** With stream_options.include_usage: one more chunk, no choices, top-level usage. */
+  usageChunk(usage: WireUsage): string {
+    return this.frame([], usage);
+  }
+}
+
+export const SSE_DONE = "data: [DONE]\n\n";
+
+export function sseError(type: string, message: string): string {
+  return `data: ${JSON.stringify({ error: { type, message } })}\n\n`;
+}

@@ -1,0 +1,119 @@
+/**
+ * One chat completion from admission to settlement, independent of HTTP: validate, count, admit (limits, budgets,
+ * balance), start the engine, tally what it produces, and settle exactly once with what was produced.
+ */
+import type { EngineRouter } from "../engines/index.ts";
+import { type Engine, EngineError, type EngineEvent } from "../engines/types.ts";
+import { applyTokenLimits, type ChatRequest, parseChatRequest } from "./chat-request.ts";
+import { ChatTally, newCompletionId, type ResponseMeta } from "./chat-response.ts";
+import { type GatewayError, gatewayErrors } from "./errors.ts";
+import type { Admission, GatewayPipeline, KeyIdentity, SettleRequest } from "./pipeline.ts";
+
+export interface ChatRun {
+  chat: ChatRequest;
+  admission: Admission;
+  meta: ResponseMeta;
+  tally: ChatTally;
+  /** Engine events, also recorded in `tally`. Engine failures surface as GatewayError. */
+  events: AsyncIterable<EngineEvent>;
+  /** Milliseconds spent inside the engine so far (for Server-Timing). */
+  engineMs(): number;
+  /** Settles once (later calls are ignored); never throws. */
+  settle(status: SettleRequest["status"]): Promise<void>;
+}
+
+export function engineErrorToGateway(e: EngineError): GatewayError {
+  switch (e.kind) {
+    case "bad_request":
+      return gatewayErrors.upstreamRejected(e.message);
+    case "rate_limited":
+    case "overloaded":
+      return gatewayErrors.engineOverloaded();
+    case "timeout":
+      return gatewayErrors.upstreamTimeout();
+    default:
+      return gatewayErrors.upstreamFailed(e.message);
+  }
+}
+
+export async function startChat(opts: {
+  pipeline: GatewayPipeline;
+  engines: EngineRouter;
+  key: KeyIdentity;
+  body: unknown;
+  requestId: string;
+  signal: AbortSignal;
+  onSettleError?: (e: unknown) => void;
+}): Promise<ChatRun> {
+  const chat = applyTokenLimits(parseChatRequest(opts.body));
+  const admission = await opts.pipeline.admit({
+    key: opts.key,
+    requestId: opts.requestId,
+    model: chat.billedModel.id,
+    admissionTokens: chat.promptTokens + chat.maxTokens,
+  });
+  const engine: Engine = opts.engines.forRequest(chat);
+  const meta: ResponseMeta = {
+    id: newCompletionId(),
+    created: Math.floor(Date.now() / 1000),
+    model: chat.requestedModel,
+    fingerprint: engine.info.fingerprint,
+  };
+  const tally = new ChatTally(chat.n);
+  let engineMs = 0;
+  let settled = false;
+  let started = false;
+
+  async function* events(): AsyncIterable<EngineEvent> {
+    const iterator = engine.chat(chat, { signal: opts.signal, cacheScope: opts.key.orgId })[Symbol.asyncIterator]();
+    while (true) {
+      const t = performance.now();
+      let r: IteratorResult<EngineEvent>;
+      try {
+        r = await iterator.next();
+      } catch (e) {
+        if (e instanceof EngineError) throw engineErrorToGateway(e);
+        if (opts.signal.aborted) return;
+        throw e;
+      } finally {
+        engineMs += performance.now() - t;
+      }
+      if (r.done) return;
+      started = true;
+      tally.add(r.value);
+      yield r.value;
+    }
+  }
+
+  return {
+    chat,
+    admission,
+    meta,
+    tally,
+    events: events(),
+    engineMs: () => engineMs,
+    async settle(status) {
+      if (settled) return;
+      settled = true;
+      admission.release();
+      // Nothing reached the engine's output: the prompt was not processed for this client, nothing is charged.
+      const nothing = !started && status !== "ok";
+      try {
+        await opts.pipeline.settle({
+          admission,
+          usage: nothing
+            ? { promptTokens: 0, completionTokens: 0, cachedTokens: 0 }
+            : {
+                promptTokens: tally.promptTokens ?? chat.promptTokens,
+                completionTokens: tally.totalCompletionTokens(),
+                cachedTokens: tally.cachedTokens,
+              },
+          webSearchCalls: nothing ? 0 : tally.webSearchCalls(),
+          status,
+        });
+      } catch (e) {
+        opts.onSettleError?.(e);
+      }
+    },
+  };
+}

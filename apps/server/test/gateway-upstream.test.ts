@@ -1,0 +1,262 @@
+/**
+ * The OpenAI-compatible upstream adapter against a real local HTTP server standing in for the upstream:
+ * routing and credentials, streaming passed through chunk by chunk, usage from the upstream or counted,
+ * retries before the first byte, error mapping, and cancellation when the client goes away.
+ */
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { countTokens } from "../src/gateway/tokenizer.ts";
+import { createTestApp, type TestApp } from "./helpers.ts";
+import { FIXTURE_DOCS } from "./support/fixtures.ts";
+import { TestPipeline } from "./support/test-pipeline.ts";
+
+interface Seen {
+  model: string;
+  body: Record<string, unknown>;
+  authorization: string | undefined;
+}
+
+const seen: Seen[] = [];
+const closedEarly: string[] = [];
+let flakyCount = 0;
+let upstream: http.Server;
+let t: TestApp;
+let pipeline: TestPipeline;
+let client: OpenAI;
+let baseURL: string;
+let tmp: string;
+
+const WORDS = ["Upstream ", "says ", "hello ", "in ", "five ", "chunks."];
+
+function chunk(id: string, delta: Record<string, unknown>, finish: string | null = null, usage?: unknown) {
+  return `data: ${JSON.stringify({
+    id,
+    object: "chat.completion.chunk",
+    created: 1,
+    model: "up",
+    choices: [{ index: 0, delta, finish_reason: finish, ...(usage ? { usage } : {}) }],
+  })}\n\n`;
+}
+
+function startUpstream(): Promise<http.Server> {
+  const server = http.createServer((req, res) => {
+    let raw = "";
+    req.on("data", (c) => {
+      raw += c;
+    });
+    req.on("end", async () => {
+      const body = JSON.parse(raw) as Record<string, unknown>;
+      const model = String(body.model);
+      seen.push({ model, body, authorization: req.headers.authorization });
+      const json = (status: number, value: unknown) => {
+        res.writeHead(status, { "content-type": "application/json" });
+        res.end(JSON.stringify(value));
+      };
+      if (model === "flaky" && flakyCount++ === 0) return json(503, { error: { message: "warming up" } });
+      if (model === "bad") return json(400, { error: { message: "context too long for this upstream" } });
+      if (model === "ratelimited") return json(429, { error: { message: "slow down" } });
+      const usage =
+        model === "no-usage"
+          ? undefined
+          : { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18, cached_tokens: 3 };
+      if (!body.stream) {
+        return json(200, {
+          id: "up-1",
+          object: "chat.completion",
+          created: 1,
+          model: "up",
+          choices: [{ index: 0, message: { role: "assistant", content: WORDS.join("") }, finish_reason: "stop" }],
+          ...(usage ? { usage } : {}),
+        });
+      }
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write(chunk("up-1", { role: "assistant", content: "" }));
+      let closed = false;
+      res.on("close", () => {
+        if (!res.writableFinished) {
+          closed = true;
+          closedEarly.push(model);
+        }
+      });
+      if (model === "midfail") {
+        res.write(chunk("up-1", { content: WORDS[0] }));
+        res.end(`data: ${JSON.stringify({ error: { message: "engine crashed", type: "server_error" } })}\n\n`);
+        return;
+      }
+      for (const w of WORDS) {
+        if (closed) return;
+        res.write(chunk("up-1", { content: w }));
+        if (model === "slow") await new Promise((r) => setTimeout(r, 60));
+      }
+      res.write(chunk("up-1", {}, "stop", usage));
+      res.end("data: [DONE]\n\n");
+    });
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+beforeAll(async () => {
+  upstream = await startUpstream();
+  const up = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`;
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "moonport-upstreams-"));
+  const file = path.join(tmp, "upstreams.json");
+  const route = (upstreamModel: string, extra: Record<string, unknown> = {}) => ({
+    baseUrl: up,
+    apiKeyEnv: "TEST_UPSTREAM_KEY",
+    upstreamModel,
+    connectTimeoutMs: 1000,
+    responseTimeoutMs: 5000,
+    ...extra,
+  });
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      "moonshot-v1-8k": route("echo"),
+      "moonshot-v1-32k": route("no-usage"),
+      "moonshot-v1-128k": route("flaky"),
+      "kimi-k2-0905-preview": route("bad"),
+      "kimi-k2-turbo-preview": route("slow"),
+      "kimi-latest": route("midfail"),
+      "moonshot-v1-8k-vision-preview": route("ratelimited"),
+      "kimi-k2-0711-preview": route("gone", { baseUrl: "http://127.0.0.1:1/v1" }),
+    }),
+  );
+  pipeline = new TestPipeline();
+  t = await createTestApp(
+    { DOCS_DIR: FIXTURE_DOCS, UPSTREAMS_FILE: file, TEST_UPSTREAM_KEY: "upstream-secret" },
+    { pipeline },
+  );
+  await t.app.listen({ port: 0, host: "127.0.0.1" });
+  baseURL = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/v1`;
+  client = new OpenAI({ apiKey: pipeline.addKey().key, baseURL, maxRetries: 0 });
+});
+afterAll(async () => {
+  await t.close();
+  upstream.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+const messages = [{ role: "user" as const, content: "Say hello." }];
+
+describe("OpenAI-compatible upstream adapter", () => {
+  it("forwards to the configured upstream with its model name, key and the admitted max_tokens", async () => {
+    const res = await client.chat.completions.create({ model: "moonshot-v1-8k", messages });
+    expect(res.choices[0]!.message.content).toBe(WORDS.join(""));
+    expect(res.model).toBe("moonshot-v1-8k");
+    expect(res.id).toMatch(/^chatcmpl-[0-9a-f]{32}$/);
+    expect(res.usage).toMatchObject({ prompt_tokens: 11, completion_tokens: 7, total_tokens: 18, cached_tokens: 3 });
+    const s = seen[seen.length - 1]!;
+    expect(s.model).toBe("echo");
+    expect(s.authorization).toBe("Bearer upstream-secret");
+    expect(s.body.max_tokens).toBe(1024);
+    await pipeline.waitForSettled(1);
+    expect(pipeline.settled[pipeline.settled.length - 1]!.usage).toEqual({
+      promptTokens: 11,
+      completionTokens: 7,
+      cachedTokens: 3,
+    });
+  });
+
+  it("passes a stream through chunk by chunk with the upstream's usage in the final choice", async () => {
+    const stream = await client.chat.completions.create({ model: "moonshot-v1-8k", messages, stream: true });
+    const deltas: string[] = [];
+    let usage: unknown;
+    for await (const c of stream) {
+      if (c.choices[0]?.delta.content) deltas.push(c.choices[0].delta.content);
+      if (c.choices[0]?.finish_reason) usage = (c.choices[0] as unknown as { usage: unknown }).usage;
+    }
+    expect(deltas).toEqual(WORDS);
+    expect(usage).toMatchObject({ prompt_tokens: 11, completion_tokens: 7 });
+  });
+
+  it("counts usage with the tokenizer when the upstream reports none", async () => {
+    const res = await client.chat.completions.create({ model: "moonshot-v1-32k", messages });
+    expect(res.usage!.completion_tokens).toBe(countTokens(WORDS.join("")));
+    const est = await fetch(`${baseURL}/tokenizers/estimate-token-count`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${client.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "moonshot-v1-32k", messages }),
+    });
+    expect(res.usage!.prompt_tokens).toBe(((await est.json()) as { data: { total_tokens: number } }).data.total_tokens);
+    const stream = await client.chat.completions.create({ model: "moonshot-v1-32k", messages, stream: true });
+    let completion = 0;
+    for await (const c of stream) {
+      const u = (c.choices[0] as unknown as { usage?: { completion_tokens: number } } | undefined)?.usage;
+      if (u) completion = u.completion_tokens;
+    }
+    expect(completion).toBe(countTokens(WORDS.join("")));
+  });
+
+  it("retries an upstream 503 before anything reached the client", async () => {
+    const before = seen.filter((s) => s.model === "flaky").length;
+    const res = await client.chat.completions.create({ model: "moonshot-v1-128k", messages });
+    expect(res.choices[0]!.message.content).toBe(WORDS.join(""));
+    expect(seen.filter((s) => s.model === "flaky").length).toBe(before + 2);
+  });
+
+  it("maps upstream errors to the gateway's error types", async () => {
+    const bad = await client.chat.completions.create({ model: "kimi-k2-0905-preview", messages }).catch((e) => e);
+    expect(bad).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(bad.error).toEqual({
+      type: "invalid_request_error",
+      message: "Invalid request: context too long for this upstream",
+    });
+    const badStream = await client.chat.completions
+      .create({ model: "kimi-k2-0905-preview", messages, stream: true })
+      .catch((e) => e);
+    expect(badStream).toBeInstanceOf(OpenAI.BadRequestError);
+    const limited = await client.chat.completions
+      .create({ model: "moonshot-v1-8k-vision-preview", messages })
+      .catch((e) => e);
+    expect(limited).toBeInstanceOf(OpenAI.RateLimitError);
+    expect(limited.error.type).toBe("engine_overloaded_error");
+    const gone = await client.chat.completions.create({ model: "kimi-k2-0711-preview", messages }).catch((e) => e);
+    expect(gone.status).toBe(502);
+    expect(gone.error.type).toBe("server_error");
+  });
+
+  it("ends a stream that fails after the first byte with an SSE error event and bills what was produced", async () => {
+    const before = pipeline.settled.length;
+    const res = await fetch(`${baseURL}/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${client.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "kimi-latest", messages, stream: true }),
+    });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toContain(`"content":"${WORDS[0]}"`);
+    expect(text).toContain('data: {"error":{"type":"server_error","message":"engine crashed"}}');
+    expect(text.trimEnd().endsWith("data: [DONE]")).toBe(true);
+    await pipeline.waitForSettled(before + 1);
+    const s = pipeline.settled[before]!;
+    expect(s.status).toBe("upstream_error");
+    expect(s.usage.completionTokens).toBe(countTokens(WORDS[0]!));
+  });
+
+  it("cancels the upstream request when the client disconnects and settles only what was produced", async () => {
+    const abort = new AbortController();
+    const res = await fetch(`${baseURL}/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${client.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "kimi-k2-turbo-preview", messages, stream: true }),
+      signal: abort.signal,
+    });
+    const reader = res.body!.getReader();
+    let text = "";
+    while (!text.includes("says")) text += new TextDecoder().decode((await reader.read()).value);
+    const settledBefore = pipeline.settled.length;
+    abort.abort();
+    await pipeline.waitForSettled(settledBefore + 1);
+    const s = pipeline.settled[pipeline.settled.length - 1]!;
+    expect(s.status).toBe("client_closed");
+    expect(s.usage.completionTokens).toBeGreaterThan(0);
+    expect(s.usage.completionTokens).toBeLessThan(countTokens(WORDS.join("")));
+    for (let i = 0; i < 50 && !closedEarly.includes("slow"); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(closedEarly).toContain("slow");
+  });
+});

@@ -1,0 +1,106 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { openDatabase } from "@moonport/db";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../src/app.ts";
+import { buildConfig } from "../src/env.ts";
+import type { App } from "../src/http/route.ts";
+import { TestClient } from "./helpers.ts";
+
+/** A fake web build laid out the way apps/web's prerender writes it. */
+function writeFixture(root: string) {
+  const files: Record<string, string> = {
+    "index.html": "<html>spa-fallback</html>",
+    "zh-CN/index.html": '<html lang="zh-CN">首页</html>',
+    "en-US/index.html": '<html lang="en-US">home</html>',
+    "zh-CN/docs/overview/index.html": '<html lang="zh-CN">概览</html>',
+    "en-US/docs/overview/index.html": '<html lang="en-US">overview</html>',
+    "assets/app-abc123.js": "console.log(1)",
+    "favicon.svg": "<svg/>",
+  };
+  for (const [rel, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), content);
+  }
+}
+
+describe("serving the web app", () => {
+  let app: App;
+  let root: string;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), "moonport-web-"));
+    writeFixture(root);
+    const config = buildConfig({ NODE_ENV: "test", SERVE_WEB: "true", LOG_LEVEL: "silent" });
+    const database = await openDatabase({ kind: "pglite", dataDir: "memory" });
+    ({ app } = await buildApp({ config, database, logger: false, webRoot: root }));
+    await app.ready();
+    close = async () => {
+      await app.close();
+      await database.close();
+      fs.rmSync(root, { recursive: true, force: true });
+    };
+  });
+  afterAll(() => close());
+
+  it("sends the prerendered page of the locale cookie at the unprefixed URL", async () => {
+    const c = new TestClient(app);
+    c.locale = undefined;
+    c.cookies.set("locale", "en-US");
+    const home = await c.get("/");
+    expect(home.status).toBe(200);
+    expect(home.raw.body).toContain("home");
+    expect(home.headers["cache-control"]).toBe("no-cache");
+    const docs = await c.get("/docs/overview/");
+    expect(docs.raw.body).toContain("overview");
+    c.cookies.set("locale", "zh-CN");
+    expect((await c.get("/docs/overview")).raw.body).toContain("概览");
+  });
+
+  it("defaults to zh-CN without cookie or Accept-Language and remembers the choice in the locale cookie", async () => {
+    const c = new TestClient(app);
+    c.locale = undefined;
+    const res = await c.get("/");
+    expect(res.raw.body).toContain("首页");
+    expect(c.cookies.get("locale")).toBe("zh-CN");
+    const cookie = res.raw.cookies.find((k) => k.name === "locale");
+    expect(cookie?.maxAge).toBe(365 * 24 * 60 * 60);
+  });
+
+  it("follows Accept-Language when no cookie is set", async () => {
+    const c = new TestClient(app);
+    c.locale = "en-US";
+    expect((await c.get("/")).raw.body).toContain("home");
+    expect(c.cookies.get("locale")).toBe("en-US");
+  });
+
+  it("turns a locale-prefixed URL into the locale cookie and a redirect to the unprefixed page", async () => {
+    const c = new TestClient(app);
+    c.cookies.set("locale", "zh-CN");
+    const res = await c.get("/en-US/docs/overview?x=1");
+    expect(res.status).toBe(302);
+    expect(res.headers.location).toBe("/docs/overview?x=1");
+    expect(c.cookies.get("locale")).toBe("en-US");
+    expect((await c.get("/zh-CN/index.html")).status).toBe(302);
+  });
+
+  it("sends the SPA fallback for client-only routes and 404 for missing files", async () => {
+    const c = new TestClient(app);
+    const console = await c.get("/console/profile");
+    expect(console.status).toBe(200);
+    expect(console.raw.body).toContain("spa-fallback");
+    expect((await c.get("/assets/missing.js")).status).toBe(404);
+    const asset = await c.get("/assets/app-abc123.js");
+    expect(asset.status).toBe(200);
+    expect(asset.headers["cache-control"]).toContain("immutable");
+  });
+
+  it("answers unknown API routes with the error envelope, not a page", async () => {
+    const c = new TestClient(app);
+    const res = await c.get("/api/nope");
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe("route_not_found");
+  });
+});

@@ -1,0 +1,8 @@
+import { Outlet } from "react-router";
+import { ConsoleShell } from "../../../src/features/console/components/console-shell.tsx";
+import type { ConsoleContext } from "../../../src/features/console/context.ts";
+
+/** /console/**: client-only; every screen renders inside the shell and reads the user with useConsoleUser(). */
+export default function ConsoleLayout() {
+  return <ConsoleShell>{(me) => <Outlet context={{ me } satisfies ConsoleContext} />}</ConsoleShell>;
+}

@@ -1,0 +1,15 @@
+import { LOCALES } from "@moonport/contracts";
+
+/**
+ * Unprefixed paths of the public pages (home, docs …). Each is prerendered once per locale under `/<locale>`
+ * (e.g. build/client/en-US/docs/overview/index.html); the server sends the file for the request's locale at the
+ * unprefixed URL (apps/server/src/http/web.ts). Routes of these pages live inside the `:lang?` layout in
+ * app/routes.ts so that the prefixed paths match them at build time.
+ */
+export function publicPaths(): string[] {
+  return ["/"];
+}
+
+export function localizedPrerenderPaths(paths: string[]): string[] {
+  return paths.flatMap((p) => LOCALES.map((l) => (p === "/" ? `/${l}` : `/${l}${p}`)));
+}

@@ -1,0 +1,113 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Alert, Button, Center, Loader, PasswordInput, Stack, TextInput } from "@mantine/core";
+import { SetupRequest } from "@moonport/contracts";
+import { IconCircleCheck } from "@tabler/icons-react";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import type { z } from "zod";
+import { PageMeta } from "../../../components/page-meta.tsx";
+import { useApplyApiError, useFieldMessage } from "../../../lib/forms.ts";
+import { useSetup, useSetupStatus } from "../api/setup.ts";
+import { AuthLayout } from "./auth-layout.tsx";
+import { FormError } from "./form-error.tsx";
+
+/** /setup?token=…: creates the operator account with the one-time link printed at first start. */
+export function SetupPage() {
+  const { t } = useTranslation("auth");
+  const msg = useFieldMessage();
+  const applyApiError = useApplyApiError();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const status = useSetupStatus();
+  const setup = useSetup();
+  const [formError, setFormError] = useState<string>();
+  const form = useForm<z.input<typeof SetupRequest>, unknown, z.output<typeof SetupRequest>>({
+    resolver: zodResolver(SetupRequest),
+    defaultValues: { token: params.get("token") ?? "", username: "", password: "", confirmPassword: "" },
+  });
+  const errors = form.formState.errors;
+  const submit = form.handleSubmit(async (values) => {
+    setFormError(undefined);
+    try {
+      await setup.mutateAsync(values);
+      navigate("/console", { replace: true });
+    } catch (error) {
+      setFormError(
+        applyApiError(error, form.setError, ["token", "username", "password", "confirmPassword"], (reason) =>
+          t("setup.failed", { reason }),
+        ),
+      );
+    }
+  });
+
+  let body: React.ReactNode;
+  if (status.isPending) {
+    body = (
+      <Center py="xl">
+        <Loader type="dots" />
+      </Center>
+    );
+  } else if (status.isError) {
+    body = <FormError message={status.error.message} />;
+  } else if (status.data.operatorExists) {
+    body = (
+      <Alert color="teal" variant="light" icon={<IconCircleCheck size={18} />} title={t("setup.doneTitle")}>
+        <Stack gap="sm" align="flex-start">
+          {t("setup.doneText")}
+          <Button component={Link} to="/signin" size="xs" variant="light" color="teal">
+            {t("signIn.submit")}
+          </Button>
+        </Stack>
+      </Alert>
+    );
+  } else {
+    body = (
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <FormError message={formError} />
+          {params.get("token") ? null : (
+            <TextInput
+              label={t("setup.token")}
+              description={t("setup.tokenHint")}
+              error={msg(errors.token?.message)}
+              {...form.register("token")}
+            />
+          )}
+          {params.get("token") && errors.token ? <FormError message={msg(errors.token.message)} /> : null}
+          <TextInput
+            label={t("username")}
+            description={t("usernameRules")}
+            autoComplete="username"
+            error={msg(errors.username?.message)}
+            {...form.register("username")}
+          />
+          <PasswordInput
+            label={t("password")}
+            description={t("passwordRules")}
+            autoComplete="new-password"
+            error={msg(errors.password?.message)}
+            {...form.register("password")}
+          />
+          <PasswordInput
+            label={t("confirmPassword")}
+            autoComplete="new-password"
+            error={msg(errors.confirmPassword?.message)}
+            {...form.register("confirmPassword")}
+          />
+          <Button type="submit" fullWidth size="md" loading={form.formState.isSubmitting}>
+            {t("setup.submit")}
+          </Button>
+        </Stack>
+      </form>
+    );
+  }
+
+  return (
+    <AuthLayout title={t("setup.title")} subtitle={t("setup.subtitle")}>
+      <PageMeta title={t("setup.title")} />
+      {body}
+    </AuthLayout>
+  );
+}

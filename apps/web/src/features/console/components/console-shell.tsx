@@ -1,0 +1,146 @@
+import {
+  Alert,
+  AppShell,
+  Burger,
+  Button,
+  Center,
+  Divider,
+  Group,
+  Loader,
+  NavLink,
+  ScrollArea,
+  Stack,
+  Text,
+} from "@mantine/core";
+import { useDisclosure } from "@mantine/hooks";
+import type { MeWithOrgs } from "@moonport/contracts";
+import { IconAlertTriangle } from "@tabler/icons-react";
+import { type ReactNode, useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useLocation, useNavigate } from "react-router";
+import { Logo } from "../../../components/logo.tsx";
+import { LocaleSwitch, ThemeSwitch } from "../../../components/preferences.tsx";
+import { isSignedOut, useMe } from "../../auth/api/get-me.ts";
+import { CONSOLE_NAV } from "../nav.ts";
+import classes from "./console-shell.module.css";
+import { OrgSwitcher } from "./org-switcher.tsx";
+import { UserMenu } from "./user-menu.tsx";
+
+function isActive(pathname: string, to: string): boolean {
+  return pathname === to || pathname.startsWith(`${to}/`);
+}
+
+/**
+ * The console frame: header (brand, organization switcher, theme, language, user menu) and the sidebar from
+ * CONSOLE_NAV. Signed-out visitors are sent to sign-in and come back here afterwards.
+ */
+export function ConsoleShell({ children }: { children: (me: MeWithOrgs) => ReactNode }) {
+  const { t } = useTranslation("console");
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const location = useLocation();
+  const navigate = useNavigate();
+  const me = useMe();
+  const signedOut = isSignedOut(me.error);
+
+  useEffect(() => {
+    if (signedOut) {
+      const next = `${location.pathname}${location.search}`;
+      navigate(`/signin?next=${encodeURIComponent(next)}`, { replace: true });
+    }
+  }, [signedOut, location.pathname, location.search, navigate]);
+
+  // Close the mobile menu after navigating.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on path change only
+  useEffect(() => close(), [location.pathname]);
+
+  if (me.isPending || signedOut) {
+    return (
+      <Center h="100vh">
+        <Loader type="dots" />
+      </Center>
+    );
+  }
+  if (me.isError) {
+    return (
+      <Center h="100vh" p="md">
+        <Alert color="red" icon={<IconAlertTriangle size={18} />} title={t("loadFailed")} maw={420}>
+          <Stack gap="sm">
+            <Text size="sm">{me.error.message}</Text>
+            <Button size="xs" variant="light" color="red" onClick={() => me.refetch()} w="fit-content">
+              {t("retry")}
+            </Button>
+          </Stack>
+        </Alert>
+      </Center>
+    );
+  }
+
+  const user = me.data;
+  const role = user.organizations.find((o) => o.id === user.currentOrganizationId)?.role;
+
+  return (
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 248, breakpoint: "sm", collapsed: { mobile: !opened } }}
+      padding={{ base: "md", sm: "xl" }}
+    >
+      <AppShell.Header className={classes.header}>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="xs">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t("nav.toggle")} />
+            <Link to="/console" style={{ textDecoration: "none", color: "inherit" }} aria-label={t("nav.home")}>
+              <Logo compact />
+            </Link>
+            <Divider orientation="vertical" visibleFrom="sm" />
+            <OrgSwitcher me={user} />
+          </Group>
+          <Group gap="xs" wrap="nowrap">
+            <Group gap="xs" visibleFrom="sm" wrap="nowrap">
+              <LocaleSwitch />
+              <ThemeSwitch />
+            </Group>
+            <UserMenu me={user} />
+          </Group>
+        </Group>
+      </AppShell.Header>
+
+      <AppShell.Navbar className={classes.navbar} p="sm">
+        <AppShell.Section grow component={ScrollArea}>
+          <Stack gap="lg">
+            {CONSOLE_NAV.map((section) => {
+              const entries = section.entries.filter((e) => !e.adminOnly || role === "admin");
+              if (entries.length === 0) return null;
+              return (
+                <Stack key={section.label} gap={2}>
+                  <Text size="xs" fw={600} c="dimmed" tt="uppercase" px="sm" pb={4}>
+                    {t(section.label)}
+                  </Text>
+                  {entries.map(({ to, label, icon: Icon }) => (
+                    <NavLink
+                      key={to}
+                      component={Link}
+                      to={to}
+                      label={t(label)}
+                      leftSection={<Icon size={18} stroke={1.6} />}
+                      active={isActive(location.pathname, to)}
+                      className={classes.navLink}
+                    />
+                  ))}
+                </Stack>
+              );
+            })}
+          </Stack>
+        </AppShell.Section>
+        <AppShell.Section hiddenFrom="sm" pt="sm">
+          <Divider mb="sm" />
+          <Group gap="xs">
+            <LocaleSwitch />
+            <ThemeSwitch />
+          </Group>
+        </AppShell.Section>
+      </AppShell.Navbar>
+
+      <AppShell.Main className={classes.main}>{children(user)}</AppShell.Main>
+    </AppShell>
+  );
+}

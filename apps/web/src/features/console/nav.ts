@@ -1,0 +1,29 @@
+import { IconUserCircle } from "@tabler/icons-react";
+import type { ComponentType } from "react";
+
+export interface ConsoleNavEntry {
+  /** Absolute path of the screen; the entry is active on it and below it. */
+  to: string;
+  /** i18n key (namespace:key) of the label. */
+  label: string;
+  icon: ComponentType<{ size?: number; stroke?: number }>;
+  /** Only for organization admins (hidden for members). */
+  adminOnly?: boolean;
+}
+
+export interface ConsoleNavSection {
+  /** i18n key of the section heading. */
+  label: string;
+  entries: ConsoleNavEntry[];
+}
+
+/**
+ * Every console screen in the sidebar, in order. Add an entry in the same commit as its route in app/routes.ts:
+ * an entry exists only when its screen does (no dead links, no placeholders).
+ */
+export const CONSOLE_NAV: ConsoleNavSection[] = [
+  {
+    label: "console:nav.account",
+    entries: [{ to: "/console/profile", label: "console:nav.profile", icon: IconUserCircle }],
+  },
+];
