@@ -7,6 +7,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { openDatabase } from "@moonport/db";
+import Fastify from "fastify";
+import { Pool } from "undici";
 import { buildApp } from "../apps/server/src/app.ts";
 import { buildConfig } from "../apps/server/src/env.ts";
 import { TestPipeline } from "../apps/server/test/support/test-pipeline.ts";
@@ -33,8 +35,28 @@ const pipeline = new TestPipeline({ record: false });
 const { key } = pipeline.addKey();
 const { app } = await buildApp({ config, database, logger: false, pipeline });
 await app.listen({ port, host: "127.0.0.1" });
-process.stdout.write(`${JSON.stringify({ ready: true, port, key, pipeline: "test (in-memory)" })}\n`);
+
+// The floor: a bare Fastify route that forwards the body over an undici pool and returns the upstream's bytes,
+// with no key check, validation, tokenizing, re-serialising or settlement. Same process, measured separately.
+const floor = Fastify({ logger: false });
+const pool = new Pool(`http://127.0.0.1:${upstreamPort}`, { connections: 256 });
+floor.post("/v1/chat/completions", async (req, reply) => {
+  const res = await pool.request({
+    path: "/v1/chat/completions",
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(req.body),
+  });
+  reply.header("content-type", res.headers["content-type"] as string);
+  return reply.send(res.body);
+});
+await floor.listen({ port: port + 1, host: "127.0.0.1" });
+process.stdout.write(
+  `${JSON.stringify({ ready: true, port, floorPort: port + 1, key, pipeline: "test (in-memory)" })}\n`,
+);
 const stop = async () => {
+  await floor.close();
+  await pool.close();
   await app.close();
   await database.close();
   fs.rmSync(dir, { recursive: true, force: true });

@@ -2,7 +2,7 @@
  * Gateway benchmark (`npm run bench`): the same load sent straight to a mock upstream and through the gateway
  * (key check, admission, upstream adapter, metering hand-off), non-streaming and streaming, at 1, 16 and 64
  * connections. Reports the latency the gateway adds (p50, p99) and its throughput relative to direct, both
- * measured in the same run, and writes the table into bench/README.md. Loopback only; about 90 seconds.
+ * measured in the same run, and writes the table into bench/README.md. Loopback only; about two minutes.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
@@ -14,7 +14,7 @@ import autocannon from "autocannon";
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const UPSTREAM_PORT = 3303;
 const GATEWAY_PORT = 3304;
-const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 6);
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
 const CONNECTIONS = [1, 16, 64];
 
 function start(script: string, args: string[]): Promise<{ child: ChildProcess; info: Record<string, unknown> }> {
@@ -58,6 +58,7 @@ async function load(
   connections: number,
   headers: Record<string, string>,
   pid?: number,
+  duration = DURATION_S,
 ): Promise<Run> {
   const cpu0 = cpuMs(pid);
   const r = await autocannon({
@@ -66,7 +67,7 @@ async function load(
     body,
     headers: { "content-type": "application/json", ...headers },
     connections,
-    duration: DURATION_S,
+    duration,
   });
   const cpu = cpuMs(pid) - cpu0;
   return {
@@ -87,9 +88,10 @@ async function main() {
   const key = String(gateway.info.key);
   const direct = `http://127.0.0.1:${UPSTREAM_PORT}/v1/chat/completions`;
   const through = `http://127.0.0.1:${GATEWAY_PORT}/v1/chat/completions`;
+  const floorUrl = `http://127.0.0.1:${Number(gateway.info.floorPort)}/v1/chat/completions`;
   const auth = { authorization: `Bearer ${key}` };
   const rows: string[] = [];
-  const results: Record<string, { direct: Run; gateway: Run }> = {};
+  const results: Record<string, { direct: Run; floor: Run; gateway: Run }> = {};
   try {
     for (const stream of [false, true]) {
       const body = JSON.stringify({
@@ -102,14 +104,16 @@ async function main() {
         stream,
       });
       // Warm up both paths (JIT, keep-alive pools, tokenizer memo).
-      await load(direct, body, 8, auth).catch(() => undefined);
-      await load(through, body, 8, auth);
+      await load(direct, body, 8, auth, undefined, 2);
+      await load(through, body, 8, auth, undefined, 2);
+      await load(floorUrl, body, 8, auth, undefined, 2);
       for (const c of CONNECTIONS) {
         const d = await load(direct, body, c, auth, upstream.child.pid);
+        const f = await load(floorUrl, body, c, auth, gateway.child.pid);
         const g = await load(through, body, c, auth, gateway.child.pid);
         const mode = stream ? "streaming" : "non-streaming";
-        results[`${mode}/${c}`] = { direct: d, gateway: g };
-        const row = `| ${mode} | ${c} | ${fmt(d.p50)} / ${fmt(d.p99)} | ${fmt(g.p50)} / ${fmt(g.p99)} | ${fmt(g.p50 - d.p50)} | ${fmt(g.p99 - d.p99)} | ${fmt(g.mean - d.mean)} | ${fmt(d.rps, 0)} | ${fmt(g.rps, 0)} | ${fmt((100 * g.rps) / d.rps, 0)} % | ${fmt(d.cpuPerRequestUs, 0)} | ${fmt(g.cpuPerRequestUs, 0)} | ${d.errors + g.errors} |`;
+        results[`${mode}/${c}`] = { direct: d, floor: f, gateway: g };
+        const row = `| ${mode} | ${c} | ${fmt(d.p50)} / ${fmt(d.p99)} | ${fmt(g.p50)} / ${fmt(g.p99)} | ${fmt(g.p50 - d.p50)} | ${fmt(g.p99 - d.p99)} | ${fmt(g.mean - d.mean)} | ${fmt(d.rps, 0)} | ${fmt(g.rps, 0)} | ${fmt((100 * g.rps) / d.rps, 0)} % | ${fmt(d.cpuPerRequestUs, 0)} | ${fmt(f.cpuPerRequestUs, 0)} / ${fmt((100 * f.rps) / d.rps, 0)} % | ${fmt(g.cpuPerRequestUs, 0)} | ${d.errors + f.errors + g.errors} |`;
         rows.push(row);
         console.log(row);
       }
@@ -120,8 +124,8 @@ async function main() {
   }
 
   const header = [
-    "| mode | connections | direct p50 / p99 (ms) | gateway p50 / p99 (ms) | added p50 (ms) | added p99 (ms) | added mean (ms) | direct req/s | gateway req/s | gateway / direct | upstream CPU µs/req | gateway CPU µs/req | errors |",
-    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    "| mode | connections | direct p50 / p99 (ms) | gateway p50 / p99 (ms) | added p50 (ms) | added p99 (ms) | added mean (ms) | direct req/s | gateway req/s | gateway / direct | upstream CPU µs/req | bare proxy CPU µs/req / throughput | gateway CPU µs/req | errors |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
   ];
   const table = [...header, ...rows].join("\n");
   const readme = path.join(HERE, "README.md");

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import {
+  latestSmsCode,
   NEW_PASSWORD,
   PASSWORD,
   signInByPassword,
@@ -47,6 +48,7 @@ test("a visitor signs up by phone, signs out, signs in by password and changes t
   await expect(page).toHaveURL(/\/signin/);
   await signInByPassword(page, username, NEW_PASSWORD);
   await expect(page).toHaveURL(/\/console/);
+  await page.goto("/console/profile");
   await expect(page.getByTestId("profile-name")).toHaveText(username);
 });
 
@@ -105,4 +107,63 @@ test("locale and theme switches persist across reloads", async ({ page }) => {
   await expect(page.locator("html")).toHaveAttribute("data-mantine-color-scheme", "light");
   await page.emulateMedia({ colorScheme: "dark" });
   await expect(page.locator("html")).toHaveAttribute("data-mantine-color-scheme", "dark");
+});
+
+test("a user rebinds the phone with codes to the old and the new phone and revokes another session", async ({
+  page,
+  browser,
+}) => {
+  const oldPhone = uniquePhone();
+  const username = uniqueUsername("bind");
+  await signUpByPhone(page, { phone: oldPhone, username, password: PASSWORD });
+
+  // A second device signs in; the first sees it in the sessions list and revokes it.
+  const other = await browser.newContext({
+    userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Safari/604.1",
+  });
+  const otherPage = await other.newPage();
+  await signInByPassword(otherPage, username, PASSWORD);
+  await expect(otherPage).toHaveURL(/\/console/);
+  await page.reload();
+  const sessions = page.getByTestId("sessions");
+  await expect(sessions).toContainText("iOS");
+  await sessions.getByRole("button").first().click();
+  await page
+    .getByRole("dialog")
+    .getByRole("button", { name: /Revoke|移除/ })
+    .click();
+  await expect(sessions).not.toContainText("iOS");
+  await otherPage.reload();
+  await expect(otherPage).toHaveURL(/\/signin/);
+  await other.close();
+
+  // Rebind: a code to the current phone, then one to the new phone.
+  const newPhone = uniquePhone().replace(/^139/, "137");
+  await page.getByTestId("bind-phone").click();
+  const dialog = page.getByRole("dialog");
+  const [oldSend, newSend] = [dialog.getByTestId("send-code").nth(0), dialog.getByTestId("send-code").nth(1)];
+  await oldSend.click();
+  await expect(oldSend).toBeDisabled();
+  await expect(oldSend).toHaveText(/\d+/);
+  const oldCode = await latestSmsCode(page, oldPhone);
+  await dialog.locator('input[autocomplete="one-time-code"]').nth(0).fill(oldCode);
+  await dialog.locator('input[autocomplete="tel"]').fill(newPhone);
+  await newSend.click();
+  await expect(newSend).toBeDisabled();
+  const newCode = await latestSmsCode(page, newPhone);
+  await dialog.locator('input[autocomplete="one-time-code"]').nth(1).fill(newCode);
+  await dialog.locator('button[type="submit"]').click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId("phone-masked")).toHaveText(`+86 ${newPhone.slice(0, 3)}****${newPhone.slice(-4)}`);
+});
+
+test("the operator setup page refuses a wrong one-time token with the server's reason", async ({ page }) => {
+  await page.goto("/setup?token=not-the-printed-token");
+  const form = page.locator("form");
+  await form.locator('input[autocomplete="username"]').fill("operator_e2e");
+  await form.locator('input[autocomplete="new-password"]').nth(0).fill(PASSWORD);
+  await form.locator('input[autocomplete="new-password"]').nth(1).fill(PASSWORD);
+  await form.locator('button[type="submit"]').click();
+  await expect(page.getByTestId("form-error")).toContainText(/setup link is invalid|初始化链接无效/);
+  await expect(page).toHaveURL(/\/setup/);
 });

@@ -36,6 +36,7 @@ test("capture the home, sign-in, sign-up and console screens", async ({ browser,
           ["home", "/"],
           ["signin", "/signin"],
           ["signup", "/signup"],
+          ["setup", "/setup?token=from-the-server-log"],
         ] as const) {
           await page.goto(path);
           await settle(page);

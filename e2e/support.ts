@@ -43,6 +43,8 @@ export async function signUpByPhone(page: Page, opts: { phone: string; username:
   await form.locator('input[autocomplete="new-password"]').nth(1).fill(opts.password);
   await form.getByTestId("submit").click();
   await expect(page).toHaveURL(/\/console/);
+  // The console opens on the organization overview; the profile shows who signed up.
+  await page.goto("/console/profile");
   await expect(page.getByTestId("profile-name")).toHaveText(opts.username);
 }
 

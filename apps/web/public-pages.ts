@@ -1,4 +1,5 @@
 import { LOCALES } from "@moonport/contracts";
+import { docsPaths } from "./src/features/docs/pipeline/prerender.ts";
 
 /**
  * Unprefixed paths of the public pages (home, docs …). Each is prerendered once per locale under `/<locale>`
@@ -7,7 +8,7 @@ import { LOCALES } from "@moonport/contracts";
  * app/routes.ts so that the prefixed paths match them at build time.
  */
 export function publicPaths(): string[] {
-  return ["/"];
+  return ["/", ...docsPaths()];
 }
 
 export function localizedPrerenderPaths(paths: string[]): string[] {

@@ -1,7 +1,26 @@
+import mdx from "@mdx-js/rollup";
 import { reactRouter } from "@react-router/dev/vite";
+import rehypeSlug from "rehype-slug";
+import remarkFrontmatter from "remark-frontmatter";
+import remarkGfm from "remark-gfm";
+import remarkMdxFrontmatter from "remark-mdx-frontmatter";
 import { defineConfig } from "vite";
+import { rehypeDocsCode, rehypeDocsToc } from "./src/features/docs/pipeline/mdx-plugins.ts";
+import { docsPlugin } from "./src/features/docs/pipeline/vite-plugin.ts";
+import { precompress } from "./vite-plugins/precompress.ts";
 
 export default defineConfig({
-  plugins: [reactRouter()],
+  plugins: [
+    {
+      enforce: "pre",
+      ...mdx({
+        remarkPlugins: [remarkGfm, remarkFrontmatter, [remarkMdxFrontmatter, { name: "frontmatter" }]],
+        rehypePlugins: [rehypeSlug, rehypeDocsToc, rehypeDocsCode],
+      }),
+    },
+    docsPlugin(),
+    reactRouter(),
+    precompress(),
+  ],
   server: { proxy: { "/api": "http://localhost:3000", "/v1": "http://localhost:3000" } },
 });

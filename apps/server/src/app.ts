@@ -25,7 +25,12 @@ import { registerWeb } from "./http/web.ts";
 import meRoutes from "./modules/auth/me-routes.ts";
 import authRoutes from "./modules/auth/routes.ts";
 import { createSmsProvider, type SmsProvider } from "./modules/auth/sms/provider.ts";
+import keyRoutes from "./modules/keys/routes.ts";
+import memberRoutes from "./modules/members/routes.ts";
+import orgRoutes from "./modules/orgs/routes.ts";
+import projectRoutes from "./modules/projects/routes.ts";
 import systemRoutes from "./modules/system/routes.ts";
+import usageRoutes from "./modules/usage/routes.ts";
 
 export const WEB_BUILD_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/build/client");
 
@@ -47,7 +52,15 @@ export interface BuildAppOptions {
 }
 
 /** Console API modules, each a Fastify plugin taking the app context. Order does not matter. */
-const apiModules: ((app: App, ctx: AppContext) => Promise<void>)[] = [authRoutes, meRoutes];
+const apiModules: ((app: App, ctx: AppContext) => Promise<void>)[] = [
+  authRoutes,
+  meRoutes,
+  orgRoutes,
+  memberRoutes,
+  projectRoutes,
+  keyRoutes,
+  usageRoutes,
+];
 
 export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: AppContext }> {
   const { config, database } = opts;

@@ -61,6 +61,9 @@ export const EnvSchema = z.object({
   SMS_HTTP_URL: url(/^https?:\/\//, "http:// or https://"),
   SMS_HTTP_TOKEN: z.string().optional(),
   TRUST_PROXY: bool,
+  /** Per-organization quotas; projects share the organization's key quota. */
+  MAX_ACTIVE_PROJECTS: z.coerce.number().int().min(1).max(100_000).default(20),
+  MAX_API_KEYS: z.coerce.number().int().min(1).max(1_000_000).default(100),
   /** Serve the built web app (apps/web/build/client). Off in server-only test runs. */
   SERVE_WEB: z
     .enum(["true", "false", "1", "0"])
@@ -100,6 +103,7 @@ export interface Config {
   sms: { provider: "dev" | "http"; httpUrl?: string; httpToken?: string };
   trustProxy: boolean;
   serveWeb: boolean;
+  limits: { maxActiveProjects: number; maxApiKeys: number };
   simulatorDelayMs: number;
   docsDir: string;
   webSearch: { provider: "docs" | "http"; url?: string; token?: string };
@@ -236,6 +240,7 @@ export function buildConfig(raw: Record<string, string | undefined>): Config {
     sms: { provider: e.SMS_PROVIDER, httpUrl: e.SMS_HTTP_URL, httpToken: e.SMS_HTTP_TOKEN },
     trustProxy: e.TRUST_PROXY,
     serveWeb: e.SERVE_WEB,
+    limits: { maxActiveProjects: e.MAX_ACTIVE_PROJECTS, maxApiKeys: e.MAX_API_KEYS },
     simulatorDelayMs: e.SIMULATOR_DELAY_MS ?? (e.NODE_ENV === "test" ? 0 : 15),
     docsDir: path.resolve(e.DOCS_DIR ?? DEFAULT_DOCS_DIR),
     webSearch: { provider: e.WEB_SEARCH_PROVIDER, url: e.WEB_SEARCH_URL, token: e.WEB_SEARCH_TOKEN },

@@ -8,7 +8,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GatewayError } from "../src/gateway/errors.ts";
 import { disableApiKey } from "../src/modules/keys/disable-api-key.ts";
-import { archiveProject } from "../src/modules/projects/archive-project.ts";
+import { archiveProjectRecord } from "../src/modules/projects/archive-project.ts";
 import { testEnv } from "./env.ts";
 import { seedAccount } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
@@ -63,7 +63,7 @@ describe.skipIf(!testEnv.redisUrl)("two gateway instances on one Redis", () => {
     await a.ctx.db.insert(schema.projects).values({ id: projectId, orgId: acct.orgId, name: "p2" });
     await a.ctx.db.update(schema.apiKeys).set({ projectId }).where(eq(schema.apiKeys.id, acct.keyId));
     await b.ctx.gateway.authenticate(`Bearer ${acct.key}`);
-    await archiveProject({ db: a.ctx.db, keyEvents: a.ctx.keyEvents, orgId: acct.orgId, projectId });
+    await archiveProjectRecord({ db: a.ctx.db, keyEvents: a.ctx.keyEvents, orgId: acct.orgId, projectId });
     expect(await refusedWithin(b, acct.key, 1000)).toBeLessThan(1000);
   });
 

@@ -6,7 +6,7 @@ import { deleteApiKey } from "../src/modules/keys/delete-api-key.ts";
 import { disableApiKey } from "../src/modules/keys/disable-api-key.ts";
 import { enableApiKey } from "../src/modules/keys/enable-api-key.ts";
 import { renameApiKey } from "../src/modules/keys/rename-api-key.ts";
-import { archiveProject } from "../src/modules/projects/archive-project.ts";
+import { archiveProjectRecord } from "../src/modules/projects/archive-project.ts";
 import { seedAccount } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 
@@ -67,12 +67,12 @@ describe("gateway key lifecycle", () => {
     expect(await authMessage(side.key)).toBe("ok");
     await renameApiKey({ db: t.ctx.db, keyEvents: t.ctx.keyEvents, orgId: a.orgId, keyId: side.id, name: "renamed" });
     expect(await authMessage(side.key)).toBe("ok");
-    await archiveProject({ db: t.ctx.db, keyEvents: t.ctx.keyEvents, orgId: a.orgId, projectId });
+    await archiveProjectRecord({ db: t.ctx.db, keyEvents: t.ctx.keyEvents, orgId: a.orgId, projectId });
     expect(await authMessage(side.key)).toBe("Incorrect API key provided");
     expect(await authMessage(a.key)).toBe("ok");
     await expect(
-      archiveProject({ db: t.ctx.db, keyEvents: t.ctx.keyEvents, orgId: a.orgId, projectId: a.projectId }),
-    ).rejects.toMatchObject({ code: "forbidden" });
+      archiveProjectRecord({ db: t.ctx.db, keyEvents: t.ctx.keyEvents, orgId: a.orgId, projectId: a.projectId }),
+    ).rejects.toMatchObject({ code: "default_project_archive" });
   });
 
   it("serves a warm key from memory without touching the database", async () => {

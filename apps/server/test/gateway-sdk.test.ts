@@ -272,6 +272,15 @@ describe("chat completions through the official SDK", () => {
     }
     expect(order[0]).toBe("r");
     expect(order.lastIndexOf("r")).toBeLessThan(order.indexOf("c"));
+    const plain = await client.chat.completions.create({
+      model: "kimi-thinking-preview",
+      messages: [{ role: "user", content: "Why is the sky blue?" }],
+    });
+    const reasoning = (plain.choices[0]!.message as unknown as { reasoning_content: string }).reasoning_content;
+    expect(plain.usage!.completion_tokens_details?.reasoning_tokens).toBe(countTokens(reasoning));
+    expect(plain.usage!.completion_tokens).toBe(
+      countTokens(reasoning) + countTokens(plain.choices[0]!.message.content!),
+    );
   });
 
   it("lists the models with context length and capabilities", async () => {

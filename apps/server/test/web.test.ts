@@ -104,3 +104,86 @@ describe("serving the web app", () => {
     expect(res.body.error.code).toBe("route_not_found");
   });
 });
+
+describe("site tokens, analytics and not-found pages in prerendered files", () => {
+  let app: App;
+  let root: string;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), "moonport-web-tokens-"));
+    const files: Record<string, string> = {
+      "index.html": "<html><head></head>spa-fallback</html>",
+      "en-US/docs/x/index.html":
+        '<html><head><link rel="canonical" href="__MP_SITE_GLOBAL__/en-US/docs/x"></head><pre>curl __MP_API_GLOBAL__/chat</pre></html>',
+      "zh-CN/docs/x/index.html": "<html><head></head><pre>curl __MP_API_CN__/chat</pre></html>",
+      "en-US/docs/404/index.html": "<html><head></head>not found en</html>",
+      "zh-CN/docs/404/index.html": "<html><head></head>not found zh</html>",
+      "sitemap.xml": "<urlset><loc>__MP_SITE_CN__/zh-CN/docs/x</loc></urlset>",
+      "robots.txt": "Sitemap: __MP_SITE_CN__/sitemap.xml\n",
+    };
+    for (const [rel, content] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+      fs.writeFileSync(path.join(root, rel), content);
+    }
+    const config = buildConfig({
+      NODE_ENV: "test",
+      SERVE_WEB: "true",
+      LOG_LEVEL: "silent",
+      CN_API_BASE_URL: "https://api.example.cn/v1",
+      GLOBAL_ANALYTICS: JSON.stringify([{ src: "https://stats.example.com/a.js" }, { inline: "window.x=1" }]),
+    });
+    const database = await openDatabase({ kind: "pglite", dataDir: "memory" });
+    ({ app } = await buildApp({ config, database, logger: false, webRoot: root }));
+    await app.ready();
+    close = async () => {
+      await app.close();
+      await database.close();
+      fs.rmSync(root, { recursive: true, force: true });
+    };
+  });
+  afterAll(() => close());
+
+  it("fills in the configured API base URL, or the request's origin, and the edition's analytics tags", async () => {
+    const c = new TestClient(app);
+    c.cookies.set("locale", "zh-CN");
+    const zh = await c.get("/docs/x", { host: "docs.example.org" });
+    expect(zh.raw.body).toContain("curl https://api.example.cn/v1/chat");
+    expect(zh.raw.body).not.toContain("stats.example.com");
+    c.cookies.set("locale", "en-US");
+    const en = await c.get("/docs/x", { host: "docs.example.org" });
+    expect(en.raw.body).toContain('href="http://docs.example.org/en-US/docs/x"');
+    expect(en.raw.body).toContain("curl http://docs.example.org/v1/chat");
+    expect(en.raw.body).toContain(
+      '<script async src="https://stats.example.com/a.js"></script><script>window.x=1</script></head>',
+    );
+  });
+
+  it("never lets a forged Host header into the page", async () => {
+    const c = new TestClient(app);
+    c.cookies.set("locale", "en-US");
+    const res = await c.get("/docs/x", { host: 'evil"><script>' });
+    expect(res.raw.body).not.toContain('<script>"');
+    expect(res.raw.body).toContain('href="http://localhost/en-US/docs/x"');
+  });
+
+  it("answers an unknown docs path with the prerendered not-found page of the locale and status 404", async () => {
+    const c = new TestClient(app);
+    c.cookies.set("locale", "en-US");
+    const res = await c.get("/docs/nope/deeper");
+    expect(res.status).toBe(404);
+    expect(res.raw.body).toContain("not found en");
+    c.cookies.set("locale", "zh-CN");
+    expect((await c.get("/docs/nope")).raw.body).toContain("not found zh");
+    expect((await c.get("/console/x")).raw.body).toContain("spa-fallback");
+  });
+
+  it("fills in the sitemap and robots.txt", async () => {
+    const c = new TestClient(app);
+    const sitemap = await c.get("/sitemap.xml", { host: "docs.example.org" });
+    expect(sitemap.headers["content-type"]).toContain("application/xml");
+    expect(sitemap.raw.body).toContain("<loc>http://docs.example.org/zh-CN/docs/x</loc>");
+    const robots = await c.get("/robots.txt", { host: "docs.example.org" });
+    expect(robots.raw.body).toBe("Sitemap: http://docs.example.org/sitemap.xml\n");
+  });
+});

@@ -8,9 +8,9 @@ import { type ReactNode, useEffect, useState } from "react";
 import { I18nextProvider } from "react-i18next";
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation } from "react-router";
 import { ErrorPage } from "../src/components/error-page.tsx";
-import { EditionAnalytics } from "../src/features/config/components/edition-analytics.tsx";
 import { initI18n, localeForPath } from "../src/i18n/index.ts";
 import { createQueryClient } from "../src/lib/query-client.ts";
+import { SITE_CONFIG_SCRIPT } from "../src/lib/site-config.ts";
 import { THEME_STORAGE_KEY, theme, themeColorSchemeManager } from "../src/theme.ts";
 
 const colorSchemeManager = themeColorSchemeManager();
@@ -34,6 +34,9 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        {/* The server fills in the deployment's addresses (src/lib/site-config.ts). */}
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script whose tokens the server replaces */}
+        <script suppressHydrationWarning dangerouslySetInnerHTML={{ __html: SITE_CONFIG_SCRIPT }} />
         <ColorSchemeScript defaultColorScheme="auto" localStorageKey={THEME_STORAGE_KEY} />
         <Meta />
         <Links />
@@ -44,7 +47,6 @@ export function Layout({ children }: { children: ReactNode }) {
             <MantineProvider theme={theme} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager}>
               <ModalsProvider>
                 <Notifications position="top-center" />
-                <EditionAnalytics />
                 {children}
               </ModalsProvider>
             </MantineProvider>

@@ -62,6 +62,30 @@ export const ERROR_MESSAGES = {
   },
   operator_exists: { "en-US": "An operator account already exists.", "zh-CN": "运营者账号已存在。" },
   limit_reached: { "en-US": "Limit reached: {reason}", "zh-CN": "已达上限：{reason}" },
+  last_admin: {
+    "en-US": "An organization must keep at least one admin. Make another member an admin first.",
+    "zh-CN": "组织必须至少保留一名管理员，请先将其他成员设为管理员。",
+  },
+  invitation_invalid: {
+    "en-US": "This invitation link is invalid, has expired or was already used.",
+    "zh-CN": "该邀请链接无效、已过期或已被使用。",
+  },
+  invitation_phone_mismatch: {
+    "en-US": "This invitation was sent to {phone}. Sign in with the account bound to that phone number.",
+    "zh-CN": "该邀请发送给 {phone}，请使用绑定该手机号的账号登录。",
+  },
+  already_member: {
+    "en-US": "You are already a member of this organization.",
+    "zh-CN": "您已是该组织的成员。",
+  },
+  project_archived: {
+    "en-US": "This project is archived and read-only.",
+    "zh-CN": "该项目已归档，只读不可修改。",
+  },
+  default_project_archive: {
+    "en-US": "The default project cannot be archived.",
+    "zh-CN": "默认项目不能归档。",
+  },
   internal: {
     "en-US": "Something went wrong on our side. Try again later (request {requestId}).",
     "zh-CN": "服务器内部错误，请稍后重试（请求 {requestId}）。",

@@ -37,6 +37,24 @@ export const VALIDATION_MESSAGES = {
     "zh-CN": "昵称只能包含英文字母、数字和下划线。",
   },
   no_whitespace: { "en-US": "Must not contain spaces.", "zh-CN": "不能包含空格。" },
+  not_org_member: {
+    "en-US": "This user is not a member of the organization. An organization admin must invite them first.",
+    "zh-CN": "该用户不是组织成员，需先由组织管理员邀请加入组织。",
+  },
+  already_member: { "en-US": "Already a member.", "zh-CN": "已是成员。" },
+  invitation_pending: {
+    "en-US": "An invitation to this phone number is already pending.",
+    "zh-CN": "已向该手机号发出邀请，正在等待接受。",
+  },
+  tpm_above_tier: {
+    "en-US": "At most {max}, the organization's TPM limit.",
+    "zh-CN": "不能超过组织的 TPM 上限 {max}。",
+  },
+  confirm_mismatch: {
+    "en-US": "Type the project name exactly to confirm.",
+    "zh-CN": "请准确输入项目名称以确认。",
+  },
+  period_format: { "en-US": "Invalid period.", "zh-CN": "统计周期无效。" },
   email: { "en-US": "Enter a valid e-mail address.", "zh-CN": "请输入有效的邮箱地址。" },
   url: { "en-US": "Enter a valid URL.", "zh-CN": "请输入有效的 URL。" },
 } as const satisfies Record<string, Localized>;

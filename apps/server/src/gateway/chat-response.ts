@@ -31,15 +31,18 @@ export interface WireUsage {
   total_tokens: number;
   cached_tokens: number;
   prompt_tokens_details: { cached_tokens: number };
+  completion_tokens_details?: { reasoning_tokens: number };
 }
 
-export function wireUsage(prompt: number, completion: number, cached: number): WireUsage {
+/** Usage as the API reports it: cached tokens top-level and in the details; reasoning tokens for thinking models. */
+export function wireUsage(prompt: number, completion: number, cached: number, reasoning = 0): WireUsage {
   return {
     prompt_tokens: prompt,
     completion_tokens: completion,
     total_tokens: prompt + completion,
     cached_tokens: cached,
     prompt_tokens_details: { cached_tokens: cached },
+    ...(reasoning > 0 ? { completion_tokens_details: { reasoning_tokens: reasoning } } : {}),
   };
 }
 
@@ -83,6 +86,14 @@ export class ChatTally {
     if (c.completionTokens !== null) return c.completionTokens;
     let n = countTokens(c.content) + countTokens(c.reasoning);
     for (const t of c.toolCalls) n += countTokens(t.function.name) + countTokens(t.function.arguments);
+    return n;
+  }
+
+  /** Reasoning tokens of one choice (or all choices), counted from the reasoning text. */
+  reasoningTokens(choice?: number): number {
+    const list = choice === undefined ? this.choices : [this.choices[choice]!];
+    let n = 0;
+    for (const c of list) if (c.reasoning) n += countTokens(c.reasoning);
     return n;
   }
 
@@ -139,7 +150,7 @@ export function completionBody(meta: ResponseMeta, tally: ChatTally, promptFallb
       },
       finish_reason: c.finishReason ?? "stop",
     })),
-    usage: wireUsage(prompt, tally.totalCompletionTokens(), tally.cachedTokens),
+    usage: wireUsage(prompt, tally.totalCompletionTokens(), tally.cachedTokens, tally.reasoningTokens()),
   };
 }
 

@@ -144,7 +144,7 @@ async function streamRun(
       text += writer.finish(
         f.choice,
         f.reason,
-        wireUsage(prompt, tally.completionTokens(f.choice), tally.cachedTokens),
+        wireUsage(prompt, tally.completionTokens(f.choice), tally.cachedTokens, tally.reasoningTokens(f.choice)),
         usageNull,
       );
     }
@@ -164,7 +164,12 @@ async function streamRun(
       let tail = held.length ? flushFinishes() : "";
       if (chat.includeUsage) {
         tail += writer.usageChunk(
-          wireUsage(tally.promptTokens ?? chat.promptTokens, tally.totalCompletionTokens(), tally.cachedTokens),
+          wireUsage(
+            tally.promptTokens ?? chat.promptTokens,
+            tally.totalCompletionTokens(),
+            tally.cachedTokens,
+            tally.reasoningTokens(),
+          ),
         );
       }
       await write(res, tail + SSE_DONE);

@@ -63,6 +63,12 @@ export const STATUS = {
   setup_token_invalid: 400,
   operator_exists: 409,
   limit_reached: 409,
+  last_admin: 409,
+  invitation_invalid: 404,
+  invitation_phone_mismatch: 403,
+  already_member: 409,
+  project_archived: 409,
+  default_project_archive: 409,
   internal: 500,
 } as const satisfies Record<ErrorCode, number>;
 

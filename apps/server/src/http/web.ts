@@ -8,11 +8,27 @@
  * and redirect to the unprefixed page, which makes them usable as shareable language links.
  *
  * Client-only routes (console, sign-in, playground) get the SPA fallback page; assets are served as files.
+ * An unknown path below a folder with a prerendered `404` page (e.g. /docs/404) gets that page with status 404.
+ *
+ * Prerendered HTML, sitemap.xml and robots.txt carry the SITE_TOKENS of @moonport/contracts where absolute
+ * addresses belong (canonical links, social cards, API base URL in code samples); they are replaced here with the
+ * configured site and API addresses, or the request's own origin, and the edition's analytics tags are added to
+ * every page. One build therefore serves any deployment.
  */
 import fs from "node:fs";
 import path from "node:path";
+import zlib from "node:zlib";
 import fastifyStatic from "@fastify/static";
-import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE_S, LOCALES, type Locale, parseLocale } from "@moonport/contracts";
+import {
+  LOCALE_COOKIE,
+  LOCALE_COOKIE_MAX_AGE_S,
+  LOCALES,
+  type Locale,
+  parseLocale,
+  resolveEdition,
+  SITE_TOKENS,
+  type SiteTokenValues,
+} from "@moonport/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../env.ts";
 import { AppError, consoleErrorHandler } from "./errors.ts";
@@ -65,6 +81,66 @@ function ensureLocaleCookie(req: FastifyRequest, reply: FastifyReply, locale: Lo
   });
 }
 
+/** Files outside HTML that carry site tokens; they too are answered here rather than by the static handler. */
+const TOKENIZED_FILES = new Set(["/sitemap.xml", "/robots.txt"]);
+
+const HOST_RE = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/** Characters that could leave an attribute, a JSON string or a script are percent-encoded. */
+function safeUrl(url: string): string {
+  return url.replace(/\/+$/, "").replace(/["'<>\\`\s]/g, (c) => encodeURIComponent(c));
+}
+
+/** What the tokens stand for on this request: configured addresses, else this request's origin. */
+export function siteTokenValues(config: Config, req: FastifyRequest): SiteTokenValues {
+  const host = req.headers.host && HOST_RE.test(req.headers.host) ? req.headers.host : "localhost";
+  const origin = `${req.protocol}://${host}`;
+  const siteCn = safeUrl(config.sites.cn ?? origin);
+  const siteGlobal = safeUrl(config.sites.global ?? origin);
+  return {
+    siteCn,
+    siteGlobal,
+    apiCn: safeUrl(config.apiBaseUrls.cn ?? `${siteCn}/v1`),
+    apiGlobal: safeUrl(config.apiBaseUrls.global ?? `${siteGlobal}/v1`),
+  };
+}
+
+const TOKEN_RE = new RegExp(Object.values(SITE_TOKENS).join("|"), "g");
+const TOKEN_KEY = Object.fromEntries(Object.entries(SITE_TOKENS).map(([k, v]) => [v, k])) as Record<
+  string,
+  keyof SiteTokenValues
+>;
+
+export function replaceSiteTokens(text: string, values: SiteTokenValues): string {
+  return text.replace(TOKEN_RE, (t) => values[TOKEN_KEY[t]!]);
+}
+
+function analyticsTags(config: Config, req: FastifyRequest, locale: Locale): string {
+  const edition = resolveEdition({ host: req.headers.host, locale, hosts: config.sites });
+  return config.analytics[edition]
+    .map((tag) => {
+      if (tag.src) return `<script async src="${safeUrl(tag.src)}"></script>`;
+      // Operator-supplied script; only a closing tag inside it could break out of the element.
+      if (tag.inline) return `<script>${tag.inline.replace(/<\/script/gi, "<\\/script")}</script>`;
+      return "";
+    })
+    .join("");
+}
+
+/** Pages differ per request (tokens, analytics), so they are compressed as they are sent; they are small. */
+function compressFor(req: FastifyRequest, reply: FastifyReply, text: string): string | Buffer {
+  const accept = String(req.headers["accept-encoding"] ?? "");
+  if (/\bbr\b/.test(accept)) {
+    reply.header("content-encoding", "br");
+    return zlib.brotliCompressSync(text, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } });
+  }
+  if (/\bgzip\b/.test(accept)) {
+    reply.header("content-encoding", "gzip");
+    return zlib.gzipSync(text);
+  }
+  return text;
+}
+
 export async function registerWeb(app: App, config: Config, root: string) {
   if (!fs.existsSync(root)) {
     app.log.warn({ root }, "web build not found; run `npm run build` (serving API only)");
@@ -80,9 +156,12 @@ export async function registerWeb(app: App, config: Config, root: string) {
     wildcard: false,
     index: false,
     redirect: false,
+    // The web build writes .br and .gz copies of its assets (apps/web/vite-plugins/precompress.ts).
+    preCompressed: true,
     // HTML goes through the page logic below (locale choice, fallback), never straight from disk.
     allowedPath: (pathName, _root, req) =>
-      pageRequests.has(req) || (!pathName.endsWith(".html") && !localePrefix(pathName)),
+      pageRequests.has(req) ||
+      (!pathName.endsWith(".html") && !localePrefix(pathName) && !TOKENIZED_FILES.has(pathName)),
     maxAge: config.nodeEnv === "production" ? "1h" : 0,
     setHeaders: (res, filePath) => {
       if (filePath.includes(`${path.sep}assets${path.sep}`))
@@ -90,13 +169,39 @@ export async function registerWeb(app: App, config: Config, root: string) {
     },
   });
 
-  const sendPage = (req: FastifyRequest, reply: FastifyReply, file: string) => {
+  // Built files never change while the server runs; outside production they are re-read so a rebuild shows up.
+  const cache = new Map<string, string>();
+  const readText = (file: string) => {
+    let text = cache.get(file);
+    if (text === undefined) {
+      text = fs.readFileSync(path.join(root, file), "utf8");
+      if (config.nodeEnv === "production") cache.set(file, text);
+    }
+    return text;
+  };
+
+  const sendPage = (req: FastifyRequest, reply: FastifyReply, file: string, locale: Locale, status = 200) => {
     pageRequests.add(req);
-    return reply
+    const html = replaceSiteTokens(readText(file), siteTokenValues(config, req)).replace(
+      "</head>",
+      `${analyticsTags(config, req, locale)}</head>`,
+    );
+    reply
+      .status(status)
       .header("cache-control", "no-cache")
-      .header("vary", "Cookie, Accept-Language")
-      .type("text/html; charset=utf-8")
-      .sendFile(file, { cacheControl: false });
+      .header("vary", "Cookie, Accept-Language, Accept-Encoding")
+      .type("text/html; charset=utf-8");
+    return reply.send(compressFor(req, reply, html));
+  };
+
+  /** The prerendered `404` page of the nearest folder (/docs/a/b → /docs/a/404, then /docs/404), if any. */
+  const notFoundPage = (url: string) => {
+    const parts = url.split("/").filter(Boolean);
+    for (let n = parts.length - 1; n >= 1; n--) {
+      const page = pages.get(`/${parts.slice(0, n).join("/")}/404`);
+      if (page) return page;
+    }
+    return undefined;
   };
 
   app.setNotFoundHandler(async (req, reply) => {
@@ -116,18 +221,30 @@ export async function registerWeb(app: App, config: Config, root: string) {
       const rest = url.slice(prefixed.length + 1) || "/";
       return reply.redirect(`${encodeURI(rest)}${query ? `?${query}` : ""}`, 302);
     }
+    if (TOKENIZED_FILES.has(url) && fs.existsSync(path.join(root, url))) {
+      return reply
+        .header("cache-control", "no-cache")
+        .type(url.endsWith(".xml") ? "application/xml; charset=utf-8" : "text/plain; charset=utf-8")
+        .send(replaceSiteTokens(readText(url), siteTokenValues(config, req)));
+    }
     const key = url.length > 1 ? url.replace(/\/+$/, "") || "/" : "/";
     const page = pages.get(key);
     if (page) {
-      const file = page[req.locale] ?? Object.values(page)[0]!;
+      const locale = page[req.locale] ? req.locale : (Object.keys(page)[0] as Locale);
       ensureLocaleCookie(req, reply, req.locale);
-      return sendPage(req, reply, file);
+      return sendPage(req, reply, page[locale]!, locale);
     }
     if (path.extname(url) && !url.endsWith(".html")) {
       return reply.status(404).type("text/plain").send("Not found");
     }
+    const missing = notFoundPage(key);
+    if (missing) {
+      const locale = missing[req.locale] ? req.locale : (Object.keys(missing)[0] as Locale);
+      ensureLocaleCookie(req, reply, req.locale);
+      return sendPage(req, reply, missing[locale]!, locale, 404);
+    }
     if (!fallback) return reply.status(404).type("text/plain").send("Not found");
     ensureLocaleCookie(req, reply, req.locale);
-    return sendPage(req, reply, fallback);
+    return sendPage(req, reply, fallback, req.locale);
   });
 }

@@ -1,4 +1,12 @@
-import { IconUserCircle } from "@tabler/icons-react";
+import {
+  IconBuildingCommunity,
+  IconChartBar,
+  IconFolder,
+  IconGauge,
+  IconKey,
+  IconLayoutDashboard,
+  IconUserCircle,
+} from "@tabler/icons-react";
 import type { ComponentType } from "react";
 
 export interface ConsoleNavEntry {
@@ -22,6 +30,17 @@ export interface ConsoleNavSection {
  * an entry exists only when its screen does (no dead links, no placeholders).
  */
 export const CONSOLE_NAV: ConsoleNavSection[] = [
+  {
+    label: "org:nav.organization",
+    entries: [
+      { to: "/console/overview", label: "org:nav.overview", icon: IconLayoutDashboard },
+      { to: "/console/organization", label: "org:nav.manage", icon: IconBuildingCommunity },
+      { to: "/console/projects", label: "org:nav.projects", icon: IconFolder },
+      { to: "/console/api-keys", label: "org:nav.apiKeys", icon: IconKey },
+      { to: "/console/limits", label: "org:nav.limits", icon: IconGauge },
+      { to: "/console/consumption", label: "org:nav.consumption", icon: IconChartBar },
+    ],
+  },
   {
     label: "console:nav.account",
     entries: [{ to: "/console/profile", label: "console:nav.profile", icon: IconUserCircle }],

@@ -7,11 +7,11 @@ import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import type { z } from "zod";
+import { FormError } from "../../../components/form-error.tsx";
 import { PageMeta } from "../../../components/page-meta.tsx";
 import { useApplyApiError, useFieldMessage } from "../../../lib/forms.ts";
 import { useSetup, useSetupStatus } from "../api/setup.ts";
 import { AuthLayout } from "./auth-layout.tsx";
-import { FormError } from "./form-error.tsx";
 
 /** /setup?token=…: creates the operator account with the one-time link printed at first start. */
 export function SetupPage() {

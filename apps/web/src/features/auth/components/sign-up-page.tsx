@@ -4,14 +4,15 @@ import { SignUpByPasswordRequest, SignUpByPhoneRequest } from "@moonport/contrac
 import { useState } from "react";
 import { type UseFormReturn, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { Link, useNavigate, useSearchParams } from "react-router";
+import { Link, Navigate, useNavigate, useSearchParams } from "react-router";
 import type { z } from "zod";
+import { FormError } from "../../../components/form-error.tsx";
 import { PageMeta } from "../../../components/page-meta.tsx";
 import { SmsCodeInput } from "../../../components/sms-code-input.tsx";
 import { safeNext, useApplyApiError, useFieldMessage } from "../../../lib/forms.ts";
+import { useMe } from "../api/get-me.ts";
 import { useSignUp } from "../api/sign-up.ts";
 import { AuthLayout } from "./auth-layout.tsx";
-import { FormError } from "./form-error.tsx";
 import { useSmsSender } from "./use-sms-sender.ts";
 
 type PasswordFields = { username: string; password: string; confirmPassword: string };
@@ -140,6 +141,9 @@ export function SignUpPage() {
   const [params] = useSearchParams();
   const next = safeNext(params.get("next"));
   const onDone = () => navigate(next, { replace: true });
+  // Already signed in (e.g. a bookmarked sign-in page): go straight on.
+  const me = useMe();
+  if (me.data) return <Navigate to={next} replace />;
   const signInHref = params.get("next") ? `/signin?next=${encodeURIComponent(next)}` : "/signin";
   return (
     <AuthLayout

@@ -21,10 +21,11 @@ export function useSmsSender<T extends FieldValues>(
     try {
       return await sendSms.mutateAsync({ phone, purpose });
     } catch (error) {
+      // The server's own SMS failure already says "Failed to send the SMS: …"; anything else gets that prefix.
+      const reason =
+        error instanceof ApiError ? (error.details[0]?.message ?? error.message) : t("common:networkError");
       const message =
-        error instanceof ApiError && (error.code === "sms_send_failed" || error.details.length > 0)
-          ? (error.details[0]?.message ?? error.message)
-          : t("sms.failed", { reason: error instanceof Error ? error.message : String(error) });
+        error instanceof ApiError && error.code === "sms_send_failed" ? error.message : t("sms.failed", { reason });
       form.setError(field, { type: "server", message });
       throw error;
     }

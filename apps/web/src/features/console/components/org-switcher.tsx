@@ -1,4 +1,4 @@
-import { Badge, Group, Menu, Text, UnstyledButton } from "@mantine/core";
+import { Badge, Group, Menu, Stack, Text, UnstyledButton } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import type { MeWithOrgs } from "@moonport/contracts";
 import { IconBuilding, IconCheck, IconSelector, IconUser } from "@tabler/icons-react";
@@ -25,7 +25,7 @@ export function OrgSwitcher({ me }: { me: MeWithOrgs }) {
   };
 
   return (
-    <Menu position="bottom-start" width={280} withinPortal>
+    <Menu position="bottom-start" width={300} withinPortal>
       <Menu.Target>
         <UnstyledButton className={classes.orgButton} data-testid="org-switcher" aria-label={t("org.switch")}>
           <Group gap={8} wrap="nowrap">
@@ -46,19 +46,24 @@ export function OrgSwitcher({ me }: { me: MeWithOrgs }) {
             leftSection={o.personal ? <IconUser size={16} stroke={1.6} /> : <IconBuilding size={16} stroke={1.6} />}
             rightSection={o.id === current.id ? <IconCheck size={14} /> : null}
           >
-            <Group gap={6} wrap="nowrap">
-              <Text size="sm" truncate>
+            <Stack gap={4} style={{ minWidth: 0 }}>
+              <Text size="sm" fw={500} truncate>
                 {o.name}
               </Text>
-              {o.personal ? (
-                <Badge size="xs" variant="light" color="gray">
-                  {t("org.personal")}
+              <Group gap={4} wrap="nowrap">
+                <Badge size="xs" variant="light" color={o.role === "admin" ? "indigo" : "gray"}>
+                  {t(`org.role.${o.role}`)}
                 </Badge>
-              ) : null}
-              <Badge size="xs" variant="light" color={o.role === "admin" ? "indigo" : "gray"}>
-                {t(`org.role.${o.role}`)}
-              </Badge>
-            </Group>
+                {o.personal ? (
+                  <Badge size="xs" variant="light" color="gray">
+                    {t("org.personal")}
+                  </Badge>
+                ) : null}
+                <Badge size="xs" variant="outline" color="gray">
+                  {o.currency}
+                </Badge>
+              </Group>
+            </Stack>
           </Menu.Item>
         ))}
       </Menu.Dropdown>

@@ -257,7 +257,7 @@ export function HomePage() {
                 </Title>
                 <Text opacity={0.85}>{t("band.text")}</Text>
               </Stack>
-              <Group justify="flex-start" align="center" gap="sm" style={{ justifyContent: "flex-end" }}>
+              <Group align="center" gap="sm" className={classes.bandActions}>
                 <Button component={Link} to="/console" size="md" variant="white" color="indigo">
                   {t("band.console")}
                 </Button>

@@ -1,11 +1,12 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Alert, Button, Group, Modal, Stack, Text, TextInput } from "@mantine/core";
+import { Button, Group, Modal, Stack, Text, TextInput } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { BindPhoneRequest, normalizePhone, vmsg } from "@moonport/contracts";
 import { useEffect, useMemo, useState } from "react";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod";
+import { FormError } from "../../../components/form-error.tsx";
 import { SmsCodeInput } from "../../../components/sms-code-input.tsx";
 import { ApiError } from "../../../lib/api.ts";
 import { useApplyApiError, useFieldMessage } from "../../../lib/forms.ts";
@@ -55,7 +56,9 @@ export function BindPhoneModal({
   const smsFailed = (error: unknown) =>
     error instanceof ApiError && error.code === "sms_send_failed"
       ? error.message
-      : t("auth:sms.failed", { reason: error instanceof Error ? error.message : String(error) });
+      : t("auth:sms.failed", {
+          reason: error instanceof ApiError ? (error.details[0]?.message ?? error.message) : t("common:networkError"),
+        });
 
   const sendOld = async () => {
     try {
@@ -97,11 +100,7 @@ export function BindPhoneModal({
       <form onSubmit={submit} noValidate>
         <fieldset disabled={form.formState.isSubmitting} style={{ border: 0, padding: 0, margin: 0 }}>
           <Stack>
-            {formError ? (
-              <Alert color="red" variant="light">
-                {formError}
-              </Alert>
-            ) : null}
+            <FormError message={formError} />
             {rebinding ? (
               <>
                 <Text size="sm" c="dimmed">

@@ -1,11 +1,12 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Alert, Button, Group, Modal, PasswordInput, Stack } from "@mantine/core";
+import { Button, Group, Modal, PasswordInput, Stack } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { ChangePasswordRequest } from "@moonport/contracts";
 import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod";
+import { FormError } from "../../../components/form-error.tsx";
 import { useApplyApiError, useFieldMessage } from "../../../lib/forms.ts";
 import { useChangePassword } from "../api/update-account.ts";
 
@@ -48,11 +49,7 @@ export function ChangePasswordModal({ opened, onClose }: { opened: boolean; onCl
       <form onSubmit={submit} noValidate>
         <fieldset disabled={form.formState.isSubmitting} style={{ border: 0, padding: 0, margin: 0 }}>
           <Stack>
-            {formError ? (
-              <Alert color="red" variant="light" data-testid="form-error">
-                {formError}
-              </Alert>
-            ) : null}
+            <FormError message={formError} />
             <PasswordInput
               label={t("password.current")}
               autoComplete="current-password"

@@ -1,11 +1,12 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Alert, Button, Group, Modal, Stack, TextInput } from "@mantine/core";
+import { Button, Group, Modal, Stack, TextInput } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { ChangeUsernameRequest } from "@moonport/contracts";
 import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod";
+import { FormError } from "../../../components/form-error.tsx";
 import { useApplyApiError, useFieldMessage } from "../../../lib/forms.ts";
 import { useChangeUsername } from "../api/update-account.ts";
 
@@ -53,11 +54,7 @@ export function ChangeUsernameModal({
       <form onSubmit={submit} noValidate>
         <fieldset disabled={form.formState.isSubmitting} style={{ border: 0, padding: 0, margin: 0 }}>
           <Stack>
-            {formError ? (
-              <Alert color="red" variant="light">
-                {formError}
-              </Alert>
-            ) : null}
+            <FormError message={formError} />
             <TextInput
               label={t("username.label")}
               description={t("username.rules")}

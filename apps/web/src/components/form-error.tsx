@@ -1,9 +1,10 @@
 import { Alert } from "@mantine/core";
+import { IconAlertCircle } from "@tabler/icons-react";
 
 /** The message of a failed submit that belongs to no single field. */
 export function FormError({ message }: { message?: string }) {
   return message ? (
-    <Alert color="red" variant="light" data-testid="form-error">
+    <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} data-testid="form-error">
       {message}
     </Alert>
   ) : null;

@@ -1,0 +1,28 @@
+import type { ApiKeyRow } from "@moonport/contracts";
+import { schema } from "@moonport/db";
+import { and, count, desc, eq } from "drizzle-orm";
+import type { AppContext } from "../../context.ts";
+import { getOrgAccess } from "../orgs/access.ts";
+import { selectKeys, toKeyRow, visibleKeysWhere } from "./key-access.ts";
+
+/** The caller's visible keys, newest first, optionally of one project; one page. */
+export async function listApiKeys(opts: {
+  ctx: AppContext;
+  userId: string;
+  orgId: string;
+  projectId?: string;
+  page: number;
+  pageSize: number;
+}): Promise<{ items: ApiKeyRow[]; total: number; page: number; pageSize: number }> {
+  const { db } = opts.ctx;
+  const access = await getOrgAccess(db, opts);
+  const visible = await visibleKeysWhere(db, access);
+  const where = opts.projectId ? and(visible, eq(schema.apiKeys.projectId, opts.projectId)) : visible;
+  const [total] = await db.select({ n: count() }).from(schema.apiKeys).where(where);
+  const rows = await selectKeys(db)
+    .where(where)
+    .orderBy(desc(schema.apiKeys.createdAt), desc(schema.apiKeys.id))
+    .limit(opts.pageSize)
+    .offset((opts.page - 1) * opts.pageSize);
+  return { items: rows.map(toKeyRow), total: total?.n ?? 0, page: opts.page, pageSize: opts.pageSize };
+}

@@ -1,0 +1,29 @@
+import { schema } from "@moonport/db";
+import { and, eq, isNull } from "drizzle-orm";
+import type { AppContext } from "../../context.ts";
+import { AppError } from "../../http/errors.ts";
+import { assertOrgAdmin, getOrgAccess } from "../orgs/access.ts";
+
+/** Revokes a pending invitation (organization admins only); its link stops working at once. */
+export async function revokeInvitation(opts: {
+  ctx: AppContext;
+  userId: string;
+  orgId: string;
+  invitationId: string;
+}): Promise<void> {
+  const access = await getOrgAccess(opts.ctx.db, opts);
+  assertOrgAdmin(access);
+  const updated = await opts.ctx.db
+    .update(schema.invitations)
+    .set({ revokedAt: new Date() })
+    .where(
+      and(
+        eq(schema.invitations.id, opts.invitationId),
+        eq(schema.invitations.orgId, opts.orgId),
+        isNull(schema.invitations.acceptedAt),
+        isNull(schema.invitations.revokedAt),
+      ),
+    )
+    .returning({ id: schema.invitations.id });
+  if (updated.length === 0) throw new AppError("not_found");
+}

@@ -1,0 +1,30 @@
+import { EDITION_TIME_ZONE, type ProjectBilling } from "@moonport/contracts";
+import type { AppContext } from "../../context.ts";
+import { getOrgAccess, getProjectAccess } from "../orgs/access.ts";
+import { spendBy, spendSeries } from "../usage/bill-queries.ts";
+import { monthPeriod } from "../usage/periods.ts";
+
+/** A project's spend in one month (edition's zone): by day and by model. */
+export async function getProjectBilling(opts: {
+  ctx: AppContext;
+  userId: string;
+  orgId: string;
+  projectId: string;
+  month: string;
+}): Promise<ProjectBilling> {
+  const { db } = opts.ctx;
+  const access = await getOrgAccess(db, opts);
+  await getProjectAccess(db, access, opts.projectId);
+  const tz = EDITION_TIME_ZONE[access.org.edition];
+  const [y, m] = opts.month.split("-").map(Number);
+  const period = monthPeriod(y!, m!);
+  const scope = { orgId: access.org.id, projectIds: [opts.projectId] };
+  const daily = await spendSeries(db, scope, period, tz);
+  const byModel = await spendBy(db, scope, period, tz, "model");
+  return {
+    month: period.label,
+    total: daily.reduce((s, d) => s + BigInt(d.amount), 0n).toString(),
+    daily,
+    byModel: byModel.map((r) => ({ model: r.key, amount: r.amount, requests: r.requests, tokens: r.tokens })),
+  };
+}

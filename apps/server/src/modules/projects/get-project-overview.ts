@@ -1,0 +1,52 @@
+import { EDITION_TIME_ZONE, type ProjectOverview } from "@moonport/contracts";
+import { schema } from "@moonport/db";
+import { and, count, eq, isNull } from "drizzle-orm";
+import type { AppContext } from "../../context.ts";
+import { getOrgAccess, getProjectAccess } from "../orgs/access.ts";
+import { spendSeries } from "../usage/bill-queries.ts";
+import { localDate, monthPeriod } from "../usage/periods.ts";
+import { toProjectDetail } from "./project-row.ts";
+
+/** A project's details, settings, this month's spend by day, key and member counts. */
+export async function getProjectOverview(opts: {
+  ctx: AppContext;
+  userId: string;
+  orgId: string;
+  projectId: string;
+  now?: Date;
+}): Promise<ProjectOverview> {
+  const { db } = opts.ctx;
+  const access = await getOrgAccess(db, opts);
+  const pa = await getProjectAccess(db, access, opts.projectId);
+  const tz = EDITION_TIME_ZONE[access.org.edition];
+  const today = localDate(opts.now ?? new Date(), tz);
+  const daily = await spendSeries(
+    db,
+    { orgId: access.org.id, projectIds: [opts.projectId] },
+    monthPeriod(today.year, today.month),
+    tz,
+  );
+  const todayLabel = `${today.year}-${String(today.month).padStart(2, "0")}-${String(today.day).padStart(2, "0")}`;
+  const keyRows = await db
+    .select({ status: schema.apiKeys.status, n: count() })
+    .from(schema.apiKeys)
+    .where(and(eq(schema.apiKeys.projectId, opts.projectId), isNull(schema.apiKeys.deletedAt)))
+    .groupBy(schema.apiKeys.status);
+  const [members] = await db
+    .select({ n: count() })
+    .from(schema.projectMembers)
+    .where(eq(schema.projectMembers.projectId, opts.projectId));
+  return {
+    project: toProjectDetail(pa.project, pa.role, access.org),
+    spend: {
+      today: daily.find((d) => d.label === todayLabel)?.amount ?? "0",
+      month: daily.reduce((s, d) => s + BigInt(d.amount), 0n).toString(),
+      daily,
+    },
+    keys: {
+      enabled: keyRows.find((k) => k.status === "enabled")?.n ?? 0,
+      total: keyRows.reduce((s, k) => s + k.n, 0),
+    },
+    members: members?.n ?? 0,
+  };
+}

@@ -1,0 +1,51 @@
+import { maskPhone, type ProjectMemberRow } from "@moonport/contracts";
+import { schema } from "@moonport/db";
+import { and, asc, count, eq } from "drizzle-orm";
+import type { AppContext } from "../../context.ts";
+import { getOrgAccess, getProjectAccess } from "../orgs/access.ts";
+
+/** Members of a project (anyone who can see the project), with their organization nickname. */
+export async function listProjectMembers(opts: {
+  ctx: AppContext;
+  userId: string;
+  orgId: string;
+  projectId: string;
+  page: number;
+  pageSize: number;
+}): Promise<{ items: ProjectMemberRow[]; total: number; page: number; pageSize: number }> {
+  const { db } = opts.ctx;
+  const access = await getOrgAccess(db, opts);
+  await getProjectAccess(db, access, opts.projectId);
+  const where = eq(schema.projectMembers.projectId, opts.projectId);
+  const [total] = await db.select({ n: count() }).from(schema.projectMembers).where(where);
+  const rows = await db
+    .select({
+      userId: schema.projectMembers.userId,
+      role: schema.projectMembers.role,
+      createdAt: schema.projectMembers.createdAt,
+      nickname: schema.orgMembers.nickname,
+      phone: schema.users.phone,
+    })
+    .from(schema.projectMembers)
+    .innerJoin(schema.users, eq(schema.users.id, schema.projectMembers.userId))
+    .innerJoin(
+      schema.orgMembers,
+      and(eq(schema.orgMembers.userId, schema.projectMembers.userId), eq(schema.orgMembers.orgId, opts.orgId)),
+    )
+    .where(where)
+    .orderBy(asc(schema.projectMembers.createdAt), asc(schema.projectMembers.userId))
+    .limit(opts.pageSize)
+    .offset((opts.page - 1) * opts.pageSize);
+  return {
+    items: rows.map((r) => ({
+      userId: r.userId,
+      nickname: r.nickname,
+      phoneMasked: r.phone ? maskPhone(r.phone) : null,
+      role: r.role,
+      createdAt: r.createdAt.toISOString(),
+    })),
+    total: total?.n ?? 0,
+    page: opts.page,
+    pageSize: opts.pageSize,
+  };
+}

@@ -1,0 +1,30 @@
+import { type ProjectDetail, type ProjectRole, type ProjectRow, tierFor } from "@moonport/contracts";
+import type { Organization, Project } from "../orgs/access.ts";
+
+export function toProjectRow(p: Project, role: ProjectRole): ProjectRow {
+  return {
+    id: p.id,
+    name: p.name,
+    description: p.description,
+    status: p.status,
+    isDefault: p.isDefault,
+    createdAt: p.createdAt.toISOString(),
+    archivedAt: p.archivedAt?.toISOString() ?? null,
+    role,
+  };
+}
+
+export function toProjectDetail(p: Project, role: ProjectRole, org: Organization): ProjectDetail {
+  return {
+    ...toProjectRow(p, role),
+    orgId: p.orgId,
+    settings: {
+      monthlyBudget: p.monthlyBudget,
+      dailyBudget: p.dailyBudget,
+      monthlyAlert: p.monthlyAlert,
+      dailyAlert: p.dailyAlert,
+      tpmLimit: p.tpmLimit,
+    },
+    orgTpm: tierFor(org.edition, org.cumulativeRecharge, org.tierOverride).tpm,
+  };
+}

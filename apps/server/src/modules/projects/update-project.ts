@@ -1,0 +1,50 @@
+import { type ProjectDetail, tierFor, type UpdateProjectRequest } from "@moonport/contracts";
+import { schema } from "@moonport/db";
+import { eq } from "drizzle-orm";
+import type { AppContext } from "../../context.ts";
+import { fieldError } from "../../http/errors.ts";
+import { assertProjectActive, assertProjectAdmin, getOrgAccess, getProjectAccess } from "../orgs/access.ts";
+import { toProjectDetail } from "./project-row.ts";
+
+/**
+ * Project settings (project admins): name, description, budgets and alert amounts in whole currency units, and
+ * the per-project TPM cap, which may not exceed the organization's tier TPM.
+ */
+export async function updateProject(opts: {
+  ctx: AppContext;
+  userId: string;
+  orgId: string;
+  projectId: string;
+  changes: UpdateProjectRequest;
+}): Promise<ProjectDetail> {
+  return opts.ctx.db.transaction(async (tx) => {
+    const access = await getOrgAccess(tx, opts);
+    const pa = await getProjectAccess(tx, access, opts.projectId);
+    assertProjectAdmin(pa);
+    assertProjectActive(pa.project);
+    const c = opts.changes;
+    const orgTpm = tierFor(access.org.edition, access.org.cumulativeRecharge, access.org.tierOverride).tpm;
+    if (c.tpmLimit != null && c.tpmLimit > orgTpm) {
+      throw fieldError("validation_failed", "tpmLimit", `tpm_above_tier|${JSON.stringify({ max: orgTpm })}`);
+    }
+    const set: Partial<typeof schema.projects.$inferInsert> = {};
+    for (const k of [
+      "name",
+      "description",
+      "monthlyBudget",
+      "dailyBudget",
+      "monthlyAlert",
+      "dailyAlert",
+      "tpmLimit",
+    ] as const) {
+      if (c[k] !== undefined) (set as Record<string, unknown>)[k] = c[k];
+    }
+    if (Object.keys(set).length === 0) return toProjectDetail(pa.project, pa.role, access.org);
+    const [project] = await tx
+      .update(schema.projects)
+      .set(set)
+      .where(eq(schema.projects.id, opts.projectId))
+      .returning();
+    return toProjectDetail(project!, pa.role, access.org);
+  });
+}

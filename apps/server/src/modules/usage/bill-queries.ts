@@ -1,0 +1,122 @@
+/**
+ * Spend aggregations over the gateway's bill rows (request_bills.consumption, nano-units). Amounts stay bigint
+ * until they leave as decimal strings.
+ */
+import { type Db, schema, type Tx } from "@moonport/db";
+import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
+import type { Period } from "./periods.ts";
+
+const rb = schema.requestBills;
+
+export interface BillScope {
+  orgId: string;
+  /** null = every project of the organization */
+  projectIds: string[] | null;
+  apiKeyId?: string;
+}
+
+/** Time zones come from EDITION_TIME_ZONE, never from a request; still, only IANA-shaped names reach SQL text. */
+function zoneLiteral(timeZone: string): SQL {
+  if (!/^[A-Za-z_]+(\/[A-Za-z_+-]+)*$/.test(timeZone)) throw new Error(`bad time zone ${timeZone}`);
+  return sql.raw(`'${timeZone}'`);
+}
+
+function where(scope: BillScope, period: { fromLocal: string; toLocal: string } | null, timeZone: string): SQL {
+  const parts: SQL[] = [eq(rb.orgId, scope.orgId)];
+  if (scope.projectIds) parts.push(inArray(rb.projectId, scope.projectIds.length ? scope.projectIds : ["-"]));
+  if (scope.apiKeyId) parts.push(eq(rb.apiKeyId, scope.apiKeyId));
+  if (period) {
+    const tz = zoneLiteral(timeZone);
+    parts.push(sql`${rb.createdAt} >= (${period.fromLocal}::timestamp at time zone ${tz})`);
+    parts.push(sql`${rb.createdAt} < (${period.toLocal}::timestamp at time zone ${tz})`);
+  }
+  return and(...parts)!;
+}
+
+export async function sumSpend(db: Db | Tx, scope: BillScope, period: Period, timeZone: string): Promise<bigint> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${rb.consumption}), 0)::text` })
+    .from(rb)
+    .where(where(scope, period, timeZone));
+  return BigInt(row?.total ?? "0");
+}
+
+/** One point per bucket of the period (days of a month, months of a year), zero-filled. */
+export async function spendSeries(
+  db: Db | Tx,
+  scope: BillScope,
+  period: Period,
+  timeZone: string,
+): Promise<{ label: string; amount: string }[]> {
+  const fmt = sql.raw(period.bucket === "day" ? "'YYYY-MM-DD'" : "'YYYY-MM'");
+  const label = sql<string>`to_char(${rb.createdAt} at time zone ${zoneLiteral(timeZone)}, ${fmt})`;
+  const rows = await db
+    .select({ label, total: sql<string>`sum(${rb.consumption})::text` })
+    .from(rb)
+    .where(where(scope, period, timeZone))
+    .groupBy(label);
+  const byLabel = new Map(rows.map((r) => [r.label, r.total]));
+  return period.buckets.map((b) => ({ label: b, amount: byLabel.get(b) ?? "0" }));
+}
+
+export type BillDimension = "apiKeyId" | "projectId" | "productType" | "model";
+
+/** Spend grouped by one column, largest first. */
+export async function spendBy(
+  db: Db | Tx,
+  scope: BillScope,
+  period: Period,
+  timeZone: string,
+  dimension: BillDimension,
+): Promise<{ key: string; amount: string; requests: number; tokens: number }[]> {
+  const col = rb[dimension];
+  const rows = await db
+    .select({
+      key: col,
+      total: sql<string>`sum(${rb.consumption})::text`,
+      requests: sql<string>`count(distinct ${rb.requestId})::text`,
+      tokens: sql<string>`coalesce(sum(${rb.inputTokens} + ${rb.outputTokens}), 0)::text`,
+    })
+    .from(rb)
+    .where(where(scope, period, timeZone))
+    .groupBy(col);
+  return rows
+    .map((r) => ({ key: r.key, amount: r.total, requests: Number(r.requests), tokens: Number(r.tokens) }))
+    .sort((a, b) => {
+      const d = BigInt(b.amount) - BigInt(a.amount);
+      return d > 0n ? 1 : d < 0n ? -1 : a.key.localeCompare(b.key);
+    });
+}
+
+/** Requests and tokens since `since` (rolling windows for the usage-limits screen). */
+export async function usageSince(
+  db: Db | Tx,
+  orgId: string,
+  since: Date,
+): Promise<{ requests: number; tokens: number }> {
+  const [row] = await db
+    .select({
+      requests: sql<string>`count(distinct ${rb.requestId})::text`,
+      tokens: sql<string>`coalesce(sum(${rb.inputTokens} + ${rb.outputTokens}), 0)::text`,
+    })
+    .from(rb)
+    .where(and(eq(rb.orgId, orgId), sql`${rb.createdAt} >= ${since.toISOString()}::timestamptz`));
+  return { requests: Number(row?.requests ?? 0), tokens: Number(row?.tokens ?? 0) };
+}
+
+/** Requests and tokens within a calendar period in the zone (tokens per day). */
+export async function usageIn(
+  db: Db | Tx,
+  scope: BillScope,
+  period: Period,
+  timeZone: string,
+): Promise<{ requests: number; tokens: number }> {
+  const [row] = await db
+    .select({
+      requests: sql<string>`count(distinct ${rb.requestId})::text`,
+      tokens: sql<string>`coalesce(sum(${rb.inputTokens} + ${rb.outputTokens}), 0)::text`,
+    })
+    .from(rb)
+    .where(where(scope, period, timeZone));
+  return { requests: Number(row?.requests ?? 0), tokens: Number(row?.tokens ?? 0) };
+}

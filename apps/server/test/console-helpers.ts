@@ -1,0 +1,100 @@
+/**
+ * Console test fixtures. Users sign up through the real endpoint (POST /api/auth/signup/password), which creates
+ * the personal organization, its default project and the session; the phone is then bound directly in the
+ * database (phone binding is the accounts module's flow and is tested there).
+ */
+import { MeWithOrgs } from "@moonport/contracts";
+import { newId, randomString, schema } from "@moonport/db";
+import { and, eq } from "drizzle-orm";
+import { expect } from "vitest";
+import { type TestApp, TestClient } from "./helpers.ts";
+
+export interface TestUser {
+  client: TestClient;
+  userId: string;
+  username: string;
+  phone: string;
+  /** The personal organization created at sign-up. */
+  orgId: string;
+  defaultProjectId: string;
+}
+
+let phoneSeq = 0;
+export function uniquePhone(): string {
+  phoneSeq += 1;
+  return `+86139${String(Date.now() % 10_000).padStart(4, "0")}${String(phoneSeq).padStart(4, "0")}`;
+}
+
+export async function signUp(
+  t: TestApp,
+  opts: { username?: string; phone?: string; edition?: "cn" | "global" } = {},
+): Promise<TestUser> {
+  const username = opts.username ?? `u_${randomString(10, "abcdefghijklmnopqrstuvwxyz")}`;
+  const phone = opts.phone ?? uniquePhone();
+  const client = new TestClient(t.app);
+  // The request's locale decides the edition of the personal organization (zh-CN → cn).
+  client.locale = (opts.edition ?? "cn") === "cn" ? "zh-CN" : "en-US";
+  const res = await client.post("/api/auth/signup/password", {
+    username,
+    password: "Str0ng!pass",
+    confirmPassword: "Str0ng!pass",
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  client.locale = "en-US";
+  const me = MeWithOrgs.parse(res.body);
+  const orgId = me.currentOrganizationId!;
+  await t.ctx.db.update(schema.users).set({ phone }).where(eq(schema.users.id, me.id));
+  const [project] = await t.ctx.db
+    .select({ id: schema.projects.id })
+    .from(schema.projects)
+    .where(and(eq(schema.projects.orgId, orgId), eq(schema.projects.isDefault, true)));
+  return { client, userId: me.id, username, phone, orgId, defaultProjectId: project!.id };
+}
+
+/** Adds an existing user straight into an organization (fixture shortcut; the invitation flow has its own tests). */
+export async function addOrgMember(
+  t: TestApp,
+  orgId: string,
+  user: TestUser,
+  role: "admin" | "member",
+  nickname = user.username,
+) {
+  await t.ctx.db.insert(schema.orgMembers).values({ orgId, userId: user.userId, role, nickname });
+}
+
+export async function addProjectMember(t: TestApp, projectId: string, user: TestUser, role: "admin" | "member") {
+  await t.ctx.db.insert(schema.projectMembers).values({ projectId, userId: user.userId, role });
+}
+
+/** A bill row as the gateway writes it. */
+export async function insertBill(
+  t: TestApp,
+  row: {
+    orgId: string;
+    projectId: string;
+    apiKeyId: string;
+    model?: string;
+    productType?: string;
+    consumption: bigint;
+    createdAt?: Date;
+    inputTokens?: number;
+    outputTokens?: number;
+  },
+) {
+  await t.ctx.db.insert(schema.requestBills).values({
+    id: newId("bl"),
+    requestId: newId("req"),
+    orgId: row.orgId,
+    projectId: row.projectId,
+    apiKeyId: row.apiKeyId,
+    model: row.model ?? "moonshot-v1-8k",
+    productName: row.model ?? "moonshot-v1-8k",
+    productType: row.productType ?? "model_inference",
+    inputTokens: row.inputTokens ?? 100,
+    outputTokens: row.outputTokens ?? 50,
+    consumption: row.consumption,
+    cashDeduction: row.consumption,
+    status: "ok",
+    createdAt: row.createdAt ?? new Date(),
+  });
+}

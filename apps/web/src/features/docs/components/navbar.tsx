@@ -1,0 +1,211 @@
+import { ActionIcon, Burger, CloseButton, Drawer, Menu, Tooltip, useMantineColorScheme } from "@mantine/core";
+import { LOCALES, type Locale } from "@moonport/contracts";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useLocation } from "react-router";
+import { stripLocalePrefix, switchLocale } from "../../../i18n/index.ts";
+import { docsConfig } from "../config.ts";
+import classes from "../docs.module.css";
+import { docsHref, useDocs } from "../hooks/use-docs.ts";
+import { IconLanguage, IconMonitor, IconMoon, IconSearch, IconSun, IconX } from "./icons.tsx";
+import { Sidebar } from "./sidebar.tsx";
+
+/** The banner's dismissal is remembered in local storage (spec §2). */
+export const BANNER_STORAGE_KEY = "docs-banner-dismissed";
+/** Bump when the announcement changes so readers who closed the old one see the new one. */
+const BANNER_VERSION = "promotion-1";
+
+export function Banner() {
+  const { t } = useTranslation("docs");
+  // Rendered in the prerendered HTML; hidden after hydration for readers who dismissed it.
+  const [visible, setVisible] = useState(true);
+  useEffect(() => {
+    if (localStorage.getItem(BANNER_STORAGE_KEY) === BANNER_VERSION) setVisible(false);
+  }, []);
+  if (!visible) return null;
+  return (
+    <div className={classes.banner} data-testid="docs-banner">
+      <span>{t("banner.text")}</span>
+      <Link to={docsHref("promotion")}>{t("banner.link")} →</Link>
+      <CloseButton
+        className={classes.bannerClose}
+        size="sm"
+        variant="transparent"
+        c="white"
+        aria-label={t("banner.dismiss")}
+        onClick={() => {
+          localStorage.setItem(BANNER_STORAGE_KEY, BANNER_VERSION);
+          setVisible(false);
+        }}
+      />
+    </div>
+  );
+}
+
+interface NavItem {
+  key: string;
+  href: string;
+  label: string;
+  external?: boolean;
+  router?: boolean;
+}
+
+export function navItems(locale: Locale, t: (k: string) => string): NavItem[] {
+  const p = docsConfig.navPages;
+  const blog = docsConfig.blogUrl[locale];
+  const items: (NavItem | null)[] = [
+    p.agreement ? { key: "agreement", href: docsHref("agreement/modeluse"), label: t("nav.agreement") } : null,
+    p.contactSales ? { key: "contact-sales", href: "/contact-sales", label: t("nav.contactSales") } : null,
+    { key: "docs", href: docsHref("overview"), label: t("nav.docs"), router: true },
+    p.playground ? { key: "playground", href: "/playground", label: t("nav.playground") } : null,
+    p.console ? { key: "console", href: "/console", label: t("nav.console") } : null,
+    locale === "zh-CN" && blog ? { key: "blog", href: blog, label: t("nav.blog"), external: true } : null,
+  ];
+  return items.filter((x): x is NavItem => x !== null);
+}
+
+function NavLink({ item, active }: { item: NavItem; active: boolean }) {
+  const cls = `${classes.navLink} ${active ? classes.navLinkActive : ""}`;
+  if (item.router) {
+    return (
+      <Link className={cls} to={item.href} aria-current={active ? "page" : undefined}>
+        {item.label}
+      </Link>
+    );
+  }
+  return (
+    <a
+      className={cls}
+      href={item.href}
+      target={item.external ? "_blank" : undefined}
+      rel={item.external ? "noopener noreferrer" : undefined}
+    >
+      {item.label}
+    </a>
+  );
+}
+
+export function ThemeSwitch() {
+  const { t } = useTranslation("docs");
+  const { colorScheme, setColorScheme } = useMantineColorScheme();
+  const options = [
+    { value: "light", label: t("theme.light"), icon: <IconSun /> },
+    { value: "dark", label: t("theme.dark"), icon: <IconMoon /> },
+    { value: "auto", label: t("theme.system"), icon: <IconMonitor /> },
+  ] as const;
+  const current = options.find((o) => o.value === colorScheme) ?? options[2];
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <Tooltip label={t("theme.label")} withArrow>
+          <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t("theme.label")} data-testid="theme-switch">
+            {current.icon}
+          </ActionIcon>
+        </Tooltip>
+      </Menu.Target>
+      <Menu.Dropdown>
+        {options.map((o) => (
+          <Menu.Item
+            key={o.value}
+            leftSection={o.icon}
+            onClick={() => setColorScheme(o.value)}
+            fw={o.value === colorScheme ? 700 : undefined}
+          >
+            {o.label}
+          </Menu.Item>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+export function LanguageSwitch() {
+  const { t } = useTranslation("docs");
+  const { locale } = useDocs();
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <Tooltip label={t("language.label")} withArrow>
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            size="lg"
+            aria-label={t("language.label")}
+            data-testid="language-switch"
+          >
+            <IconLanguage />
+          </ActionIcon>
+        </Tooltip>
+      </Menu.Target>
+      <Menu.Dropdown>
+        {LOCALES.map((l) => (
+          <Menu.Item key={l} onClick={() => switchLocale(l)} fw={l === locale ? 700 : undefined} lang={l}>
+            {t(`language.${l}`)}
+          </Menu.Item>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+export function Navbar({ onSearch }: { onSearch: () => void }) {
+  const { t } = useTranslation("docs");
+  const { locale } = useDocs();
+  const location = useLocation();
+  const [mobileOpen, setMobileOpen] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a navigation closes the mobile menu
+  useEffect(() => setMobileOpen(false), [location.pathname]);
+  const items = navItems(locale, t);
+  const isDocs = stripLocalePrefix(location.pathname).startsWith("/docs");
+  return (
+    <header className={classes.header}>
+      <div className={classes.headerInner}>
+        <Burger
+          className={classes.mobileOnly}
+          opened={mobileOpen}
+          onClick={() => setMobileOpen((o) => !o)}
+          size="sm"
+          aria-label={mobileOpen ? t("nav.closeMenu") : t("nav.menu")}
+        />
+        <a className={classes.logo} href={docsConfig.homeUrl} aria-label={t("nav.home")}>
+          <span className={classes.logoMark} />
+          {t("brand")}
+          <span className={classes.logoDocs}>{t("docsTitle")}</span>
+        </a>
+        <nav className={`${classes.navLinks} ${classes.desktopOnly}`}>
+          {items.map((item) => (
+            <NavLink key={item.key} item={item} active={item.key === "docs" && isDocs} />
+          ))}
+        </nav>
+        <button
+          type="button"
+          className={classes.searchButton}
+          onClick={onSearch}
+          aria-label={t("search.button")}
+          style={{ marginLeft: 8 }}
+        >
+          <IconSearch width={16} height={16} />
+          <span className={classes.desktopOnly}>{t("search.placeholder")}</span>
+          <kbd>/</kbd>
+        </button>
+        <ThemeSwitch />
+        <LanguageSwitch />
+      </div>
+      <Drawer
+        opened={mobileOpen}
+        onClose={() => setMobileOpen(false)}
+        size="85%"
+        padding="md"
+        title={t("brand")}
+        closeButtonProps={{ "aria-label": t("nav.closeMenu"), icon: <IconX /> }}
+      >
+        <nav style={{ display: "flex", flexDirection: "column", gap: 4, marginBottom: 16 }}>
+          {items.map((item) => (
+            <NavLink key={item.key} item={item} active={item.key === "docs" && isDocs} />
+          ))}
+        </nav>
+        <Sidebar />
+      </Drawer>
+    </header>
+  );
+}

@@ -1,0 +1,129 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { breadcrumbFor, neighbours } from "../page-map.ts";
+import { buildLocalePageMap, buildPageMap, buildSearchIndex, extractSections, listRoutes } from "./content.ts";
+import { sitemapXml } from "./extra-files.ts";
+
+let dir: string;
+const write = (rel: string, body: string) => {
+  fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+  fs.writeFileSync(path.join(dir, rel), body);
+};
+const page = (title: string, body = "") =>
+  `---\ntitle: ${title}\ndescription: About ${title}.\n---\n\n# ${title}\n\n${body}`;
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "docs-content-"));
+  for (const locale of ["en-US", "zh-CN"]) {
+    write(
+      `${locale}/_meta.json`,
+      JSON.stringify({
+        overview: "Overview",
+        promo: { title: "Promo", display: "hidden" },
+        sep: { type: "separator", title: "Learn" },
+        guide: "Guides",
+        gh: { title: "GitHub", href: "https://example.com", newWindow: true },
+        kefu: { title: "Support", kefu: true },
+        later: "Not written yet",
+      }),
+    );
+    write(`${locale}/guide/_meta.json`, JSON.stringify({ b: "Second", a: "First" }));
+    write(`${locale}/overview.mdx`, page("Overview", "Intro text.\n\n## Get `started` now\n\nStart here.\n"));
+    write(`${locale}/promo.mdx`, page("Promo"));
+    write(`${locale}/guide/a.mdx`, page("A page"));
+    write(`${locale}/guide/b.mdx`, page("B page"));
+    write(`${locale}/guide/c.mdx`, page("C page"));
+  }
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe("the docs page map", () => {
+  it("lists every .mdx file as a route", () => {
+    expect(listRoutes("en-US", dir)).toEqual(["guide/a", "guide/b", "guide/c", "overview", "promo"]);
+  });
+
+  it("orders the sidebar by _meta.json, hides hidden pages and appends pages missing from _meta", () => {
+    const map = buildLocalePageMap("en-US", dir);
+    expect(map.sidebar.map((i) => i.kind)).toEqual(["page", "separator", "folder", "link", "special"]);
+    const folder = map.sidebar[2];
+    expect(folder?.kind === "folder" && folder.children.map((c) => (c.kind === "page" ? c.route : c.kind))).toEqual([
+      "guide/b",
+      "guide/a",
+      "guide/c",
+    ]);
+    expect(map.pages.promo?.hidden).toBe(true);
+    expect(map.order).toEqual(["overview", "guide/b", "guide/a", "guide/c"]);
+    expect(map.sidebar[4]).toMatchObject({ kind: "special", special: "kefu", title: "Support" });
+  });
+
+  it("gives breadcrumbs and previous/next neighbours from the sidebar order", () => {
+    const map = buildLocalePageMap("en-US", dir);
+    expect(breadcrumbFor(map, "guide/a").map((c) => c.title)).toEqual(["Guides", "First"]);
+    expect(neighbours(map, "guide/b").prev?.route).toBe("overview");
+    expect(neighbours(map, "guide/b").next?.route).toBe("guide/a");
+    expect(neighbours(map, "promo")).toEqual({ prev: null, next: null });
+  });
+
+  it("dates every page, from git history or the file time", () => {
+    const map = buildPageMap(dir);
+    for (const p of Object.values(map["zh-CN"].pages)) expect(Date.parse(p.lastUpdated ?? "")).not.toBeNaN();
+  });
+
+  it("refuses a page without a title", () => {
+    write("en-US/broken.mdx", "---\ndescription: x\n---\n# x\n");
+    expect(() => buildLocalePageMap("en-US", dir)).toThrow(/broken\.mdx: front matter needs a title/);
+    fs.rmSync(path.join(dir, "en-US/broken.mdx"));
+  });
+});
+
+describe("the search index", () => {
+  it("keys sections by the heading anchor rehype-slug gives and leaves code out", () => {
+    const { title, sections } = extractSections(
+      "# Title\n\nLead [text](/x).\n\n## Get `started` now\n\nBody **bold**.\n\n```bash\n# not a heading\ncurl x\n```\n\n## Get started now\n\n| a | b |\n|---|---|\n| c | d |\n",
+    );
+    expect(title).toBe("Title");
+    expect(sections).toEqual({
+      "": "Lead text.",
+      "get-started-now#Get started now": "Body bold.",
+      "get-started-now-1#Get started now": "a b c d",
+    });
+  });
+
+  it("maps page URLs to titles and sections and skips hidden pages", () => {
+    const map = buildLocalePageMap("en-US", dir);
+    const index = buildSearchIndex("en-US", map, dir);
+    expect(Object.keys(index).sort()).toEqual(["/docs/guide/a", "/docs/guide/b", "/docs/guide/c", "/docs/overview"]);
+    expect(index["/docs/overview"]).toEqual({
+      title: "Overview",
+      data: { "": "Intro text.", "get-started-now#Get started now": "Start here." },
+    });
+  });
+});
+
+describe("the sitemap", () => {
+  it("lists visible pages of both locales with hreflang alternates under the site tokens", () => {
+    const xml = sitemapXml(buildPageMap(dir));
+    expect(xml).toContain("<loc>__MP_SITE_GLOBAL__/en-US/docs/guide/a</loc>");
+    expect(xml).toContain("<loc>__MP_SITE_CN__/zh-CN/docs/guide/a</loc>");
+    expect(xml).toContain('hreflang="zh-CN" href="__MP_SITE_CN__/zh-CN/docs/overview"');
+    expect(xml).not.toContain("promo");
+  });
+});
+
+describe("the real content tree", () => {
+  it("has the same pages in en-US and zh-CN, each with a title and description", () => {
+    expect(listRoutes("zh-CN")).toEqual(listRoutes("en-US"));
+    const map = buildPageMap();
+    for (const locale of ["en-US", "zh-CN"] as const) {
+      for (const p of Object.values(map[locale].pages)) {
+        expect({ route: p.route, title: Boolean(p.title), description: Boolean(p.description) }).toEqual({
+          route: p.route,
+          title: true,
+          description: true,
+        });
+      }
+    }
+  });
+});

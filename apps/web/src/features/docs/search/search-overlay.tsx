@@ -1,0 +1,169 @@
+import { Modal, TextInput } from "@mantine/core";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import { IconSearch } from "../components/icons.tsx";
+import classes from "../docs.module.css";
+import { useDocs } from "../hooks/use-docs.ts";
+import type { PageHit } from "./search-engine.ts";
+
+// flexsearch is only fetched when a reader first opens search.
+const engine = () => import("./search-engine.ts");
+type LoadedIndex = Awaited<ReturnType<Awaited<ReturnType<typeof engine>>["loadIndex"]>>;
+
+type State = "idle" | "loading" | "ready" | "error";
+
+/** Opens on "/" or Ctrl/Cmd+K (not while typing in a field). */
+export function useSearchShortcut(open: () => void) {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const el = e.target as HTMLElement | null;
+      const typing = el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName));
+      if ((e.key === "k" || e.key === "K") && (e.metaKey || e.ctrlKey)) {
+        e.preventDefault();
+        open();
+      } else if (e.key === "/" && !typing && !e.metaKey && !e.ctrlKey && !e.altKey) {
+        e.preventDefault();
+        open();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [open]);
+}
+
+export function SearchOverlay({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const { t } = useTranslation("docs");
+  const { locale } = useDocs();
+  const navigate = useNavigate();
+  const [query, setQuery] = useState("");
+  const [state, setState] = useState<State>("idle");
+  const [results, setResults] = useState<PageHit[]>([]);
+  const [active, setActive] = useState(0);
+  const index = useRef<{ idx: LoadedIndex; search: Awaited<ReturnType<typeof engine>>["searchLoaded"] } | null>(null);
+  const listRef = useRef<HTMLDivElement>(null);
+
+  const ensureLoaded = () => {
+    if (index.current || state === "loading") return;
+    setState("loading");
+    engine()
+      .then(async (m) => {
+        index.current = { idx: await m.loadIndex(locale), search: m.searchLoaded };
+        setState("ready");
+      })
+      .catch((err: unknown) => {
+        console.warn("search index failed to load", err);
+        setState("error");
+      });
+  };
+
+  useEffect(() => {
+    if (state === "ready" && index.current) {
+      setResults(index.current.search(index.current.idx, locale, query));
+      setActive(0);
+    }
+  }, [query, state, locale]);
+
+  // Flat list of selectable entries: each page, then its sections.
+  const flat = useMemo(
+    () =>
+      results.flatMap((p) => [
+        { key: p.url, href: p.url, title: p.title, excerpt: "", page: p.title, isPage: true },
+        ...p.sections
+          .filter((s) => s.anchor)
+          .map((s) => ({
+            key: `${p.url}#${s.anchor}`,
+            href: `${p.url}#${s.anchor}`,
+            title: s.heading,
+            excerpt: s.excerpt,
+            page: p.title,
+            isPage: false,
+          })),
+      ]),
+    [results],
+  );
+
+  useEffect(() => {
+    listRef.current?.querySelector(`[data-index="${active}"]`)?.scrollIntoView({ block: "nearest" });
+  }, [active]);
+
+  const go = (href: string) => {
+    onClose();
+    setQuery("");
+    navigate(href);
+  };
+
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    if (e.key === "ArrowDown") {
+      e.preventDefault();
+      setActive((a) => Math.min(a + 1, flat.length - 1));
+    } else if (e.key === "ArrowUp") {
+      e.preventDefault();
+      setActive((a) => Math.max(a - 1, 0));
+    } else if (e.key === "Enter" && flat[active]) {
+      e.preventDefault();
+      go(flat[active].href);
+    }
+  };
+
+  let body: React.ReactNode = null;
+  if (state === "loading") body = <div className={classes.searchState}>{t("search.loading")}</div>;
+  else if (state === "error")
+    body = (
+      <div className={classes.searchState} role="alert">
+        {t("search.error")}
+      </div>
+    );
+  else if (query.trim() && state === "ready" && flat.length === 0)
+    body = <div className={classes.searchState}>{t("search.empty")}</div>;
+  else if (flat.length)
+    body = (
+      <div className={classes.searchResults} ref={listRef} role="listbox" aria-label={t("search.results")}>
+        {flat.map((r, i) => (
+          <div
+            key={r.key}
+            role="option"
+            tabIndex={-1}
+            aria-selected={i === active}
+            data-index={i}
+            className={`${classes.searchHit} ${i === active ? classes.searchHitActive : ""}`}
+            onMouseMove={() => setActive(i)}
+            onMouseDown={(e) => {
+              e.preventDefault();
+              go(r.href);
+            }}
+          >
+            <div className={classes.searchHitTitle}>{r.isPage ? r.title : `${r.page} › ${r.title}`}</div>
+            {r.excerpt && <div className={classes.searchHitExcerpt}>{r.excerpt}</div>}
+          </div>
+        ))}
+      </div>
+    );
+
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      withCloseButton={false}
+      size="lg"
+      padding="sm"
+      yOffset="10vh"
+      transitionProps={{ duration: 0 }}
+    >
+      <TextInput
+        data-autofocus
+        value={query}
+        onChange={(e) => setQuery(e.currentTarget.value)}
+        onFocus={ensureLoaded}
+        onKeyDown={onKeyDown}
+        placeholder={t("search.placeholder")}
+        aria-label={t("search.placeholder")}
+        leftSection={<IconSearch width={16} height={16} />}
+        size="md"
+        mb={flat.length || state !== "ready" ? "xs" : 0}
+        data-testid="docs-search-input"
+      />
+      {body}
+    </Modal>
+  );
+}
