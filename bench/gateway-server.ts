@@ -1,20 +1,25 @@
 /**
- * The gateway as the benchmark runs it: the real app (PGlite in memory, logging off) with every model routed to
- * the mock upstream through the OpenAI-compatible adapter. Prints {ready, port, key, pipeline} once listening.
- * Usage: node --import tsx bench/gateway-server.ts <port> <upstream port>
+ * The gateway as the benchmark runs it: the real app (PGlite in memory, logging off) with the real pipeline (key
+ * cache, rate limits, budgets, balance checks, metering into the bill journal and the database) and every model
+ * routed to the mock upstream through the OpenAI-compatible adapter. Prints {ready, port, key, pipeline} once listening.
+ * Usage: node --import tsx bench/gateway-server.ts <port> <upstream port> <floor port>
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { openDatabase } from "@moonport/db";
+import { newId, openDatabase, schema } from "@moonport/db";
+import { eq } from "drizzle-orm";
 import Fastify from "fastify";
 import { Pool } from "undici";
 import { buildApp } from "../apps/server/src/app.ts";
 import { buildConfig } from "../apps/server/src/env.ts";
-import { TestPipeline } from "../apps/server/test/support/test-pipeline.ts";
+import { grantBalance } from "../apps/server/src/modules/billing/grant-balance.ts";
+import { createApiKey } from "../apps/server/src/modules/keys/create-api-key.ts";
+import { createOrganization } from "../apps/server/src/modules/orgs/create-organization.ts";
 
 const port = Number(process.argv[2] ?? 3304);
 const upstreamPort = Number(process.argv[3] ?? 3303);
+const floorPort = Number(process.argv[4] ?? 3307);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "moonport-bench-"));
 const upstreams = path.join(dir, "upstreams.json");
 fs.writeFileSync(
@@ -28,12 +33,28 @@ const config = buildConfig({
   SERVE_WEB: "false",
   LOG_LEVEL: "silent",
   UPSTREAMS_FILE: upstreams,
+  DATA_DIR: dir,
+  BILLING_JOURNAL_DIR: path.join(dir, "journal"),
 });
 const database = await openDatabase({ kind: "pglite", dataDir: "memory" });
-// The database-backed pipeline (keys, limits, metering) replaces this one once it is merged; see bench/README.md.
-const pipeline = new TestPipeline({ record: false });
-const { key } = pipeline.addKey();
-const { app } = await buildApp({ config, database, logger: false, pipeline });
+const { app, ctx } = await buildApp({ config, database, logger: false });
+
+// Limits stay on. The highest tier allows 10,000 requests per minute per organization, more than one organization
+// can send in this benchmark, so the load is spread over enough tier-5 organizations (one key each, rotated per
+// request by the load generator) that no request is refused.
+const ORGS = Number(process.env.BENCH_ORGS ?? 4);
+const db = ctx.db;
+const userId = newId("user");
+await db.insert(schema.users).values({ id: userId, username: `bench_${userId.slice(-8)}` });
+const keys: string[] = [];
+for (let i = 0; i < ORGS; i++) {
+  const { orgId, projectId } = await db.transaction((tx) =>
+    createOrganization({ db: tx, name: `Bench ${i}`, edition: "cn", creatorUserId: userId, creatorNickname: "bench" }),
+  );
+  await db.update(schema.organizations).set({ tierOverride: 5 }).where(eq(schema.organizations.id, orgId));
+  await grantBalance({ db, orgId, amount: 1_000_000_000_000_000n, note: "benchmark", createdBy: userId });
+  keys.push((await createApiKey({ db, orgId, projectId, name: "bench", createdBy: userId })).key);
+}
 await app.listen({ port, host: "127.0.0.1" });
 
 // The floor: a bare Fastify route that forwards the body over an undici pool and returns the upstream's bytes,
@@ -50,9 +71,9 @@ floor.post("/v1/chat/completions", async (req, reply) => {
   reply.header("content-type", res.headers["content-type"] as string);
   return reply.send(res.body);
 });
-await floor.listen({ port: port + 1, host: "127.0.0.1" });
+await floor.listen({ port: floorPort, host: "127.0.0.1" });
 process.stdout.write(
-  `${JSON.stringify({ ready: true, port, floorPort: port + 1, key, pipeline: "test (in-memory)" })}\n`,
+  `${JSON.stringify({ ready: true, port, floorPort, keys, pipeline: `real (key cache, tier-5 limits over ${ORGS} organizations, metering)` })}\n`,
 );
 const stop = async () => {
   await floor.close();

@@ -14,6 +14,11 @@ import autocannon from "autocannon";
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const UPSTREAM_PORT = 3303;
 const GATEWAY_PORT = 3304;
+const FLOOR_PORT = 3307;
+const children: ChildProcess[] = [];
+process.on("exit", () => {
+  for (const c of children) c.kill("SIGTERM");
+});
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
 const CONNECTIONS = [1, 16, 64];
 
@@ -21,6 +26,7 @@ function start(script: string, args: string[]): Promise<{ child: ChildProcess; i
   const child = spawn(process.execPath, ["--import", "tsx", path.join(HERE, script), ...args], {
     stdio: ["ignore", "pipe", "inherit"],
   });
+  children.push(child);
   return new Promise((resolve, reject) => {
     let out = "";
     child.stdout!.on("data", (d) => {
@@ -52,11 +58,13 @@ function cpuMs(pid: number | undefined): number {
   }
 }
 
+let next = 0;
+
 async function load(
   url: string,
   body: string,
   connections: number,
-  headers: Record<string, string>,
+  keys: string[],
   pid?: number,
   duration = DURATION_S,
 ): Promise<Run> {
@@ -65,7 +73,16 @@ async function load(
     url,
     method: "POST",
     body,
-    headers: { "content-type": "application/json", ...headers },
+    headers: { "content-type": "application/json", authorization: `Bearer ${keys[0]}` },
+    // One key per request, round robin: the load is spread over several organizations (see gateway-server.ts).
+    requests: [
+      {
+        setupRequest: (req: { headers: Record<string, string> }) => {
+          req.headers = { ...req.headers, authorization: `Bearer ${keys[next++ % keys.length]}` };
+          return req;
+        },
+      },
+    ],
     connections,
     duration,
   });
@@ -84,12 +101,12 @@ const fmt = (n: number, d = 2) => n.toFixed(d);
 
 async function main() {
   const upstream = await start("mock-upstream.ts", [String(UPSTREAM_PORT)]);
-  const gateway = await start("gateway-server.ts", [String(GATEWAY_PORT), String(UPSTREAM_PORT)]);
-  const key = String(gateway.info.key);
+  const gateway = await start("gateway-server.ts", [String(GATEWAY_PORT), String(UPSTREAM_PORT), String(FLOOR_PORT)]);
+  const keys = gateway.info.keys as string[];
   const direct = `http://127.0.0.1:${UPSTREAM_PORT}/v1/chat/completions`;
   const through = `http://127.0.0.1:${GATEWAY_PORT}/v1/chat/completions`;
   const floorUrl = `http://127.0.0.1:${Number(gateway.info.floorPort)}/v1/chat/completions`;
-  const auth = { authorization: `Bearer ${key}` };
+  const auth = keys;
   const rows: string[] = [];
   const results: Record<string, { direct: Run; floor: Run; gateway: Run }> = {};
   try {

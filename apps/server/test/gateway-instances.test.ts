@@ -12,6 +12,7 @@ import { archiveProjectRecord } from "../src/modules/projects/archive-project.ts
 import { testEnv } from "./env.ts";
 import { seedAccount } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
+import { FIXTURE_DOCS } from "./support/fixtures.ts";
 
 const prefix = `mp-test-${randomString(8, "abcdefghijklmnopqrstuvwxyz")}`;
 
@@ -20,7 +21,7 @@ describe.skipIf(!testEnv.redisUrl)("two gateway instances on one Redis", () => {
   let b: TestApp;
   let redis: Redis;
   beforeAll(async () => {
-    const env = { REDIS_URL: testEnv.redisUrl!, REDIS_KEY_PREFIX: prefix };
+    const env = { REDIS_URL: testEnv.redisUrl!, REDIS_KEY_PREFIX: prefix, DOCS_DIR: FIXTURE_DOCS };
     a = await createTestApp(env);
     b = await createTestApp(env, { database: a.ctx.database });
     redis = new Redis(testEnv.redisUrl!);
@@ -118,5 +119,33 @@ describe.skipIf(!testEnv.redisUrl)("two gateway instances on one Redis", () => {
     await new Promise((r) => setTimeout(r, 50)); // the release is a fire-and-forget ZREM
     const next = await b.ctx.gateway.admit({ key: keyB, requestId: "c3", model: "moonshot-v1-8k", admissionTokens: 1 });
     next.release();
+  });
+
+  it("enforces one RPM limit for HTTP requests spread over both instances' /v1", async () => {
+    const acct = await seedAccount(a.ctx, { cash: "10" }); // Tier0: 3 RPM
+    const post = (t: TestApp) =>
+      t.app.inject({
+        method: "POST",
+        url: "/v1/chat/completions",
+        headers: { authorization: `Bearer ${acct.key}`, "content-type": "application/json" },
+        payload: JSON.stringify({
+          model: "moonshot-v1-8k",
+          messages: [{ role: "user", content: "Hi" }],
+          max_tokens: 5,
+        }),
+      });
+    expect((await post(a)).statusCode).toBe(200);
+    expect((await post(b)).statusCode).toBe(200);
+    const third = await post(b);
+    expect(third.statusCode).toBe(200);
+    expect(third.headers["x-ratelimit-remaining-requests"]).toBe("0");
+    for (const t of [a, b]) {
+      const res = await post(t);
+      expect(res.statusCode).toBe(429);
+      expect(res.headers["retry-after"]).toMatch(/^\d+$/);
+      expect(res.json().error.message).toBe(
+        `Your account ${acct.orgId}<${acct.keyId}> request reached max request: 3, please try again after ${res.headers["retry-after"]} seconds`,
+      );
+    }
   });
 });

@@ -2,6 +2,7 @@ import { TIERS } from "@moonport/contracts";
 import { newId, schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setOrgLimitsCommand } from "../src/cli/set-org-limits.ts";
 import { GatewayError } from "../src/gateway/errors.ts";
 import { RateLimits } from "../src/gateway/limits.ts";
 import type { KeyIdentity } from "../src/gateway/pipeline.ts";
@@ -142,5 +143,34 @@ describe("gateway rate limits", () => {
     expect(adm.headers["x-ratelimit-limit-requests"]).toBe("200");
     expect(adm.headers["x-ratelimit-limit-tokens"]).toBe("2000000");
     adm.release();
+  });
+
+  it("applies limits an operator granted above the tier, and returns to the tier when cleared", async () => {
+    const a = await seedAccount(t.ctx, { cash: "10" }); // Tier0 cn: 3 RPM, 500,000 TPM, concurrency 1
+    const run = (args: string[]) => {
+      const lines: string[] = [];
+      return setOrgLimitsCommand
+        .run({ config: t.config, db: t.ctx.db, args, print: (l) => lines.push(l), readInput: async () => "" })
+        .then((code) => ({ code, out: lines.join("\n") }));
+    };
+    expect((await run([a.orgId, "--rpm", "0"])).code).toBe(2);
+    expect((await run([a.orgId, "--bogus", "1"])).code).toBe(2);
+    expect((await run(["org_missing", "--rpm", "5"])).code).toBe(1);
+    expect(
+      (await run([a.orgId, "--rpm", "100000", "--tpm=9000000", "--concurrency", "50", "--tpd", "unlimited"])).code,
+    ).toBe(0);
+    await t.ctx.keyEvents.invalidate({ orgId: a.orgId });
+    const key = await t.ctx.gateway.authenticate(`Bearer ${a.key}`);
+    const held = await admit(key, 600_000);
+    expect(held.headers["x-ratelimit-limit-requests"]).toBe("100000");
+    expect(held.headers["x-ratelimit-limit-tokens"]).toBe("9000000");
+    const second = await admit(key); // a second slot: concurrency 50
+    second.release();
+    held.release();
+    expect((await run([a.orgId, "--clear"])).code).toBe(0);
+    await t.ctx.keyEvents.invalidate({ orgId: a.orgId });
+    // Back to Tier0: the 600,100 tokens counted this minute are over its 500,000 TPM.
+    const back = await refusal(admit(key));
+    expect(back.message).toContain("request reached TPM rate limit, current:600200, limit:500000");
   });
 });

@@ -63,3 +63,23 @@ export function tierFor(edition: Edition, cumulativeRecharge: bigint, override?:
   for (const t of tiers) if (cumulativeRecharge >= t.cumulativeRecharge) current = t;
   return current;
 }
+
+/** Operator-granted limits above the tier tables; each present field replaces the tier's (tpd null = unlimited). */
+export interface RateLimitOverride {
+  concurrency?: number;
+  rpm?: number;
+  tpm?: number;
+  tpd?: number | null;
+}
+
+/** The limits that apply: the tier's, with the organization's operator override on top. */
+export function withLimitOverride(tier: Tier, override: RateLimitOverride | null | undefined): Tier {
+  if (!override) return tier;
+  return {
+    ...tier,
+    concurrency: override.concurrency ?? tier.concurrency,
+    rpm: override.rpm ?? tier.rpm,
+    tpm: override.tpm ?? tier.tpm,
+    tpd: override.tpd !== undefined ? override.tpd : tier.tpd,
+  };
+}

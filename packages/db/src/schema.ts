@@ -110,6 +110,16 @@ export const organizations = pgTable("organizations", {
   cumulativeRecharge: money("cumulative_recharge").notNull().default(sql`0`),
   /** Optional operator override of the tier. */
   tierOverride: integer("tier_override"),
+  /**
+   * Operator-granted limits above the tier tables ("higher limits on request", api-compat §8.3): any of
+   * concurrency, rpm, tpm, tpd (tpd null = unlimited) replaces the tier's value. Null = the tier's limits.
+   */
+  rateLimitOverride: jsonb("rate_limit_override").$type<{
+    concurrency?: number;
+    rpm?: number;
+    tpm?: number;
+    tpd?: number | null;
+  }>(),
   verification: text("verification", {
     enum: ["unverified", "personal", "company", "company_changing"],
   })

@@ -3,6 +3,7 @@ import type { Config } from "../env.ts";
 import { createOperatorCommand } from "./create-operator.ts";
 import { demoKeyCommand } from "./demo-key.ts";
 import { listOrgsCommand, listUsersCommand } from "./list.ts";
+import { setOrgLimitsCommand } from "./set-org-limits.ts";
 
 export interface CliCommand {
   name: string;
@@ -17,4 +18,10 @@ export interface CliCommand {
   }): Promise<number>;
 }
 
-export const commands: CliCommand[] = [createOperatorCommand, listUsersCommand, listOrgsCommand, demoKeyCommand];
+export const commands: CliCommand[] = [
+  createOperatorCommand,
+  listUsersCommand,
+  listOrgsCommand,
+  demoKeyCommand,
+  setOrgLimitsCommand,
+];

@@ -10,7 +10,7 @@
  * exact between refreshes; other instances' charges arrive with the next refresh. Loads, refreshes and the
  * writer's commit-and-apply take turns on one lock, so a snapshot never misses or double-counts a commit.
  */
-import { EDITION_TIME_ZONE, type Edition } from "@moonport/contracts";
+import { EDITION_TIME_ZONE, type Edition, type RateLimitOverride } from "@moonport/contracts";
 import { type Db, schema } from "@moonport/db";
 import { and, eq, gte, sql } from "drizzle-orm";
 import type { Mutex } from "./mutex.ts";
@@ -25,6 +25,7 @@ export interface OrgView {
   voucher: bigint;
   cumulativeRecharge: bigint;
   tierOverride: number | null;
+  rateLimitOverride: RateLimitOverride | null;
   /** Settled on this instance, not yet committed to the database. */
   uncommitted: bigint;
   loadedAt: number;
@@ -200,6 +201,7 @@ export class Accounts {
         cash: schema.organizations.cashBalance,
         cumulativeRecharge: schema.organizations.cumulativeRecharge,
         tierOverride: schema.organizations.tierOverride,
+        rateLimitOverride: schema.organizations.rateLimitOverride,
         // Spelled out: drizzle renders columns unqualified inside sql``, which is ambiguous in a subquery.
         voucher: sql<string>`(select coalesce(sum(v.remaining), 0) from vouchers v
           where v.org_id = ${orgId} and v.remaining > 0 and v.expires_at > now())`,
@@ -230,6 +232,7 @@ export class Accounts {
       view.voucher = row.voucher;
       view.cumulativeRecharge = row.cumulativeRecharge;
       view.tierOverride = row.tierOverride;
+      view.rateLimitOverride = row.rateLimitOverride;
       view.loadedAt = started;
     });
   }

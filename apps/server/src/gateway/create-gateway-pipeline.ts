@@ -3,7 +3,7 @@
  * hot path needs is in memory once warm (key cache, account views, in-memory or Redis counters); bills are made
  * durable in a local journal and committed to the database in batches by the bill writer.
  */
-import { EDITION_TIME_ZONE, findModel, parseMoney, tierFor } from "@moonport/contracts";
+import { EDITION_TIME_ZONE, findModel, parseMoney, tierFor, withLimitOverride } from "@moonport/contracts";
 import { newId, randomString } from "@moonport/db";
 import type { AppContext } from "../context.ts";
 import { API_KEY_PATTERN, hashApiKey } from "../modules/keys/key-format.ts";
@@ -123,7 +123,10 @@ export function createGatewayPipeline(ctx: AppContext): GatewayPipelineHandle {
       if (project.monthlyBudget !== null && spent.month >= parseMoney(String(project.monthlyBudget))) {
         throw gatewayErrors.accountNotActive(key.orgId, key.keyId, "monthly_budget_exceeded");
       }
-      const tier = tierFor(org.edition, org.cumulativeRecharge, org.tierOverride);
+      const tier = withLimitOverride(
+        tierFor(org.edition, org.cumulativeRecharge, org.tierOverride),
+        org.rateLimitOverride,
+      );
       let grant: { headers: Record<string, string>; release(): void };
       try {
         grant = await limits.admit({

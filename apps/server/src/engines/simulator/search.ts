@@ -90,17 +90,21 @@ export function mdxSections(source: string, route: string, locale: string): Sect
     }
   };
   for (const line of body.split("\n")) {
-    const h = /^#{1,4}\s+(.+)$/.exec(line);
+    const h = /^(#{1,4})\s+(.+)$/.exec(line);
     if (h) {
       flush();
-      const heading = h[1]!.trim();
+      const heading = h[2]!.trim();
+      // The page title (h1) is the page itself: no anchor.
+      const top = h[1] === "#";
       current = {
-        heading,
-        anchor: heading
-          .toLowerCase()
-          .replace(/[^\p{L}\p{N}\s-]/gu, "")
-          .trim()
-          .replace(/\s+/g, "-"),
+        heading: top ? title : heading,
+        anchor: top
+          ? ""
+          : heading
+              .toLowerCase()
+              .replace(/[^\p{L}\p{N}\s-]/gu, "")
+              .trim()
+              .replace(/\s+/g, "-"),
         lines: [],
       };
     } else {

@@ -1,0 +1,1 @@
+ALTER TABLE "organizations" ADD COLUMN "rate_limit_override" jsonb;
