@@ -1,5 +1,5 @@
-import "@mantine/core/styles.css";
-import "@mantine/notifications/styles.css";
+// Base styles and the public pages' components; the rest comes with client-only pages (routes/app.tsx).
+import "../src/styles/mantine-public.css";
 import { Center, ColorSchemeScript, Loader, MantineProvider, mantineHtmlProps } from "@mantine/core";
 import { ModalsProvider } from "@mantine/modals";
 import { Notifications } from "@mantine/notifications";

@@ -1,4 +1,4 @@
-import { index, type RouteConfig, route } from "@react-router/dev/routes";
+import { index, layout, type RouteConfig, route } from "@react-router/dev/routes";
 
 export default [
   // Public, prerendered pages: nest them here and add their paths to public-pages.ts (see ARCHITECTURE.md).
@@ -8,23 +8,25 @@ export default [
     route("docs/*", "routes/docs.tsx"),
   ]),
 
-  // Client-only pages (SPA fallback).
-  route("signin", "routes/auth/signin.tsx"),
-  route("signup", "routes/auth/signup.tsx"),
-  route("setup", "routes/auth/setup.tsx"),
-  route("invite/:token", "routes/invite/token.tsx"),
+  // Client-only pages (SPA fallback). Their layout loads the Mantine styles public pages do not need.
+  layout("routes/app.tsx", [
+    route("signin", "routes/auth/signin.tsx"),
+    route("signup", "routes/auth/signup.tsx"),
+    route("setup", "routes/auth/setup.tsx"),
+    route("invite/:token", "routes/invite/token.tsx"),
 
-  // Console: every screen inside the shell; add its sidebar entry in src/features/console/nav.ts.
-  route("console", "routes/console/layout.tsx", [
-    index("routes/console/overview.tsx", { id: "console-home" }),
-    route("overview", "routes/console/overview.tsx"),
-    route("organization/:tab?", "routes/console/organization.tsx"),
-    route("projects", "routes/console/projects.tsx"),
-    route("projects/:projectId/:tab?", "routes/console/project.tsx"),
-    route("api-keys", "routes/console/api-keys.tsx"),
-    route("limits", "routes/console/limits.tsx"),
-    route("consumption", "routes/console/consumption.tsx"),
-    route("profile", "routes/console/profile.tsx"),
+    // Console: every screen inside the shell; add its sidebar entry in src/features/console/nav.ts.
+    route("console", "routes/console/layout.tsx", [
+      index("routes/console/overview.tsx", { id: "console-home" }),
+      route("overview", "routes/console/overview.tsx"),
+      route("organization/:tab?", "routes/console/organization.tsx"),
+      route("projects", "routes/console/projects.tsx"),
+      route("projects/:projectId/:tab?", "routes/console/project.tsx"),
+      route("api-keys", "routes/console/api-keys.tsx"),
+      route("limits", "routes/console/limits.tsx"),
+      route("consumption", "routes/console/consumption.tsx"),
+      route("profile", "routes/console/profile.tsx"),
+    ]),
   ]),
 
   route("*", "routes/not-found.tsx"),
