@@ -89,7 +89,7 @@ async function insertBills(tx: Tx, bills: BillRow[]) {
     select r->>0, r->>1, r->>2, r->>3, r->>4, r->>5, r->>6, r->>7, (r->>8)::integer, (r->>9)::integer,
       (r->>10)::integer, (r->>11)::integer, (r->>12)::bigint, (r->>13)::bigint, (r->>14)::bigint, r->>15,
       (r->>16)::integer, (r->>17)::timestamptz
-    from json_array_elements(${json}::json) as r`);
+    from jsonb_array_elements(${json}::jsonb) as r`);
 }
 
 async function insertLedger(tx: Tx, ledger: LedgerRow[]) {
@@ -107,7 +107,7 @@ async function insertLedger(tx: Tx, ledger: LedgerRow[]) {
   await tx.execute(sql`insert into ${schema.ledgerEntries} (id, org_id, kind, cash_delta, voucher_delta, reference,
     note, created_at)
     select r->>0, r->>1, 'charge', (r->>2)::bigint, (r->>3)::bigint, r->>4, r->>5, (r->>6)::timestamptz
-    from json_array_elements(${json}::json) as r`);
+    from jsonb_array_elements(${json}::jsonb) as r`);
 }
 interface VoucherRow {
   id: string;
