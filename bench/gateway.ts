@@ -12,9 +12,10 @@ import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const UPSTREAM_PORT = 3303;
-const GATEWAY_PORT = 3304;
-const FLOOR_PORT = 3307;
+// Ports are configurable so several checkouts can run the benchmark on one machine.
+const UPSTREAM_PORT = Number(process.env.BENCH_UPSTREAM_PORT ?? 3303);
+const GATEWAY_PORT = Number(process.env.BENCH_GATEWAY_PORT ?? 3304);
+const FLOOR_PORT = Number(process.env.BENCH_FLOOR_PORT ?? 3307);
 const children: ChildProcess[] = [];
 process.on("exit", () => {
   for (const c of children) c.kill("SIGTERM");

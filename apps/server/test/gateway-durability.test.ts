@@ -34,7 +34,7 @@ describe("bill durability across a crash", () => {
       await runRequest(first.ctx, acct.key, { requestId, usage });
     }
     // settle() has resolved for all three, so they are on disk. The batch writer may have committed the first ones
-    // (it runs every 10 ms), but not the last: it was enqueued in this very tick. Crash now.
+    // (it runs every 100 ms), but not the last: it was enqueued in this very tick. Crash now.
     first.ctx.gateway.abandon();
     const before = await orgMoney(first.ctx.db, acct.orgId);
     expect(before.bills.count).toBeLessThan(3);

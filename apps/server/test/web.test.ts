@@ -121,6 +121,7 @@ describe("site tokens, analytics and not-found pages in prerendered files", () =
       "zh-CN/docs/404/index.html": "<html><head></head>not found zh</html>",
       "sitemap.xml": "<urlset><loc>__MP_SITE_CN__/zh-CN/docs/x</loc></urlset>",
       "robots.txt": "Sitemap: __MP_SITE_CN__/sitemap.xml\n",
+      "docs-search/en-US.json": '{"/docs/x":{"title":"X","data":{"":"Call __MP_API_GLOBAL__/chat"}}}',
     };
     for (const [rel, content] of Object.entries(files)) {
       fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
@@ -185,5 +186,12 @@ describe("site tokens, analytics and not-found pages in prerendered files", () =
     expect(sitemap.raw.body).toContain("<loc>http://docs.example.org/zh-CN/docs/x</loc>");
     const robots = await c.get("/robots.txt", { host: "docs.example.org" });
     expect(robots.raw.body).toBe("Sitemap: http://docs.example.org/sitemap.xml\n");
+  });
+
+  it("fills the API base URL into the search index", async () => {
+    const c = new TestClient(app);
+    const index = await c.get("/docs-search/en-US.json", { host: "docs.example.org" });
+    expect(index.headers["content-type"]).toContain("application/json");
+    expect(index.body["/docs/x"].data[""]).toBe("Call http://docs.example.org/v1/chat");
   });
 });

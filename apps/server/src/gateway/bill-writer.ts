@@ -1,7 +1,7 @@
 /**
- * Commits journaled bills to the database in batches, off the request path. One transaction per batch: for each
- * organization (in id order, so instances lock in the same order) it locks the organization row and its usable
- * vouchers, spends vouchers first (soonest-expiring first, only those still valid when the request was settled),
+ * Commits journaled bills to the database in batches, off the request path. One transaction per batch: it locks
+ * the rows of every organization in the batch (in id order, so instances lock in the same order) and their usable
+ * vouchers; for each organization it spends vouchers first (soonest-expiring first, only those still valid when the request was settled),
  * then cash (which may go below zero by what was in flight when it reached zero), and writes the bill rows, one
  * ledger entry per charged line, and the keys' last-used time. Lines already in request_bills are skipped, which
  * makes replaying a journal harmless.
@@ -19,38 +19,132 @@ export interface QueuedEntry {
   failures?: number;
 }
 
-const CHUNK = 500;
-
-function chunks<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
+interface BillRow {
+  id: string;
+  requestId: string;
+  orgId: string;
+  projectId: string;
+  apiKeyId: string;
+  model: string;
+  productName: string;
+  productType: string;
+  inputTokens: number;
+  outputTokens: number;
+  cachedTokens: number;
+  toolCalls: number;
+  consumption: bigint;
+  cashDeduction: bigint;
+  voucherDeduction: bigint;
+  status: string;
+  latencyMs: number;
+  createdAt: Date;
 }
 
-/** Commits `items` in one transaction; returns what each did to balances. */
+interface LedgerRow {
+  id: string;
+  orgId: string;
+  cashDelta: bigint;
+  voucherDelta: bigint;
+  reference: string;
+  note: string;
+  createdAt: Date;
+}
+
+/** Both drivers (node-postgres, PGlite) return raw results as { rows }. */
+function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}
+
+/**
+ * Multi-row inserts as one JSON parameter expanded by json_to_recordset: drizzle's insert builder spends more CPU
+ * per row (it inspects every value) than the database spends storing it. Money goes as decimal strings, times as
+ * ISO strings, so nothing passes through a float.
+ */
+async function insertBills(tx: Tx, bills: BillRow[]) {
+  const json = JSON.stringify(
+    bills.map((b) => [
+      b.id,
+      b.requestId,
+      b.orgId,
+      b.projectId,
+      b.apiKeyId,
+      b.model,
+      b.productName,
+      b.productType,
+      b.inputTokens,
+      b.outputTokens,
+      b.cachedTokens,
+      b.toolCalls,
+      b.consumption.toString(),
+      b.cashDeduction.toString(),
+      b.voucherDeduction.toString(),
+      b.status,
+      b.latencyMs,
+      b.createdAt.toISOString(),
+    ]),
+  );
+  await tx.execute(sql`insert into ${schema.requestBills} (id, request_id, org_id, project_id, api_key_id, model,
+    product_name, product_type, input_tokens, output_tokens, cached_tokens, tool_calls, consumption, cash_deduction,
+    voucher_deduction, status, latency_ms, created_at)
+    select r->>0, r->>1, r->>2, r->>3, r->>4, r->>5, r->>6, r->>7, (r->>8)::integer, (r->>9)::integer,
+      (r->>10)::integer, (r->>11)::integer, (r->>12)::bigint, (r->>13)::bigint, (r->>14)::bigint, r->>15,
+      (r->>16)::integer, (r->>17)::timestamptz
+    from jsonb_array_elements(${json}::jsonb) as r`);
+}
+
+async function insertLedger(tx: Tx, ledger: LedgerRow[]) {
+  const json = JSON.stringify(
+    ledger.map((l) => [
+      l.id,
+      l.orgId,
+      l.cashDelta.toString(),
+      l.voucherDelta.toString(),
+      l.reference,
+      l.note,
+      l.createdAt.toISOString(),
+    ]),
+  );
+  await tx.execute(sql`insert into ${schema.ledgerEntries} (id, org_id, kind, cash_delta, voucher_delta, reference,
+    note, created_at)
+    select r->>0, r->>1, 'charge', (r->>2)::bigint, (r->>3)::bigint, r->>4, r->>5, (r->>6)::timestamptz
+    from jsonb_array_elements(${json}::jsonb) as r`);
+}
+interface VoucherRow {
+  id: string;
+  orgId: string;
+  remaining: bigint;
+  expiresAt: Date;
+}
+
+/**
+ * Commits `items` in one transaction; returns what each did to balances. The statement count does not grow with
+ * the batch or the number of organizations (the database runs in-process with PGlite, so every statement costs the
+ * gateway CPU): one existence check, one lock of every organization involved (in id order, so instances lock in the
+ * same order), one read of their usable vouchers, then one set-based UPDATE each for vouchers, cash and keys and
+ * multi-row INSERTs for bills and ledger entries.
+ */
 export async function commitEntries(db: Db, items: QueuedEntry[]): Promise<CommittedCharge[]> {
   if (!items.length) return [];
   return db.transaction(async (tx) => {
     const lineIds = items.flatMap((i) => i.entry.lines.map((l) => l.id));
     const existing = new Set<string>();
-    for (const ids of chunks(lineIds, 1000)) {
-      const rows = await tx
-        .select({ id: schema.requestBills.id })
-        .from(schema.requestBills)
-        .where(inArray(schema.requestBills.id, ids));
-      for (const r of rows) existing.add(r.id);
-    }
+    // The ids travel as one JSON parameter: building a statement with one parameter per id costs more CPU than
+    // running it.
+    const present = await tx.execute(
+      sql`select id from ${schema.requestBills} where id in (select json_array_elements_text(${JSON.stringify(lineIds)}::json))`,
+    );
+    for (const r of rowsOf<{ id: string }>(present)) existing.add(r.id);
     const result: CommittedCharge[] = [];
     const byOrg = new Map<string, QueuedEntry[]>();
+    let earliest = Number.POSITIVE_INFINITY;
     for (const item of items) {
       const e = item.entry;
-      const amount = e.lines.reduce((s, l) => s + BigInt(l.consumption), 0n);
       // Lines of one entry are written together, so one present line means the entry was committed before.
       if (e.lines.some((l) => existing.has(l.id))) {
         result.push({
           orgId: e.orgId,
           projectId: e.projectId,
-          amount,
+          amount: e.lines.reduce((s, l) => s + BigInt(l.consumption), 0n),
           cash: 0n,
           voucher: 0n,
           createdAt: e.createdAt,
@@ -59,13 +153,64 @@ export async function commitEntries(db: Db, items: QueuedEntry[]): Promise<Commi
         });
         continue;
       }
-      const list = byOrg.get(e.orgId) ?? [];
-      list.push(item);
-      byOrg.set(e.orgId, list);
+      const list = byOrg.get(e.orgId);
+      if (list) list.push(item);
+      else byOrg.set(e.orgId, [item]);
+      if (e.createdAt < earliest) earliest = e.createdAt;
     }
-    for (const orgId of [...byOrg.keys()].sort()) {
-      const list = byOrg.get(orgId)!.sort((a, b) => a.entry.createdAt - b.entry.createdAt);
-      result.push(...(await commitOrg(tx, orgId, list)));
+    const orgIds = [...byOrg.keys()].sort();
+    if (orgIds.length) {
+      await tx.execute(
+        sql`select 1 from ${schema.organizations} where ${inArray(schema.organizations.id, orgIds)} order by ${schema.organizations.id} for update`,
+      );
+      const vouchers = await tx
+        .select({
+          id: schema.vouchers.id,
+          orgId: schema.vouchers.orgId,
+          remaining: schema.vouchers.remaining,
+          expiresAt: schema.vouchers.expiresAt,
+        })
+        .from(schema.vouchers)
+        .where(
+          sql`${inArray(schema.vouchers.orgId, orgIds)} and ${schema.vouchers.remaining} > 0 and ${schema.vouchers.expiresAt} > ${new Date(earliest).toISOString()}::timestamptz`,
+        )
+        .orderBy(asc(schema.vouchers.orgId), asc(schema.vouchers.expiresAt), asc(schema.vouchers.id))
+        .for("update");
+      const vouchersByOrg = new Map<string, VoucherRow[]>();
+      for (const v of vouchers) {
+        const list = vouchersByOrg.get(v.orgId);
+        if (list) list.push(v);
+        else vouchersByOrg.set(v.orgId, [v]);
+      }
+      const touched = new Set<VoucherRow>();
+      const cash: [string, bigint][] = [];
+      const bills: BillRow[] = [];
+      const ledger: LedgerRow[] = [];
+      for (const orgId of orgIds) {
+        const list = byOrg.get(orgId)!.sort((a, b) => a.entry.createdAt - b.entry.createdAt);
+        const cashTotal = chargeOrg(orgId, list, vouchersByOrg.get(orgId) ?? [], touched, bills, ledger, result);
+        if (cashTotal !== 0n) cash.push([orgId, cashTotal]);
+      }
+      if (touched.size) {
+        const values = sql.join(
+          [...touched].map((v) => sql`(${v.id}, ${v.remaining.toString()}::bigint)`),
+          sql`, `,
+        );
+        await tx.execute(
+          sql`update ${schema.vouchers} as v set remaining = x.remaining from (values ${values}) as x(id, remaining) where v.id = x.id`,
+        );
+      }
+      if (cash.length) {
+        const values = sql.join(
+          cash.map(([id, amount]) => sql`(${id}, ${amount.toString()}::bigint)`),
+          sql`, `,
+        );
+        await tx.execute(
+          sql`update ${schema.organizations} as o set cash_balance = o.cash_balance - x.amount from (values ${values}) as x(id, amount) where o.id = x.id`,
+        );
+      }
+      await insertBills(tx, bills);
+      if (ledger.length) await insertLedger(tx, ledger);
     }
     const keyIds = [...new Set(items.map((i) => i.entry.apiKeyId))];
     if (keyIds.length) {
@@ -75,27 +220,27 @@ export async function commitEntries(db: Db, items: QueuedEntry[]): Promise<Commi
   });
 }
 
-async function commitOrg(tx: Tx, orgId: string, items: QueuedEntry[]): Promise<CommittedCharge[]> {
-  await tx.execute(sql`select 1 from ${schema.organizations} where ${schema.organizations.id} = ${orgId} for update`);
-  const earliest = new Date(Math.min(...items.map((i) => i.entry.createdAt)));
-  const vouchers = await tx
-    .select({ id: schema.vouchers.id, remaining: schema.vouchers.remaining, expiresAt: schema.vouchers.expiresAt })
-    .from(schema.vouchers)
-    .where(
-      sql`${schema.vouchers.orgId} = ${orgId} and ${schema.vouchers.remaining} > 0 and ${schema.vouchers.expiresAt} > ${earliest.toISOString()}::timestamptz`,
-    )
-    .orderBy(asc(schema.vouchers.expiresAt), asc(schema.vouchers.id))
-    .for("update");
-  const touched = new Set<string>();
+/**
+ * Charges one organization's entries (oldest first) against its locked vouchers, then cash; appends the rows to
+ * write and each entry's effect to `result`, and returns the cash total.
+ */
+function chargeOrg(
+  orgId: string,
+  items: QueuedEntry[],
+  vouchers: VoucherRow[],
+  touched: Set<VoucherRow>,
+  bills: BillRow[],
+  ledger: LedgerRow[],
+  result: CommittedCharge[],
+): bigint {
   let cashTotal = 0n;
-  const bills: (typeof schema.requestBills.$inferInsert)[] = [];
-  const ledger: (typeof schema.ledgerEntries.$inferInsert)[] = [];
-  const result: CommittedCharge[] = [];
   for (const { entry, local } of items) {
     let entryCash = 0n;
     let entryVoucher = 0n;
+    const createdAt = new Date(entry.createdAt);
     for (const line of entry.lines) {
-      let due = BigInt(line.consumption);
+      const consumption = BigInt(line.consumption);
+      let due = consumption;
       let fromVoucher = 0n;
       for (const v of vouchers) {
         if (due === 0n) break;
@@ -104,7 +249,7 @@ async function commitOrg(tx: Tx, orgId: string, items: QueuedEntry[]): Promise<C
         v.remaining -= take;
         due -= take;
         fromVoucher += take;
-        touched.add(v.id);
+        touched.add(v);
       }
       const fromCash = due;
       cashTotal += fromCash;
@@ -123,23 +268,22 @@ async function commitOrg(tx: Tx, orgId: string, items: QueuedEntry[]): Promise<C
         outputTokens: line.outputTokens,
         cachedTokens: line.cachedTokens,
         toolCalls: line.toolCalls,
-        consumption: BigInt(line.consumption),
+        consumption,
         cashDeduction: fromCash,
         voucherDeduction: fromVoucher,
         status: entry.status,
         latencyMs: entry.latencyMs,
-        createdAt: new Date(entry.createdAt),
+        createdAt,
       });
       if (fromCash !== 0n || fromVoucher !== 0n) {
         ledger.push({
           id: newId("led"),
           orgId,
-          kind: "charge",
           cashDelta: -fromCash,
           voucherDelta: -fromVoucher,
           reference: line.id,
           note: `${line.productType} ${line.model} request ${entry.requestId}`,
-          createdAt: new Date(entry.createdAt),
+          createdAt,
         });
       }
     }
@@ -154,33 +298,20 @@ async function commitOrg(tx: Tx, orgId: string, items: QueuedEntry[]): Promise<C
       local,
     });
   }
-  if (touched.size) {
-    const rows = vouchers.filter((v) => touched.has(v.id));
-    const values = sql.join(
-      rows.map((v) => sql`(${v.id}, ${v.remaining.toString()}::bigint)`),
-      sql`, `,
-    );
-    await tx.execute(
-      sql`update ${schema.vouchers} as v set remaining = x.remaining from (values ${values}) as x(id, remaining) where v.id = x.id`,
-    );
-  }
-  if (cashTotal !== 0n) {
-    await tx.execute(
-      sql`update ${schema.organizations} set cash_balance = cash_balance - ${cashTotal.toString()}::bigint where id = ${orgId}`,
-    );
-  }
-  for (const part of chunks(bills, CHUNK)) await tx.insert(schema.requestBills).values(part);
-  for (const part of chunks(ledger, CHUNK)) await tx.insert(schema.ledgerEntries).values(part);
-  return result;
+  return cashTotal;
 }
 
 /**
  * The queue in front of commitEntries: flushes when BATCH entries wait or FLUSH_MS after the first, one batch at
  * a time, and retries with backoff when the database is unavailable (the journal still holds every entry).
+ * FLUSH_MS trades nothing that matters for CPU: every bill is durable in the journal and counted in this
+ * instance's balances before it is queued, readers that need the database to have it (the balance endpoint,
+ * tests, shutdown) drain first, and other instances see it at their next refresh (REFRESH_MS, 1 s) anyway; a
+ * commit costs about the same for one bill as for fifty, so waiting longer makes each cheaper.
  */
 export class BillWriter {
   static readonly BATCH = 500;
-  static readonly FLUSH_MS = 10;
+  static readonly FLUSH_MS = 100;
   static readonly MAX_FAILURES = 5;
   private queue: QueuedEntry[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -268,7 +399,8 @@ export class BillWriter {
     while (!this.stopped && (this.queue.length || this.flushing || this.timer)) {
       await new Promise<void>((resolve) => {
         this.idleWaiters.push(resolve);
-        if (!this.flushing && !this.timer) this.kick(0);
+        // A waiting batch timer is brought forward (a drain never waits out FLUSH_MS); a backoff is not.
+        if (!this.flushing && (!this.timer || this.failures === 0)) this.kick(0);
       });
     }
   }

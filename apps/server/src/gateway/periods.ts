@@ -21,8 +21,26 @@ function formatter(timeZone: string) {
   return f;
 }
 
-/** Start of the current local day and month, as UTC instants (ms). */
-export function periodStarts(now: number, timeZone: string): { day: number; month: number; nextDay: number } {
+export interface Periods {
+  day: number;
+  month: number;
+  nextDay: number;
+}
+
+/** The current periods per time zone: valid until nextDay, so admission formats a date once a day, not per request. */
+const current = new Map<string, Periods>();
+
+/** Start of the current local day and month, as UTC instants (ms). The result is shared: do not mutate it. */
+export function periodStarts(now: number, timeZone: string): Readonly<Periods> {
+  const hit = current.get(timeZone);
+  if (hit && now >= hit.day && now < hit.nextDay) return hit;
+  const computed = computePeriods(now, timeZone);
+  // Only the present day is cached: a lookup for another instant (a replay, a test) must not evict it.
+  if (Math.abs(now - Date.now()) < 60_000) current.set(timeZone, computed);
+  return computed;
+}
+
+function computePeriods(now: number, timeZone: string): Periods {
   const parts: Record<string, number> = {};
   for (const p of formatter(timeZone).formatToParts(new Date(now))) {
     if (p.type !== "literal") parts[p.type] = Number(p.value);

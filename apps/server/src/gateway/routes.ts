@@ -172,6 +172,8 @@ async function streamRun(
           ),
         );
       }
+      // Journal the bill before the last bytes: a crash between response and bill cannot lose it.
+      await run.settle(status);
       await write(res, tail + SSE_DONE);
     }
   } catch (e) {
@@ -179,11 +181,13 @@ async function streamRun(
     if (!signal.aborted) {
       const g = e instanceof GatewayError ? e : gatewayErrors.serverError();
       if (!(e instanceof GatewayError)) req.log.error({ err: e, requestId: requestIdOf(req) }, "stream failed");
+      await run.settle(status);
       await write(res, sseError(g.type, g.message) + SSE_DONE);
     }
   } finally {
-    res.end();
+    // Settles only if nothing above did (settle runs once).
     await run.settle(status);
+    res.end();
   }
 }
 
@@ -259,9 +263,9 @@ export default async function gatewayRoutes(
     }
     const body = completionBody(run.meta, run.tally, run.chat.promptTokens);
     reply.header("server-timing", timing(req, run.engineMs()));
-    await reply.send(body);
+    // Journal the bill before the response leaves: a crash between response and bill cannot lose it.
     await run.settle("ok");
-    return reply;
+    return reply.send(body);
   });
 
   app.post("/tokenizers/estimate-token-count", { bodyLimit: CHAT_BODY_LIMIT }, async (req, reply) => {

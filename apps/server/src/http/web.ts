@@ -82,7 +82,12 @@ function ensureLocaleCookie(req: FastifyRequest, reply: FastifyReply, locale: Lo
 }
 
 /** Files outside HTML that carry site tokens; they too are answered here rather than by the static handler. */
-const TOKENIZED_FILES = new Set(["/sitemap.xml", "/robots.txt"]);
+const TOKENIZED_FILES = new Set(["/sitemap.xml", "/robots.txt", "/docs-search/en-US.json", "/docs-search/zh-CN.json"]);
+const TOKENIZED_TYPES: Record<string, string> = {
+  ".xml": "application/xml; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".txt": "text/plain; charset=utf-8",
+};
 
 const HOST_RE = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
@@ -224,7 +229,7 @@ export async function registerWeb(app: App, config: Config, root: string) {
     if (TOKENIZED_FILES.has(url) && fs.existsSync(path.join(root, url))) {
       return reply
         .header("cache-control", "no-cache")
-        .type(url.endsWith(".xml") ? "application/xml; charset=utf-8" : "text/plain; charset=utf-8")
+        .type(TOKENIZED_TYPES[path.extname(url)] ?? "text/plain; charset=utf-8")
         .send(replaceSiteTokens(readText(url), siteTokenValues(config, req)));
     }
     const key = url.length > 1 ? url.replace(/\/+$/, "") || "/" : "/";

@@ -32,7 +32,7 @@ beforeAll(() => {
     write(`${locale}/guide/_meta.json`, JSON.stringify({ b: "Second", a: "First" }));
     write(`${locale}/overview.mdx`, page("Overview", "Intro text.\n\n## Get `started` now\n\nStart here.\n"));
     write(`${locale}/promo.mdx`, page("Promo"));
-    write(`${locale}/guide/a.mdx`, page("A page"));
+    write(`${locale}/guide/a.mdx`, page("A page", "Call {{API_BASE_URL}}/chat/completions with your key.\n"));
     write(`${locale}/guide/b.mdx`, page("B page"));
     write(`${locale}/guide/c.mdx`, page("C page"));
   }
@@ -99,6 +99,13 @@ describe("the search index", () => {
       title: "Overview",
       data: { "": "Intro text.", "get-started-now#Get started now": "Start here." },
     });
+  });
+
+  it("keeps the API base URL in search text as the site token the server fills in", () => {
+    const en = buildSearchIndex("en-US", buildLocalePageMap("en-US", dir), dir);
+    expect(en["/docs/guide/a"]!.data[""]).toBe("Call __MP_API_GLOBAL__/chat/completions with your key.");
+    const zh = buildSearchIndex("zh-CN", buildLocalePageMap("zh-CN", dir), dir);
+    expect(zh["/docs/guide/a"]!.data[""]).toBe("Call __MP_API_CN__/chat/completions with your key.");
   });
 });
 

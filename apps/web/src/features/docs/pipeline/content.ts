@@ -11,7 +11,8 @@ import type { Locale } from "@moonport/contracts";
 import GithubSlugger from "github-slugger";
 import { parse as parseYaml } from "yaml";
 import type { DocPage, LocalePageMap, PageMap, SearchIndexPayload, SidebarItem, SpecialEntry } from "../page-map.ts";
-import { LOCALES } from "./contracts.ts";
+import { LOCALES, SITE_TOKENS } from "./contracts.ts";
+import { API_BASE_URL_PLACEHOLDER } from "./mdx-plugins.ts";
 
 export const CONTENT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../content/docs");
 
@@ -254,12 +255,19 @@ export function extractSections(body: string): { title: string | null; sections:
   return { title, sections: out };
 }
 
+const SEARCH_API_MARK = "MPSEARCHAPIBASEMARK";
+
 export function buildSearchIndex(locale: Locale, map: LocalePageMap, dir = CONTENT_DIR): SearchIndexPayload {
   const out: SearchIndexPayload = {};
   for (const page of Object.values(map.pages)) {
     if (page.hidden) continue;
     const { body } = splitFrontMatter(fs.readFileSync(path.join(dir, locale, `${page.route}.mdx`), "utf8"));
-    out[`/docs/${page.route}`] = { title: page.title, data: extractSections(body).sections };
+    // The API base URL goes through a marker free of Markdown syntax (plainText would eat the token's
+    // underscores), then becomes the site token the server fills in when it sends the index.
+    const sections = extractSections(body.replaceAll(API_BASE_URL_PLACEHOLDER, SEARCH_API_MARK)).sections;
+    const token = locale === "en-US" ? SITE_TOKENS.apiGlobal : SITE_TOKENS.apiCn;
+    for (const k of Object.keys(sections)) sections[k] = sections[k]!.replaceAll(SEARCH_API_MARK, token);
+    out[`/docs/${page.route}`] = { title: page.title, data: sections };
   }
   return out;
 }
