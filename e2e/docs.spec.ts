@@ -44,8 +44,9 @@ async function useLocale(context: BrowserContext, baseURL: string, locale: Local
 
 async function openDocs(page: Page, path: string) {
   await page.goto(path);
-  // Interactive once the page body chunk hydrated (the TOC is rendered by it).
   await expect(page.getByTestId("docs-toc")).toBeVisible();
+  // The prerendered HTML is visible before hydration; wait until the page body is interactive.
+  await expect(page.locator("html")).toHaveAttribute("data-docs-ready", /.+/);
 }
 
 for (const [locale, query, expected] of [
@@ -215,7 +216,7 @@ test("docs pages read without JavaScript and load no console or chart code", asy
     if (r.request().resourceType() === "script") scripts.push(r.url());
   });
   await withJs.goto("/docs/pricing/chat");
-  await expect(withJs.getByTestId("docs-toc")).toBeVisible();
+  await expect(withJs.locator("html")).toHaveAttribute("data-docs-ready", /.+/);
   expect(scripts.length).toBeGreaterThan(0);
   for (const url of scripts) {
     const body = await (await withJs.request.get(url)).text();

@@ -77,6 +77,11 @@ function DocBody({
 }) {
   const mod = useDocModule(locale, route);
   useHashScroll();
+  // Prerendered pages look complete before React takes them over; this marks the moment the body is interactive
+  // (heading links, search shortcut), which browser tests wait for.
+  useEffect(() => {
+    document.documentElement.dataset.docsReady = route;
+  }, [route]);
   const Content = mod.default;
   return (
     <>
