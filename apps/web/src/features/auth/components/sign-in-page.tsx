@@ -4,14 +4,15 @@ import { SignInByPasswordRequest, SignInBySmsRequest } from "@moonport/contracts
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { Link, Navigate, useNavigate, useSearchParams } from "react-router";
+import { Link, Navigate } from "react-router";
 import type { z } from "zod";
 import { FormError } from "../../../components/form-error.tsx";
 import { PageMeta } from "../../../components/page-meta.tsx";
 import { SmsCodeInput } from "../../../components/sms-code-input.tsx";
-import { safeNext, useApplyApiError, useFieldMessage } from "../../../lib/forms.ts";
+import { useApplyApiError, useFieldMessage } from "../../../lib/forms.ts";
 import { useMe } from "../api/get-me.ts";
 import { useSignIn } from "../api/sign-in.ts";
+import { useAuthReturn } from "../hooks/use-auth-return.ts";
 import { AuthLayout } from "./auth-layout.tsx";
 import { useSmsSender } from "./use-sms-sender.ts";
 
@@ -107,14 +108,10 @@ function SmsSignIn({ onDone }: { onDone: () => void }) {
 
 export function SignInPage() {
   const { t } = useTranslation("auth");
-  const navigate = useNavigate();
-  const [params] = useSearchParams();
-  const next = safeNext(params.get("next"));
-  const onDone = () => navigate(next, { replace: true });
+  const { next, onDone, otherHref: signUpHref } = useAuthReturn("/signup");
   // Already signed in (e.g. a bookmarked sign-in page): go straight on.
   const me = useMe();
   if (me.data) return <Navigate to={next} replace />;
-  const signUpHref = params.get("next") ? `/signup?next=${encodeURIComponent(next)}` : "/signup";
   return (
     <AuthLayout
       title={t("signIn.title")}

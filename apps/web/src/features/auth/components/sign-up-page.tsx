@@ -4,14 +4,15 @@ import { SignUpByPasswordRequest, SignUpByPhoneRequest } from "@moonport/contrac
 import { useState } from "react";
 import { type UseFormReturn, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { Link, Navigate, useNavigate, useSearchParams } from "react-router";
+import { Link, Navigate } from "react-router";
 import type { z } from "zod";
 import { FormError } from "../../../components/form-error.tsx";
 import { PageMeta } from "../../../components/page-meta.tsx";
 import { SmsCodeInput } from "../../../components/sms-code-input.tsx";
-import { safeNext, useApplyApiError, useFieldMessage } from "../../../lib/forms.ts";
+import { useApplyApiError, useFieldMessage } from "../../../lib/forms.ts";
 import { useMe } from "../api/get-me.ts";
 import { useSignUp } from "../api/sign-up.ts";
+import { useAuthReturn } from "../hooks/use-auth-return.ts";
 import { AuthLayout } from "./auth-layout.tsx";
 import { useSmsSender } from "./use-sms-sender.ts";
 
@@ -137,14 +138,10 @@ function PasswordSignUp({ onDone }: { onDone: () => void }) {
 
 export function SignUpPage() {
   const { t } = useTranslation("auth");
-  const navigate = useNavigate();
-  const [params] = useSearchParams();
-  const next = safeNext(params.get("next"));
-  const onDone = () => navigate(next, { replace: true });
+  const { next, onDone, otherHref: signInHref } = useAuthReturn("/signin");
   // Already signed in (e.g. a bookmarked sign-in page): go straight on.
   const me = useMe();
   if (me.data) return <Navigate to={next} replace />;
-  const signInHref = params.get("next") ? `/signin?next=${encodeURIComponent(next)}` : "/signin";
   return (
     <AuthLayout
       title={t("signUp.title")}
