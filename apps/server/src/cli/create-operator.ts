@@ -1,7 +1,7 @@
 import { EDITION_LOCALE, Password, translateValidation, Username } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
-import { AppError } from "../http/errors.ts";
+import { AppError } from "../lib/app-error.ts";
 import { createOperator, operatorExists } from "../modules/auth/operator.ts";
 import type { CliCommand } from "./commands.ts";
 

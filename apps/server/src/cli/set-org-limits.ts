@@ -1,5 +1,5 @@
 import type { RateLimitOverride } from "@moonport/contracts";
-import { AppError } from "../http/errors.ts";
+import { AppError } from "../lib/app-error.ts";
 import { setOrgRateLimits } from "../modules/orgs/set-org-rate-limits.ts";
 import type { CliCommand } from "./commands.ts";
 

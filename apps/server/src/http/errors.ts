@@ -8,34 +8,7 @@ import {
 } from "@moonport/contracts";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { ZodError } from "zod";
-
-/** The one error type domain code throws. It knows nothing of HTTP; `STATUS` below does. */
-export class AppError extends Error {
-  readonly code: ErrorCode;
-  readonly params: Record<string, string | number>;
-  readonly details?: { path: string; message: string }[];
-  readonly headers?: Record<string, string>;
-  constructor(
-    code: ErrorCode,
-    opts: {
-      params?: Record<string, string | number>;
-      /** Field errors; `message` is a validation key (see contracts/validation.ts) or plain text. */
-      details?: { path: string; message: string }[];
-      headers?: Record<string, string>;
-    } = {},
-  ) {
-    super(code);
-    this.code = code;
-    this.params = opts.params ?? {};
-    this.details = opts.details;
-    this.headers = opts.headers;
-  }
-}
-
-/** One field error: a shortcut for forms ("username" → "username_taken"). */
-export function fieldError(code: ErrorCode, path: string, message: string): AppError {
-  return new AppError(code, { details: [{ path, message }] });
-}
+import { AppError } from "../lib/app-error.ts";
 
 export const STATUS = {
   validation_failed: 400,

@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { type Db, newId, schema, sha256Hex, type Tx } from "@moonport/db";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { AppError } from "./errors.ts";
+import { AppError } from "../lib/app-error.ts";
 
 export const SESSION_COOKIE = "mp_session";
 export const CSRF_COOKIE = "mp_csrf";

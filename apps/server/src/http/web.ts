@@ -31,7 +31,8 @@ import {
 } from "@moonport/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../env.ts";
-import { AppError, consoleErrorHandler } from "./errors.ts";
+import { AppError } from "../lib/app-error.ts";
+import { consoleErrorHandler } from "./errors.ts";
 import type { App } from "./route.ts";
 
 /** URL path (no trailing slash, "/" for home) → the prerendered file of each locale, relative to the root. */

@@ -2,7 +2,7 @@ import type { MeWithOrgs } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import { AppError } from "../../http/errors.ts";
+import { AppError } from "../../lib/app-error.ts";
 import { isUniqueViolation } from "../../lib/db-errors.ts";
 import { phoneTaken } from "./create-user.ts";
 import { getMe } from "./get-me.ts";

@@ -1,7 +1,7 @@
 import { schema } from "@moonport/db";
 import { and, eq, isNull, ne } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import { AppError } from "../../http/errors.ts";
+import { AppError } from "../../lib/app-error.ts";
 import { hashPassword, verifyPassword } from "./password.ts";
 
 /**

@@ -1,7 +1,7 @@
 import type { Edition, Locale } from "@moonport/contracts";
 import { newId, schema, type Tx } from "@moonport/db";
 import { eq, sql } from "drizzle-orm";
-import { AppError } from "../../http/errors.ts";
+import { AppError } from "../../lib/app-error.ts";
 import { isUniqueViolation } from "../../lib/db-errors.ts";
 import { createOrganization } from "../orgs/create-organization.ts";
 

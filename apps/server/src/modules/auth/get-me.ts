@@ -1,7 +1,7 @@
 import { type MeWithOrgs, maskPhone } from "@moonport/contracts";
 import { type Db, schema, type Tx } from "@moonport/db";
 import { asc, eq } from "drizzle-orm";
-import { AppError } from "../../http/errors.ts";
+import { AppError } from "../../lib/app-error.ts";
 
 /**
  * The signed-in user with the organizations they belong to. The current organization is the stored one while

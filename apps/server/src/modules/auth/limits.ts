@@ -4,7 +4,7 @@
  * the code in the database instead, so they hold across instances even without Redis.
  */
 import type { AppContext } from "../../context.ts";
-import { AppError } from "../../http/errors.ts";
+import { AppError } from "../../lib/app-error.ts";
 import { createLimiter, type Limiter } from "../../lib/limiter.ts";
 
 export const AUTH_LIMITS = {

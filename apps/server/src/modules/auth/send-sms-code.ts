@@ -2,7 +2,7 @@ import type { Locale, SmsPurpose } from "@moonport/contracts";
 import { newId, schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import { AppError } from "../../http/errors.ts";
+import { AppError } from "../../lib/app-error.ts";
 import { authLimiters, enforce, rateLimited } from "./limits.ts";
 import { SmsSendError } from "./sms/provider.ts";
 import { newSmsCode, resendWaitSeconds, SMS_CODE_TTL_SECONDS, SMS_RESEND_SECONDS, smsCodeHash } from "./sms-codes.ts";

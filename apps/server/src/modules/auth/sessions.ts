@@ -2,7 +2,7 @@ import type { SessionInfo } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import { AppError } from "../../http/errors.ts";
+import { AppError } from "../../lib/app-error.ts";
 
 /** The user's live sessions (not revoked, not expired), newest activity first; the caller's own is flagged. */
 export async function listSessions(opts: {

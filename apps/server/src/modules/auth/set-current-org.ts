@@ -2,7 +2,7 @@ import type { MeWithOrgs } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { and, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import { AppError } from "../../http/errors.ts";
+import { AppError } from "../../lib/app-error.ts";
 import { getMe } from "./get-me.ts";
 
 /** Switches the organization the console shows; only to one the user belongs to. Persists across sessions. */

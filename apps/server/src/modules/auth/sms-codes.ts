@@ -6,7 +6,7 @@ import { randomInt } from "node:crypto";
 import type { SmsPurpose } from "@moonport/contracts";
 import { type Db, schema, sha256Hex, type Tx } from "@moonport/db";
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
-import { AppError } from "../../http/errors.ts";
+import { AppError } from "../../lib/app-error.ts";
 
 export const SMS_CODE_TTL_SECONDS = 300;
 export const SMS_RESEND_SECONDS = 60;

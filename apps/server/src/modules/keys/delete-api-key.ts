@@ -1,7 +1,7 @@
 import { type Db, schema } from "@moonport/db";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { KeyEvents } from "../../gateway/key-events.ts";
-import { AppError } from "../../http/errors.ts";
+import { AppError } from "../../lib/app-error.ts";
 
 /**
  * Deletes a key: the row stays (bills reference it) with `deleted_at` set, and the gateway refuses the key within

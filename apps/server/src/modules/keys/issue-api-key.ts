@@ -2,7 +2,7 @@ import type { ApiKeyRow } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { and, count, eq, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import { AppError } from "../../http/errors.ts";
+import { AppError } from "../../lib/app-error.ts";
 import { assertProjectActive, getOrgAccess, getProjectAccess } from "../orgs/access.ts";
 import { createApiKey } from "./create-api-key.ts";
 import { getVisibleKey } from "./key-access.ts";

@@ -1,7 +1,7 @@
 import type { ApiKeyRow } from "@moonport/contracts";
 import { type Db, schema, type Tx } from "@moonport/db";
 import { and, eq, inArray, isNull, or, type SQL } from "drizzle-orm";
-import { AppError } from "../../http/errors.ts";
+import { AppError } from "../../lib/app-error.ts";
 import { type OrgAccess, visibleProjects } from "../orgs/access.ts";
 
 /**

@@ -1,7 +1,7 @@
 import { type Db, schema } from "@moonport/db";
 import { and, eq, isNull } from "drizzle-orm";
 import type { KeyEvents } from "../../gateway/key-events.ts";
-import { AppError } from "../../http/errors.ts";
+import { AppError } from "../../lib/app-error.ts";
 
 /** Renames a key. The gateway caches no name, but is told anyway so any future cached field stays fresh. */
 export async function renameApiKey(opts: {

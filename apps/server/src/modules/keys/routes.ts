@@ -10,9 +10,9 @@ import {
   UpdateApiKeyRequest,
 } from "@moonport/contracts";
 import type { AppContext } from "../../context.ts";
-import { AppError } from "../../http/errors.ts";
 import type { App } from "../../http/route.ts";
 import { requireUser } from "../../http/session.ts";
+import { AppError } from "../../lib/app-error.ts";
 import { issueApiKey } from "./issue-api-key.ts";
 import { listApiKeys } from "./list-api-keys.ts";
 import { updateApiKey } from "./update-api-key.ts";

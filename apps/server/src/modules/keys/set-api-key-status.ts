@@ -1,7 +1,7 @@
 import { type Db, schema } from "@moonport/db";
 import { and, eq, isNull } from "drizzle-orm";
 import type { KeyEvents } from "../../gateway/key-events.ts";
-import { AppError } from "../../http/errors.ts";
+import { AppError } from "../../lib/app-error.ts";
 
 /** Shared by disable/enable: flips the status of a live key and tells the gateway (every instance) at once. */
 export async function setApiKeyStatus(opts: {

@@ -1,6 +1,6 @@
 import type { ApiKeyRow } from "@moonport/contracts";
 import type { AppContext } from "../../context.ts";
-import { AppError } from "../../http/errors.ts";
+import { AppError } from "../../lib/app-error.ts";
 import { getOrgAccess } from "../orgs/access.ts";
 import { deleteApiKey } from "./delete-api-key.ts";
 import { getVisibleKey } from "./key-access.ts";

@@ -1,6 +1,6 @@
 import { schema, type Tx } from "@moonport/db";
 import { and, count, eq } from "drizzle-orm";
-import { AppError } from "../../http/errors.ts";
+import { AppError } from "../../lib/app-error.ts";
 
 /**
  * Call inside the transaction before demoting or removing `userId`. Locking the organization row serializes

@@ -1,6 +1,6 @@
 import { type Db, schema, sha256Hex, type Tx } from "@moonport/db";
 import { eq } from "drizzle-orm";
-import { AppError } from "../../http/errors.ts";
+import { AppError } from "../../lib/app-error.ts";
 
 export type Invitation = typeof schema.invitations.$inferSelect;
 export type InvitationState = "open" | "expired" | "used" | "revoked";

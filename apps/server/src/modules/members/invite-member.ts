@@ -3,7 +3,7 @@ import type { OrgRole } from "@moonport/contracts";
 import { newId, schema, sha256Hex } from "@moonport/db";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import { fieldError } from "../../http/errors.ts";
+import { fieldError } from "../../lib/app-error.ts";
 import { assertOrgAdmin, getOrgAccess } from "../orgs/access.ts";
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600_000;

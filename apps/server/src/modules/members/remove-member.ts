@@ -1,7 +1,7 @@
 import { schema } from "@moonport/db";
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import { AppError } from "../../http/errors.ts";
+import { AppError } from "../../lib/app-error.ts";
 import { invalidateKeys } from "../keys/invalidate-keys.ts";
 import { assertOrgAdmin, getOrgAccess } from "../orgs/access.ts";
 import { assertNotLastAdmin } from "./admin-guard.ts";

@@ -2,7 +2,7 @@ import { maskPhone } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { and, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import { AppError } from "../../http/errors.ts";
+import { AppError } from "../../lib/app-error.ts";
 import { findInvitation, invitationState } from "./find-invitation.ts";
 
 /**

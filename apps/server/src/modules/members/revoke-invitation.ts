@@ -1,7 +1,7 @@
 import { schema } from "@moonport/db";
 import { and, eq, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import { AppError } from "../../http/errors.ts";
+import { AppError } from "../../lib/app-error.ts";
 import { assertOrgAdmin, getOrgAccess } from "../orgs/access.ts";
 
 /** Revokes a pending invitation (organization admins only); its link stops working at once. */

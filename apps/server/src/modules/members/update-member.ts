@@ -2,7 +2,7 @@ import type { OrgRole } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { and, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import { AppError } from "../../http/errors.ts";
+import { AppError } from "../../lib/app-error.ts";
 import { assertOrgAdmin, getOrgAccess } from "../orgs/access.ts";
 import { assertNotLastAdmin } from "./admin-guard.ts";
 

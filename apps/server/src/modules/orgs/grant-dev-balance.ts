@@ -1,6 +1,6 @@
 import { parseMoney } from "@moonport/contracts";
 import type { AppContext } from "../../context.ts";
-import { fieldError } from "../../http/errors.ts";
+import { fieldError } from "../../lib/app-error.ts";
 import { grantBalance } from "../billing/grant-balance.ts";
 import { assertOrgAdmin, getOrgAccess } from "./access.ts";
 

@@ -1,7 +1,7 @@
 import type { RateLimitOverride } from "@moonport/contracts";
 import { type Db, schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
-import { AppError } from "../../http/errors.ts";
+import { AppError } from "../../lib/app-error.ts";
 
 /**
  * Grants an organization limits above its tier (or, with `override: null`, returns it to the tier tables).

@@ -3,7 +3,7 @@ import { type Db, schema } from "@moonport/db";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import type { KeyEvents } from "../../gateway/key-events.ts";
-import { AppError, fieldError } from "../../http/errors.ts";
+import { AppError, fieldError } from "../../lib/app-error.ts";
 import { invalidateKeys } from "../keys/invalidate-keys.ts";
 import { assertOrgAdmin, assertProjectActive, getOrgAccess, getProjectAccess } from "../orgs/access.ts";
 import { toProjectDetail } from "./project-row.ts";

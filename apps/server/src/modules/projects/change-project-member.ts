@@ -2,7 +2,7 @@ import type { ProjectRole } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { and, eq, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import { AppError, fieldError } from "../../http/errors.ts";
+import { AppError, fieldError } from "../../lib/app-error.ts";
 import { invalidateKeys } from "../keys/invalidate-keys.ts";
 import { assertProjectActive, assertProjectAdmin, getOrgAccess, getProjectAccess } from "../orgs/access.ts";
 

@@ -2,7 +2,7 @@ import type { ProjectRow } from "@moonport/contracts";
 import { newId, schema } from "@moonport/db";
 import { and, count, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import { AppError } from "../../http/errors.ts";
+import { AppError } from "../../lib/app-error.ts";
 import { assertOrgAdmin, getOrgAccess } from "../orgs/access.ts";
 import { toProjectRow } from "./project-row.ts";
 

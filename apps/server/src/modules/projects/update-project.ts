@@ -2,7 +2,7 @@ import { type ProjectDetail, tierFor, type UpdateProjectRequest } from "@moonpor
 import { schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import { fieldError } from "../../http/errors.ts";
+import { fieldError } from "../../lib/app-error.ts";
 import { assertProjectActive, assertProjectAdmin, getOrgAccess, getProjectAccess } from "../orgs/access.ts";
 import { toProjectDetail } from "./project-row.ts";
 
