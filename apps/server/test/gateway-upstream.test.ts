@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { countTokens } from "../src/gateway/tokenizer.ts";
+import { countTokens } from "../src/chat/tokenizer.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 import { FIXTURE_DOCS } from "./support/fixtures.ts";
 import { TestPipeline } from "./support/test-pipeline.ts";

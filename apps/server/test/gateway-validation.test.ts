@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { countTokens } from "../src/gateway/tokenizer.ts";
+import { countTokens } from "../src/chat/tokenizer.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 import { FIXTURE_DOCS } from "./support/fixtures.ts";
 import { TestPipeline } from "./support/test-pipeline.ts";

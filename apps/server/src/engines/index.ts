@@ -2,8 +2,9 @@
  * Picks the engine for a request: a configured OpenAI-compatible upstream for the model (by requested id, then
  * by the routed sibling, then "*"), otherwise the built-in simulator.
  */
+
+import type { ChatRequest } from "../chat/chat-request.ts";
 import type { Config } from "../env.ts";
-import type { ChatRequest } from "../gateway/chat-request.ts";
 import { OpenAICompatibleEngine } from "./openai-compatible/index.ts";
 import { SimulatorEngine } from "./simulator/index.ts";
 import { DocsSearchProvider, HttpSearchProvider, type SearchProvider } from "./simulator/search.ts";

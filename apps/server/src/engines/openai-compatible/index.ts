@@ -6,9 +6,9 @@
  * reports it, otherwise it is counted with the gateway tokenizer.
  */
 import { Pool, errors as undiciErrors } from "undici";
+import type { ChatRequest } from "../../chat/chat-request.ts";
+import { countTokens } from "../../chat/tokenizer.ts";
 import type { UpstreamRoute } from "../../env.ts";
-import type { ChatRequest } from "../../gateway/chat-request.ts";
-import { countTokens } from "../../gateway/tokenizer.ts";
 import { type Engine, type EngineContext, EngineError, type EngineEvent, type FinishReason } from "../types.ts";
 
 const RETRIES = 2;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { applyTokenLimits, parseChatRequest } from "../../gateway/chat-request.ts";
-import { countTokens, truncateToTokens } from "../../gateway/tokenizer.ts";
+import { applyTokenLimits, parseChatRequest } from "../../chat/chat-request.ts";
+import { countTokens, truncateToTokens } from "../../chat/tokenizer.ts";
 import type { EngineEvent } from "../types.ts";
 import { composeArguments } from "./compose.ts";
 import { SimulatorEngine } from "./index.ts";
