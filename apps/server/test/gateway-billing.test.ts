@@ -2,7 +2,7 @@ import { parseMoney } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GatewayError } from "../src/gateway/errors.ts";
+import { GatewayError } from "../src/chat/errors.ts";
 import { grantBalance } from "../src/modules/billing/grant-balance.ts";
 import { grantVoucher, orgMoney, runRequest, seedAccount } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";

@@ -6,7 +6,7 @@ import { newId, randomString, schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { GatewayError } from "../src/gateway/errors.ts";
+import type { GatewayError } from "../src/chat/errors.ts";
 import { disableApiKey } from "../src/modules/keys/disable-api-key.ts";
 import { archiveProjectRecord } from "../src/modules/projects/archive-project.ts";
 import { testEnv } from "./env.ts";

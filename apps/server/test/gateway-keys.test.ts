@@ -1,6 +1,6 @@
 import { newId, schema } from "@moonport/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GatewayError } from "../src/gateway/errors.ts";
+import { GatewayError } from "../src/chat/errors.ts";
 import { createApiKey } from "../src/modules/keys/create-api-key.ts";
 import { deleteApiKey } from "../src/modules/keys/delete-api-key.ts";
 import { disableApiKey } from "../src/modules/keys/disable-api-key.ts";

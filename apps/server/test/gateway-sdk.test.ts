@@ -4,8 +4,8 @@
 import type { AddressInfo } from "node:net";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { gatewayErrors } from "../src/chat/errors.ts";
 import { countTokens } from "../src/chat/tokenizer.ts";
-import { gatewayErrors } from "../src/gateway/errors.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 import { FIXTURE_DOCS } from "./support/fixtures.ts";
 import { TestPipeline } from "./support/test-pipeline.ts";

@@ -4,7 +4,7 @@
  * `Invalid request: <what is wrong, naming the field>`; the first problem found is reported.
  */
 import { findModel, type ModelEntry, resolveRoutedModel } from "@moonport/contracts";
-import { gatewayErrors } from "../gateway/errors.ts";
+import { gatewayErrors } from "./errors.ts";
 import { countMessageTokens, countToolTokens } from "./prompt-tokens.ts";
 
 export type Role = "system" | "user" | "assistant" | "tool";

@@ -5,12 +5,12 @@
  */
 import { EDITION_TIME_ZONE, findModel, parseMoney, tierFor, withLimitOverride } from "@moonport/contracts";
 import { newId, randomString } from "@moonport/db";
+import { GatewayError, gatewayErrors } from "../chat/errors.ts";
 import type { AppContext } from "../context.ts";
 import { API_KEY_PATTERN, hashApiKey } from "../modules/keys/key-format.ts";
 import { Accounts } from "./accounts.ts";
 import { getOrgBalance } from "./balance.ts";
 import { BillWriter, commitEntries, type QueuedEntry } from "./bill-writer.ts";
-import { GatewayError, gatewayErrors } from "./errors.ts";
 import { BillJournal, type BillLine, claimOrphanJournals, type JournalEntry } from "./journal.ts";
 import { KeyCache } from "./key-cache.ts";
 import { RateLimits } from "./limits.ts";

@@ -9,10 +9,10 @@
 import { randomUUID } from "node:crypto";
 import type { Tier } from "@moonport/contracts";
 import type { RateLimiterAbstract, RateLimiterRes } from "rate-limiter-flexible";
+import { gatewayErrors } from "../chat/errors.ts";
 import type { AppContext } from "../context.ts";
 import { createLimiter } from "../lib/limiter.ts";
 import { redisKey } from "../lib/redis.ts";
-import { gatewayErrors } from "./errors.ts";
 import { periodStarts } from "./periods.ts";
 
 const UNBOUNDED = Number.MAX_SAFE_INTEGER;

@@ -10,15 +10,15 @@ import { MODELS } from "@moonport/contracts";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { parseChatRequest } from "../chat/chat-request.ts";
 import { ChunkWriter, completionBody, SSE_DONE, sseError, wireUsage } from "../chat/chat-response.ts";
+import { GatewayError, gatewayErrors } from "../chat/errors.ts";
 import { countMessageTokens, countToolTokens } from "../chat/prompt-tokens.ts";
+import { type ChatRun, startChat } from "../chat/run-chat.ts";
 import type { AppContext } from "../context.ts";
 import type { EngineRouter } from "../engines/index.ts";
 import type { EngineEvent } from "../engines/types.ts";
 import type { App } from "../http/route.ts";
 import { balanceEnvelope } from "./balance.ts";
-import { GatewayError, gatewayErrors } from "./errors.ts";
 import type { GatewayPipeline } from "./pipeline.ts";
-import { type ChatRun, startChat } from "./run-chat.ts";
 
 /** Vision requests carry base64 images (api-compat §2.3: up to 100 MB). */
 export const CHAT_BODY_LIMIT = 100 * 1024 * 1024;

@@ -4,8 +4,8 @@
  * (database-backed keys, limits, metering) has its own tests.
  */
 import { type Db, randomString } from "@moonport/db";
+import { type GatewayError, gatewayErrors } from "../../src/chat/errors.ts";
 import { getOrgBalance, type OrgBalance } from "../../src/gateway/balance.ts";
-import { type GatewayError, gatewayErrors } from "../../src/gateway/errors.ts";
 import type {
   Admission,
   AdmitRequest,

@@ -3,12 +3,12 @@
  * balance), start the engine, tally what it produces, and settle exactly once with what was produced.
  */
 
-import { applyTokenLimits, type ChatRequest, parseChatRequest } from "../chat/chat-request.ts";
-import { ChatTally, newCompletionId, type ResponseMeta } from "../chat/chat-response.ts";
 import type { EngineRouter } from "../engines/index.ts";
 import { type Engine, EngineError, type EngineEvent } from "../engines/types.ts";
+import type { Admission, GatewayPipeline, KeyIdentity, SettleRequest } from "../gateway/pipeline.ts";
+import { applyTokenLimits, type ChatRequest, parseChatRequest } from "./chat-request.ts";
+import { ChatTally, newCompletionId, type ResponseMeta } from "./chat-response.ts";
 import { type GatewayError, gatewayErrors } from "./errors.ts";
-import type { Admission, GatewayPipeline, KeyIdentity, SettleRequest } from "./pipeline.ts";
 
 export interface ChatRun {
   chat: ChatRequest;
