@@ -3,8 +3,9 @@
  * definitions (api-compat §2.4: tool definitions count toward prompt tokens). Used for validation, admission
  * (TPM), /v1/tokenizers/estimate-token-count and the simulator's usage, so they all agree.
  */
-import type { ChatMessage, ToolDef } from "./chat-request.ts";
+
 import { countTokens, countTokensUpTo, IMAGE_TOKENS, MESSAGE_OVERHEAD, REPLY_PRIMING } from "./tokenizer.ts";
+import type { ChatMessage, ToolDef } from "./types.ts";
 
 /** Framing of one tool definition or tool call (type, braces, separators). */
 const TOOL_OVERHEAD = 8;

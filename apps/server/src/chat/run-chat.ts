@@ -6,9 +6,10 @@
 import type { EngineRouter } from "../engines/index.ts";
 import { type Engine, EngineError, type EngineEvent } from "../engines/types.ts";
 import type { Admission, GatewayPipeline, KeyIdentity, SettleRequest } from "../gateway/pipeline.ts";
-import { applyTokenLimits, type ChatRequest, parseChatRequest } from "./chat-request.ts";
+import { applyTokenLimits, parseChatRequest } from "./chat-request.ts";
 import { ChatTally, newCompletionId, type ResponseMeta } from "./chat-response.ts";
 import { type GatewayError, gatewayErrors } from "./errors.ts";
+import type { ChatRequest } from "./types.ts";
 
 export interface ChatRun {
   chat: ChatRequest;

@@ -3,7 +3,7 @@
  * by the routed sibling, then "*"), otherwise the built-in simulator.
  */
 
-import type { ChatRequest } from "../chat/chat-request.ts";
+import type { ChatRequest } from "../chat/types.ts";
 import type { Config } from "../env.ts";
 import { OpenAICompatibleEngine } from "./openai-compatible/index.ts";
 import { SimulatorEngine } from "./simulator/index.ts";

@@ -3,7 +3,7 @@
  * route turns events into a JSON response or SSE chunks; metering reads the usage event. Engines never see
  * HTTP, keys or money.
  */
-import type { ChatRequest } from "../chat/chat-request.ts";
+import type { ChatRequest } from "../chat/types.ts";
 
 export type FinishReason = "stop" | "length" | "tool_calls";
 

@@ -6,8 +6,8 @@
  * reports it, otherwise it is counted with the gateway tokenizer.
  */
 import { Pool, errors as undiciErrors } from "undici";
-import type { ChatRequest } from "../../chat/chat-request.ts";
 import { countTokens } from "../../chat/tokenizer.ts";
+import type { ChatRequest } from "../../chat/types.ts";
 import type { UpstreamRoute } from "../../env.ts";
 import { type Engine, type EngineContext, EngineError, type EngineEvent, type FinishReason } from "../types.ts";
 

@@ -3,7 +3,7 @@
  * question, tool schemas, tool results, JSON examples) and from the platform's documentation, with wording
  * varied by a seeded generator so that the same request always gets the same answer.
  */
-import type { ChatMessage, ImagePart, JsonSchema, ToolDef } from "../../chat/chat-request.ts";
+import type { ChatMessage, ImagePart, JsonSchema, ToolDef } from "../../chat/types.ts";
 import type { Rng } from "./rng.ts";
 import type { SearchResult } from "./search.ts";
 

@@ -4,9 +4,9 @@
  * streams at a configurable pace. Responses carry `system_fingerprint: "moonport-simulator"`.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import type { ChatMessage, ChatRequest, ToolDef } from "../../chat/chat-request.ts";
 import { countMessageTokens, countToolTokens } from "../../chat/prompt-tokens.ts";
 import { countTokens, REPLY_PRIMING, truncateToTokens } from "../../chat/tokenizer.ts";
+import type { ChatMessage, ChatRequest, ToolDef } from "../../chat/types.ts";
 import type { Engine, EngineContext, EngineEvent, FinishReason, ToolCallDelta } from "../types.ts";
 import {
   composeAnswer,
