@@ -4,15 +4,14 @@
  * `Msh-Request-Id`/`x-request-id` and `Server-Timing: gateway;dur=<ms>` (time spent in the gateway itself,
  * engine time excluded).
  */
-import { once } from "node:events";
-import type { ServerResponse } from "node:http";
 import { MODELS } from "@moonport/contracts";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { parseChatRequest } from "../chat/chat-request.ts";
-import { ChunkWriter, completionBody, SSE_DONE, sseError, wireUsage } from "../chat/chat-response.ts";
+import { completionBody } from "../chat/chat-response.ts";
 import { GatewayError, gatewayErrors } from "../chat/errors.ts";
 import { countMessageTokens, countToolTokens } from "../chat/prompt-tokens.ts";
-import { type ChatRun, startChat } from "../chat/run-chat.ts";
+import { startChat } from "../chat/run-chat.ts";
+import { streamRun } from "../chat/write-sse.ts";
 import type { AppContext } from "../context.ts";
 import type { EngineRouter } from "../engines/index.ts";
 import type { EngineEvent } from "../engines/types.ts";
@@ -26,12 +25,12 @@ export const SMALL_BODY_LIMIT = 1024 * 1024;
 
 const requestIds = new WeakMap<FastifyRequest, { id: string; t0: number }>();
 
-function timing(req: FastifyRequest, engineMs = 0): string {
+export function timing(req: FastifyRequest, engineMs = 0): string {
   const t0 = requestIds.get(req)?.t0 ?? performance.now();
   return `gateway;dur=${Math.max(0, performance.now() - t0 - engineMs).toFixed(2)}`;
 }
 
-function requestIdOf(req: FastifyRequest): string {
+export function requestIdOf(req: FastifyRequest): string {
   return requestIds.get(req)?.id ?? req.id;
 }
 
@@ -90,105 +89,6 @@ function modelItem(m: (typeof MODELS)[number]) {
     supports_video_in: false,
     supports_reasoning: m.capabilities.reasoning,
   };
-}
-
-/**
- * Writes one SSE event. Events produced in the same turn of the event loop (e.g. several upstream chunks that
- * arrived in one read) leave in one socket write: each event stays separate on the wire, syscalls are fewer.
- */
-const corked = new WeakSet<ServerResponse>();
-async function write(res: ServerResponse, text: string): Promise<void> {
-  if (!corked.has(res)) {
-    corked.add(res);
-    res.cork();
-    setImmediate(() => {
-      corked.delete(res);
-      res.uncork();
-    });
-  }
-  if (!res.write(text) && !res.destroyed) await once(res, "drain").catch(() => undefined);
-}
-
-/** Streams a run as SSE (api-compat §2.8). Headers go out before the first engine event. */
-async function streamRun(
-  run: ChatRun,
-  events: AsyncIterator<EngineEvent>,
-  first: IteratorResult<EngineEvent>,
-  req: FastifyRequest,
-  reply: FastifyReply,
-  signal: AbortSignal,
-): Promise<void> {
-  const { chat, meta, tally } = run;
-  const res = reply.raw;
-  reply.hijack();
-  res.writeHead(200, {
-    ...(reply.getHeaders() as Record<string, string>),
-    "content-type": "text/event-stream; charset=utf-8",
-    "cache-control": "no-cache",
-    connection: "keep-alive",
-    "x-accel-buffering": "no",
-    "server-timing": timing(req, run.engineMs()),
-  });
-  const writer = new ChunkWriter(meta);
-  const usageNull = chat.includeUsage;
-  let status: "ok" | "client_closed" | "upstream_error" = "ok";
-  let out = "";
-  for (let i = 0; i < chat.n; i++) out += writer.roleChunk(i, usageNull);
-  await write(res, out);
-  // A choice's last chunk carries its usage, which needs the prompt count: hold finishes until usage arrives.
-  const held: { choice: number; reason: "stop" | "length" | "tool_calls" }[] = [];
-  const flushFinishes = () => {
-    const prompt = tally.promptTokens ?? chat.promptTokens;
-    let text = "";
-    for (const f of held) {
-      text += writer.finish(
-        f.choice,
-        f.reason,
-        wireUsage(prompt, tally.completionTokens(f.choice), tally.cachedTokens, tally.reasoningTokens(f.choice)),
-        usageNull,
-      );
-    }
-    held.length = 0;
-    return text;
-  };
-  try {
-    for (let r = first; !r.done; r = await events.next()) {
-      const ev = r.value;
-      if (signal.aborted) break;
-      if (ev.type === "delta") await write(res, writer.delta(ev, usageNull));
-      else if (ev.type === "finish") held.push({ choice: ev.choice, reason: ev.finishReason });
-      else if (held.length) await write(res, flushFinishes());
-    }
-    if (signal.aborted) status = "client_closed";
-    else {
-      let tail = held.length ? flushFinishes() : "";
-      if (chat.includeUsage) {
-        tail += writer.usageChunk(
-          wireUsage(
-            tally.promptTokens ?? chat.promptTokens,
-            tally.totalCompletionTokens(),
-            tally.cachedTokens,
-            tally.reasoningTokens(),
-          ),
-        );
-      }
-      // Journal the bill before the last bytes: a crash between response and bill cannot lose it.
-      await run.settle(status);
-      await write(res, tail + SSE_DONE);
-    }
-  } catch (e) {
-    status = signal.aborted ? "client_closed" : "upstream_error";
-    if (!signal.aborted) {
-      const g = e instanceof GatewayError ? e : gatewayErrors.serverError();
-      if (!(e instanceof GatewayError)) req.log.error({ err: e, requestId: requestIdOf(req) }, "stream failed");
-      await run.settle(status);
-      await write(res, sseError(g.type, g.message) + SSE_DONE);
-    }
-  } finally {
-    // Settles only if nothing above did (settle runs once).
-    await run.settle(status);
-    res.end();
-  }
 }
 
 export default async function gatewayRoutes(

@@ -1,0 +1,110 @@
+/**
+ * The SSE writer of a chat run (api-compat §2.8).
+ */
+import { once } from "node:events";
+import type { ServerResponse } from "node:http";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { EngineEvent } from "../engines/types.ts";
+import { requestIdOf, timing } from "../gateway/routes.ts";
+import { ChunkWriter, SSE_DONE, sseError, wireUsage } from "./chat-response.ts";
+import { GatewayError, gatewayErrors } from "./errors.ts";
+import type { ChatRun } from "./run-chat.ts";
+
+/**
+ * Writes one SSE event. Events produced in the same turn of the event loop (e.g. several upstream chunks that
+ * arrived in one read) leave in one socket write: each event stays separate on the wire, syscalls are fewer.
+ */
+const corked = new WeakSet<ServerResponse>();
+async function write(res: ServerResponse, text: string): Promise<void> {
+  if (!corked.has(res)) {
+    corked.add(res);
+    res.cork();
+    setImmediate(() => {
+      corked.delete(res);
+      res.uncork();
+    });
+  }
+  if (!res.write(text) && !res.destroyed) await once(res, "drain").catch(() => undefined);
+}
+
+/** Streams a run as SSE (api-compat §2.8). Headers go out before the first engine event. */
+export async function streamRun(
+  run: ChatRun,
+  events: AsyncIterator<EngineEvent>,
+  first: IteratorResult<EngineEvent>,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  signal: AbortSignal,
+): Promise<void> {
+  const { chat, meta, tally } = run;
+  const res = reply.raw;
+  reply.hijack();
+  res.writeHead(200, {
+    ...(reply.getHeaders() as Record<string, string>),
+    "content-type": "text/event-stream; charset=utf-8",
+    "cache-control": "no-cache",
+    connection: "keep-alive",
+    "x-accel-buffering": "no",
+    "server-timing": timing(req, run.engineMs()),
+  });
+  const writer = new ChunkWriter(meta);
+  const usageNull = chat.includeUsage;
+  let status: "ok" | "client_closed" | "upstream_error" = "ok";
+  let out = "";
+  for (let i = 0; i < chat.n; i++) out += writer.roleChunk(i, usageNull);
+  await write(res, out);
+  // A choice's last chunk carries its usage, which needs the prompt count: hold finishes until usage arrives.
+  const held: { choice: number; reason: "stop" | "length" | "tool_calls" }[] = [];
+  const flushFinishes = () => {
+    const prompt = tally.promptTokens ?? chat.promptTokens;
+    let text = "";
+    for (const f of held) {
+      text += writer.finish(
+        f.choice,
+        f.reason,
+        wireUsage(prompt, tally.completionTokens(f.choice), tally.cachedTokens, tally.reasoningTokens(f.choice)),
+        usageNull,
+      );
+    }
+    held.length = 0;
+    return text;
+  };
+  try {
+    for (let r = first; !r.done; r = await events.next()) {
+      const ev = r.value;
+      if (signal.aborted) break;
+      if (ev.type === "delta") await write(res, writer.delta(ev, usageNull));
+      else if (ev.type === "finish") held.push({ choice: ev.choice, reason: ev.finishReason });
+      else if (held.length) await write(res, flushFinishes());
+    }
+    if (signal.aborted) status = "client_closed";
+    else {
+      let tail = held.length ? flushFinishes() : "";
+      if (chat.includeUsage) {
+        tail += writer.usageChunk(
+          wireUsage(
+            tally.promptTokens ?? chat.promptTokens,
+            tally.totalCompletionTokens(),
+            tally.cachedTokens,
+            tally.reasoningTokens(),
+          ),
+        );
+      }
+      // Journal the bill before the last bytes: a crash between response and bill cannot lose it.
+      await run.settle(status);
+      await write(res, tail + SSE_DONE);
+    }
+  } catch (e) {
+    status = signal.aborted ? "client_closed" : "upstream_error";
+    if (!signal.aborted) {
+      const g = e instanceof GatewayError ? e : gatewayErrors.serverError();
+      if (!(e instanceof GatewayError)) req.log.error({ err: e, requestId: requestIdOf(req) }, "stream failed");
+      await run.settle(status);
+      await write(res, sseError(g.type, g.message) + SSE_DONE);
+    }
+  } finally {
+    // Settles only if nothing above did (settle runs once).
+    await run.settle(status);
+    res.end();
+  }
+}
