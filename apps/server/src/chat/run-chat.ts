@@ -1,19 +1,20 @@
 /**
  * One chat completion from admission to settlement, independent of HTTP: validate, count, admit (limits, budgets,
- * balance), start the engine, tally what it produces, and settle exactly once with what was produced.
+ * balance), start the engine, tally what it produces, and settle exactly once with what was produced. Admission
+ * and settlement belong to the caller's `ChatMeter` (meter.ts); sending the run is `sendChatRun`.
  */
 
 import type { EngineRouter } from "../engines/index.ts";
 import { type Engine, EngineError, type EngineEvent } from "../engines/types.ts";
-import type { Admission, GatewayPipeline, KeyIdentity, SettleRequest } from "../gateway/pipeline.ts";
 import { applyTokenLimits, parseChatRequest } from "./chat-request.ts";
 import { ChatTally, newCompletionId, type ResponseMeta } from "./chat-response.ts";
 import { type GatewayError, gatewayErrors } from "./errors.ts";
+import type { ChatAdmission, ChatMeter, ChatSettleStatus } from "./meter.ts";
 import type { ChatRequest } from "./types.ts";
 
-export interface ChatRun {
+export interface ChatRun<A extends ChatAdmission = ChatAdmission> {
   chat: ChatRequest;
-  admission: Admission;
+  admission: A;
   meta: ResponseMeta;
   tally: ChatTally;
   /** Engine events, also recorded in `tally`. Engine failures surface as GatewayError. */
@@ -21,7 +22,7 @@ export interface ChatRun {
   /** Milliseconds spent inside the engine so far (for Server-Timing). */
   engineMs(): number;
   /** Settles once (later calls are ignored); never throws. */
-  settle(status: SettleRequest["status"]): Promise<void>;
+  settle(status: ChatSettleStatus): Promise<void>;
 }
 
 export function engineErrorToGateway(e: EngineError): GatewayError {
@@ -38,17 +39,20 @@ export function engineErrorToGateway(e: EngineError): GatewayError {
   }
 }
 
-export async function startChat(opts: {
-  pipeline: GatewayPipeline;
+export async function startChat<Caller, A extends ChatAdmission>(opts: {
+  meter: ChatMeter<Caller, A>;
   engines: EngineRouter;
-  key: KeyIdentity;
+  /** The caller's identity, handed to the meter. */
+  key: Caller;
+  /** Scope of the engines' automatic prefix cache (the organization): prompts never share entries across it. */
+  cacheScope: string;
   body: unknown;
   requestId: string;
   signal: AbortSignal;
   onSettleError?: (e: unknown) => void;
-}): Promise<ChatRun> {
+}): Promise<ChatRun<A>> {
   const chat = applyTokenLimits(parseChatRequest(opts.body));
-  const admission = await opts.pipeline.admit({
+  const admission = await opts.meter.admit({
     key: opts.key,
     requestId: opts.requestId,
     model: chat.billedModel.id,
@@ -67,7 +71,7 @@ export async function startChat(opts: {
   let started = false;
 
   async function* events(): AsyncIterable<EngineEvent> {
-    const iterator = engine.chat(chat, { signal: opts.signal, cacheScope: opts.key.orgId })[Symbol.asyncIterator]();
+    const iterator = engine.chat(chat, { signal: opts.signal, cacheScope: opts.cacheScope })[Symbol.asyncIterator]();
     while (true) {
       const t = performance.now();
       let r: IteratorResult<EngineEvent>;
@@ -101,7 +105,7 @@ export async function startChat(opts: {
       // Nothing reached the engine's output: the prompt was not processed for this client, nothing is charged.
       const nothing = !started && status !== "ok";
       try {
-        await opts.pipeline.settle({
+        await opts.meter.settle({
           admission,
           usage: nothing
             ? { promptTokens: 0, completionTokens: 0, cachedTokens: 0 }

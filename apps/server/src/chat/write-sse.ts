@@ -1,13 +1,15 @@
 /**
- * The SSE writer of a chat run (api-compat §2.8).
+ * The SSE writer of a chat run (api-compat §2.8): the role chunks, one chunk per engine delta, each choice's
+ * final chunk with its usage, the include_usage chunk and `[DONE]`; an engine failure after the headers becomes an
+ * SSE error event. The run is settled before the final bytes.
  */
 import { once } from "node:events";
 import type { ServerResponse } from "node:http";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply } from "fastify";
 import type { EngineEvent } from "../engines/types.ts";
-import { requestIdOf, timing } from "../gateway/routes.ts";
 import { ChunkWriter, SSE_DONE, sseError, wireUsage } from "./chat-response.ts";
 import { GatewayError, gatewayErrors } from "./errors.ts";
+import type { ChatAdmission } from "./meter.ts";
 import type { ChatRun } from "./run-chat.ts";
 
 /**
@@ -27,12 +29,16 @@ async function write(res: ServerResponse, text: string): Promise<void> {
   if (!res.write(text) && !res.destroyed) await once(res, "drain").catch(() => undefined);
 }
 
-/** Streams a run as SSE (api-compat §2.8). Headers go out before the first engine event. */
+/**
+ * Streams a run as SSE. The caller has waited for the first engine event (`first`), so a failure before it is an
+ * ordinary HTTP error; headers set on `reply` so far go out with the stream's. `onError` hears of failures that
+ * are not API errors (they reach the client as a generic server_error event).
+ */
 export async function streamRun(
-  run: ChatRun,
+  run: ChatRun<ChatAdmission>,
   events: AsyncIterator<EngineEvent>,
   first: IteratorResult<EngineEvent>,
-  req: FastifyRequest,
+  onError: (e: unknown) => void,
   reply: FastifyReply,
   signal: AbortSignal,
 ): Promise<void> {
@@ -45,7 +51,6 @@ export async function streamRun(
     "cache-control": "no-cache",
     connection: "keep-alive",
     "x-accel-buffering": "no",
-    "server-timing": timing(req, run.engineMs()),
   });
   const writer = new ChunkWriter(meta);
   const usageNull = chat.includeUsage;
@@ -98,7 +103,7 @@ export async function streamRun(
     status = signal.aborted ? "client_closed" : "upstream_error";
     if (!signal.aborted) {
       const g = e instanceof GatewayError ? e : gatewayErrors.serverError();
-      if (!(e instanceof GatewayError)) req.log.error({ err: e, requestId: requestIdOf(req) }, "stream failed");
+      if (!(e instanceof GatewayError)) onError(e);
       await run.settle(status);
       await write(res, sseError(g.type, g.message) + SSE_DONE);
     }

@@ -1,10 +1,12 @@
 /**
- * The seam between the /v1 routes (validation, engines, response shapes) and the money side (keys, limits,
- * budgets, metering). Routes call these three steps in order; nothing else on the hot path touches the database.
+ * The seam between the chat side (/v1 routes, and the chat core's validation, engines and response shapes) and the
+ * money side (keys, limits, budgets, metering). Routes authenticate; the chat core's run loop (chat/run-chat.ts)
+ * admits and settles. Nothing else on the hot path touches the database.
  *
  *   authenticate(header) ─► admit(key, estimate) ─► engine ─► settle(admission, usage)
  */
 import type { Currency } from "@moonport/contracts";
+import type { ChatMeter } from "../chat/meter.ts";
 import type { OrgBalance } from "./balance.ts";
 
 /** What a valid key resolves to, from the in-memory key cache. */
@@ -49,7 +51,8 @@ export interface SettleRequest {
   status: "ok" | "client_closed" | "upstream_error" | "error";
 }
 
-export interface GatewayPipeline {
+/** Also the chat core's meter: /v1 (and the playground) hand the pipeline itself to `startChat`. */
+export interface GatewayPipeline extends ChatMeter<KeyIdentity, Admission> {
   /** Throws GatewayError 401 for missing, malformed, unknown or disabled keys. */
   authenticate(authorization: string | undefined): Promise<KeyIdentity>;
   /** Throws GatewayError 403/429 (archived project, budget spent, balance ≤ 0, rate limits). */

@@ -7,14 +7,12 @@
 import { MODELS } from "@moonport/contracts";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { parseChatRequest } from "../chat/chat-request.ts";
-import { completionBody } from "../chat/chat-response.ts";
 import { GatewayError, gatewayErrors } from "../chat/errors.ts";
 import { countMessageTokens, countToolTokens } from "../chat/prompt-tokens.ts";
 import { startChat } from "../chat/run-chat.ts";
-import { streamRun } from "../chat/write-sse.ts";
+import { abortOnClose, sendChatRun } from "../chat/send-chat-run.ts";
 import type { AppContext } from "../context.ts";
 import type { EngineRouter } from "../engines/index.ts";
-import type { EngineEvent } from "../engines/types.ts";
 import type { App } from "../http/route.ts";
 import { balanceEnvelope } from "./balance.ts";
 import type { GatewayPipeline } from "./pipeline.ts";
@@ -25,12 +23,12 @@ export const SMALL_BODY_LIMIT = 1024 * 1024;
 
 const requestIds = new WeakMap<FastifyRequest, { id: string; t0: number }>();
 
-export function timing(req: FastifyRequest, engineMs = 0): string {
+function timing(req: FastifyRequest, engineMs = 0): string {
   const t0 = requestIds.get(req)?.t0 ?? performance.now();
   return `gateway;dur=${Math.max(0, performance.now() - t0 - engineMs).toFixed(2)}`;
 }
 
-export function requestIdOf(req: FastifyRequest): string {
+function requestIdOf(req: FastifyRequest): string {
   return requestIds.get(req)?.id ?? req.id;
 }
 
@@ -119,53 +117,24 @@ export default async function gatewayRoutes(
 
   app.post("/chat/completions", { bodyLimit: CHAT_BODY_LIMIT }, async (req, reply) => {
     const key = await pipeline.authenticate(req.headers.authorization);
-    const abort = new AbortController();
-    // A client that goes away stops the engine (and the upstream request) at once.
-    reply.raw.on("close", () => {
-      if (!reply.raw.writableFinished) abort.abort();
-    });
+    const signal = abortOnClose(reply.raw);
     const run = await startChat({
-      pipeline,
+      meter: pipeline,
       engines,
       key,
+      cacheScope: key.orgId,
       body: req.body,
       requestId: requestIdOf(req),
-      signal: abort.signal,
+      signal,
       onSettleError: (e) => req.log.error({ err: e }, "settle failed"),
     });
-    reply.headers(run.admission.headers);
-    if (run.chat.stream) {
-      // Wait for the engine's first event before sending headers: a failure before the first byte (an upstream
-      // 400, a timeout) is still a proper HTTP error the SDKs raise as their usual exception classes.
-      const events = run.events[Symbol.asyncIterator]();
-      let first: IteratorResult<EngineEvent>;
-      try {
-        first = await events.next();
-      } catch (e) {
-        await run.settle(abort.signal.aborted ? "client_closed" : "upstream_error");
-        throw e;
-      }
-      return streamRun(run, events, first, req, reply, abort.signal);
-    }
-    try {
-      for await (const _ of run.events) {
-        // the tally collects the response
-      }
-    } catch (e) {
-      await run.settle(abort.signal.aborted ? "client_closed" : "upstream_error");
-      throw e;
-    }
-    if (abort.signal.aborted) {
-      // The client is gone: nothing to send.
-      reply.hijack();
-      await run.settle("client_closed");
-      return;
-    }
-    const body = completionBody(run.meta, run.tally, run.chat.promptTokens);
-    reply.header("server-timing", timing(req, run.engineMs()));
-    // Journal the bill before the response leaves: a crash between response and bill cannot lose it.
-    await run.settle("ok");
-    return reply.send(body);
+    return sendChatRun({
+      run,
+      reply,
+      signal,
+      onHead: () => reply.header("server-timing", timing(req, run.engineMs())),
+      onStreamError: (e) => req.log.error({ err: e, requestId: requestIdOf(req) }, "stream failed"),
+    });
   });
 
   app.post("/tokenizers/estimate-token-count", { bodyLimit: CHAT_BODY_LIMIT }, async (req, reply) => {

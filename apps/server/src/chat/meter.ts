@@ -1,0 +1,34 @@
+/**
+ * Admission and settlement: the money side of a chat run, which the chat core leaves to its caller. The gateway's
+ * pipeline implements it (`GatewayPipeline extends ChatMeter<KeyIdentity, Admission>`) and /v1 passes the API
+ * key's identity; the playground passes the same pipeline with a signed-in member's identity in place of a key,
+ * so its runs meet the same limits, budgets and bills as API calls.
+ */
+
+/** How a run ended, as billing records it. */
+export type ChatSettleStatus = "ok" | "client_closed" | "upstream_error" | "error";
+
+/** Token usage of a run as billed (not the wire shape; see `ChatUsage` in @moonport/contracts for that). */
+export interface MeteredUsage {
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number;
+}
+
+/** What the chat core needs of an admitted run. */
+export interface ChatAdmission {
+  /** Headers for the response (x-ratelimit-*). */
+  headers: Record<string, string>;
+  /** Frees what admission holds (the concurrency slot); safe to call more than once. */
+  release(): void;
+}
+
+export interface ChatMeter<Caller, A extends ChatAdmission = ChatAdmission> {
+  /**
+   * Lets the run start or throws a GatewayError (403/429: limits, budgets, balance). `key` is the caller's
+   * identity; `admissionTokens` (prompt + max_tokens) is what token limits count up front.
+   */
+  admit(req: { key: Caller; requestId: string; model: string; admissionTokens: number }): Promise<A>;
+  /** Bills what the run produced. The chat core calls it exactly once per admitted run, after `release()`. */
+  settle(req: { admission: A; usage: MeteredUsage; webSearchCalls: number; status: ChatSettleStatus }): Promise<void>;
+}

@@ -1,0 +1,73 @@
+/**
+ * Sends a started chat run over HTTP: one `chat.completion` JSON body (api-compat §2.7) or an SSE stream (§2.8,
+ * write-sse.ts). /v1 and the playground both answer with it; what differs between them (credentials, their
+ * error envelope, Server-Timing) stays in their routes.
+ */
+import type { ServerResponse } from "node:http";
+import type { FastifyReply } from "fastify";
+import type { EngineEvent } from "../engines/types.ts";
+import { completionBody } from "./chat-response.ts";
+import type { ChatAdmission } from "./meter.ts";
+import type { ChatRun } from "./run-chat.ts";
+import { streamRun } from "./write-sse.ts";
+
+/** A signal that fires when the client goes away before the response is finished: the engine stops at once. */
+export function abortOnClose(res: ServerResponse): AbortSignal {
+  const abort = new AbortController();
+  res.on("close", () => {
+    if (!res.writableFinished) abort.abort();
+  });
+  return abort.signal;
+}
+
+/**
+ * Waits for the engine and answers. Engine failures before the first byte are thrown (the route's error handler
+ * answers them); the run is settled exactly once, before the final bytes, whatever happens.
+ */
+export async function sendChatRun(opts: {
+  run: ChatRun<ChatAdmission>;
+  reply: FastifyReply;
+  /** From `abortOnClose(reply.raw)`, the signal the run was started with. */
+  signal: AbortSignal;
+  /** Called once just before the response head goes out, to add headers that measure the run (Server-Timing). */
+  onHead?: () => void;
+  /** Failures mid-stream that are not API errors (logged by the caller; the client gets a server_error event). */
+  onStreamError: (e: unknown) => void;
+}): Promise<FastifyReply | undefined> {
+  const { run, reply, signal } = opts;
+  reply.headers(run.admission.headers);
+  if (run.chat.stream) {
+    // Wait for the engine's first event before sending headers: a failure before the first byte (an upstream
+    // 400, a timeout) is still a proper HTTP error the SDKs raise as their usual exception classes.
+    const events = run.events[Symbol.asyncIterator]();
+    let first: IteratorResult<EngineEvent>;
+    try {
+      first = await events.next();
+    } catch (e) {
+      await run.settle(signal.aborted ? "client_closed" : "upstream_error");
+      throw e;
+    }
+    opts.onHead?.();
+    await streamRun(run, events, first, opts.onStreamError, reply, signal);
+    return;
+  }
+  try {
+    for await (const _ of run.events) {
+      // the tally collects the response
+    }
+  } catch (e) {
+    await run.settle(signal.aborted ? "client_closed" : "upstream_error");
+    throw e;
+  }
+  if (signal.aborted) {
+    // The client is gone: nothing to send.
+    reply.hijack();
+    await run.settle("client_closed");
+    return;
+  }
+  const body = completionBody(run.meta, run.tally, run.chat.promptTokens);
+  opts.onHead?.();
+  // Journal the bill before the response leaves: a crash between response and bill cannot lose it.
+  await run.settle("ok");
+  return reply.send(body);
+}
