@@ -1,5 +1,6 @@
 export * from "./auth.ts";
 export * from "./catalog.ts";
+export * from "./chat-wire.ts";
 export * from "./console/index.ts";
 export * from "./edition.ts";
 export * from "./errors.ts";

@@ -3,6 +3,15 @@
  * running tally of what was produced, so a request cut short is billed for exactly that.
  */
 import { randomUUID } from "node:crypto";
+import {
+  CHAT_STREAM_DONE,
+  type ChatCompletion,
+  type ChatCompletionChunkChoice,
+  type ChatCompletionChunkDelta,
+  type ChatToolCall,
+  type ChatUsage,
+  type GatewayErrorType,
+} from "@moonport/contracts";
 import type { EngineEvent, FinishReason, ToolCallDelta } from "../engines/types.ts";
 import { countTokens } from "./tokenizer.ts";
 
@@ -11,31 +20,16 @@ export function newCompletionId(): string {
   return `chatcmpl-${randomUUID().replaceAll("-", "")}`;
 }
 
-interface ToolCallOut {
-  id: string;
-  type: "function" | "builtin_function";
-  function: { name: string; arguments: string };
-}
-
 interface ChoiceState {
   content: string;
   reasoning: string;
-  toolCalls: ToolCallOut[];
+  toolCalls: ChatToolCall[];
   finishReason: FinishReason | null;
   completionTokens: number | null;
 }
 
-export interface WireUsage {
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-  cached_tokens: number;
-  prompt_tokens_details: { cached_tokens: number };
-  completion_tokens_details?: { reasoning_tokens: number };
-}
-
 /** Usage as the API reports it: cached tokens top-level and in the details; reasoning tokens for thinking models. */
-export function wireUsage(prompt: number, completion: number, cached: number, reasoning = 0): WireUsage {
+export function wireUsage(prompt: number, completion: number, cached: number, reasoning = 0): ChatUsage {
   return {
     prompt_tokens: prompt,
     completion_tokens: completion,
@@ -111,7 +105,7 @@ export class ChatTally {
   }
 }
 
-function mergeToolCall(list: ToolCallOut[], d: ToolCallDelta): void {
+function mergeToolCall(list: ChatToolCall[], d: ToolCallDelta): void {
   let t = list[d.index];
   if (!t) {
     t = { id: d.id ?? "", type: d.type ?? "function", function: { name: d.name ?? "", arguments: "" } };
@@ -132,7 +126,7 @@ export interface ResponseMeta {
 }
 
 /** The non-streaming `chat.completion` body. */
-export function completionBody(meta: ResponseMeta, tally: ChatTally, promptFallback: number) {
+export function completionBody(meta: ResponseMeta, tally: ChatTally, promptFallback: number): ChatCompletion {
   const prompt = tally.promptTokens ?? promptFallback;
   return {
     id: meta.id,
@@ -161,7 +155,7 @@ export class ChunkWriter {
     this.head = `{"id":${JSON.stringify(meta.id)},"object":"chat.completion.chunk","created":${meta.created},"model":${JSON.stringify(meta.model)},"system_fingerprint":${JSON.stringify(meta.fingerprint)},"choices":`;
   }
 
-  private frame(choices: unknown[], usage: WireUsage | null | undefined): string {
+  private frame(choices: ChatCompletionChunkChoice[], usage: ChatUsage | null | undefined): string {
     const tail = usage === undefined ? "}" : `,"usage":${JSON.stringify(usage)}}`;
     return `data: ${this.head}${JSON.stringify(choices)}${tail}\n\n`;
   }
@@ -175,7 +169,7 @@ export class ChunkWriter {
   }
 
   delta(ev: Extract<EngineEvent, { type: "delta" }>, usageNull: boolean): string {
-    const delta: Record<string, unknown> = {};
+    const delta: ChatCompletionChunkDelta = {};
     if (ev.reasoning) delta.reasoning_content = ev.reasoning;
     if (ev.content) delta.content = ev.content;
     if (ev.toolCalls) {
@@ -190,18 +184,18 @@ export class ChunkWriter {
   }
 
   /** The last chunk of a choice carries its usage inside the choice (the Moonshot quirk). */
-  finish(index: number, reason: FinishReason, usage: WireUsage, usageNull: boolean): string {
+  finish(index: number, reason: FinishReason, usage: ChatUsage, usageNull: boolean): string {
     return this.frame([{ index, delta: {}, finish_reason: reason, usage }], usageNull ? null : undefined);
   }
 
   /** With stream_options.include_usage: one more chunk, no choices, top-level usage. */
-  usageChunk(usage: WireUsage): string {
+  usageChunk(usage: ChatUsage): string {
     return this.frame([], usage);
   }
 }
 
-export const SSE_DONE = "data: [DONE]\n\n";
+export const SSE_DONE = `data: ${CHAT_STREAM_DONE}\n\n`;
 
-export function sseError(type: string, message: string): string {
+export function sseError(type: GatewayErrorType, message: string): string {
   return `data: ${JSON.stringify({ error: { type, message } })}\n\n`;
 }

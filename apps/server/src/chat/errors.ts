@@ -1,19 +1,9 @@
 /**
  * Gateway errors: exactly the `{"error":{"type","message"}}` bodies, statuses and messages of the API we are
  * wire-compatible with (shared/spec/api-compat.md §3), so the official SDKs raise their usual exception classes.
+ * The chat core throws and streams them; the gateway's pipeline throws the 401/403/429 rows.
  */
-export type GatewayErrorType =
-  | "invalid_request_error"
-  | "content_filter"
-  | "invalid_authentication_error"
-  | "incorrect_api_key_error"
-  | "exceeded_current_quota_error"
-  | "permission_denied_error"
-  | "resource_not_found_error"
-  | "engine_overloaded_error"
-  | "rate_limit_reached_error"
-  | "server_error"
-  | "unexpected_output";
+import type { GatewayErrorBody, GatewayErrorType } from "@moonport/contracts";
 
 export class GatewayError extends Error {
   constructor(
@@ -27,7 +17,7 @@ export class GatewayError extends Error {
     this.name = "GatewayError";
   }
 
-  toBody() {
+  toBody(): GatewayErrorBody {
     return { error: { type: this.type, message: this.message } };
   }
 }

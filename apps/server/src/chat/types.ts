@@ -1,7 +1,8 @@
 /**
  * The chat core's request types: a validated chat completion as the engines, the tokenizer and the run loop see
- * it, after `parseChatRequest` (chat-request.ts) has checked the body. Types only, importing nothing else of the
- * server, so the engines build on it without reaching into the chat core's code.
+ * it, after `parseChatRequest` (chat-request.ts) has checked the body; the wire shapes clients send and receive are
+ * in @moonport/contracts (chat-wire.ts). Types only, importing nothing else of the server, so the engines build on
+ * it without reaching into the chat core's code.
  */
 import type { ModelEntry } from "@moonport/contracts";
 
