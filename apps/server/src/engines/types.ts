@@ -1,7 +1,7 @@
 /**
- * What the gateway needs from a model engine: one validated chat request in, a stream of events out. The
- * route turns events into a JSON response or SSE chunks; metering reads the usage event. Engines never see
- * HTTP, keys or money.
+ * What the chat core needs from a model engine: one validated chat request in, a stream of events out. The chat
+ * core turns events into a JSON response or SSE chunks and bills the usage event through its caller's meter.
+ * Engines never see HTTP, keys or money, and import from the chat core only its types and token counting.
  */
 import type { ChatRequest } from "../chat/types.ts";
 
