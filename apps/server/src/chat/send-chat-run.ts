@@ -7,7 +7,6 @@ import type { ServerResponse } from "node:http";
 import type { FastifyReply } from "fastify";
 import type { EngineEvent } from "../engines/types.ts";
 import { completionBody } from "./chat-response.ts";
-import type { ChatAdmission } from "./meter.ts";
 import type { ChatRun } from "./run-chat.ts";
 import { streamRun } from "./write-sse.ts";
 
@@ -25,7 +24,7 @@ export function abortOnClose(res: ServerResponse): AbortSignal {
  * answers them); the run is settled exactly once, before the final bytes, whatever happens.
  */
 export async function sendChatRun(opts: {
-  run: ChatRun<ChatAdmission>;
+  run: ChatRun;
   reply: FastifyReply;
   /** From `abortOnClose(reply.raw)`, the signal the run was started with. */
   signal: AbortSignal;

@@ -9,7 +9,6 @@ import type { FastifyReply } from "fastify";
 import type { EngineEvent } from "../engines/types.ts";
 import { ChunkWriter, SSE_DONE, sseError, wireUsage } from "./chat-response.ts";
 import { GatewayError, gatewayErrors } from "./errors.ts";
-import type { ChatAdmission } from "./meter.ts";
 import type { ChatRun } from "./run-chat.ts";
 
 /**
@@ -35,7 +34,7 @@ async function write(res: ServerResponse, text: string): Promise<void> {
  * are not API errors (they reach the client as a generic server_error event).
  */
 export async function streamRun(
-  run: ChatRun<ChatAdmission>,
+  run: ChatRun,
   events: AsyncIterator<EngineEvent>,
   first: IteratorResult<EngineEvent>,
   onError: (e: unknown) => void,
