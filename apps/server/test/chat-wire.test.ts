@@ -208,6 +208,10 @@ describe("chat wire types (packages/contracts chat-wire.ts) match /v1", () => {
       stream_options: { include_usage: true },
     });
     expect(res.statusCode).toBe(200);
+    // The head goes out from the chat core's SSE writer with the route's headers (request id, overhead).
+    expect(res.headers["content-type"]).toBe("text/event-stream; charset=utf-8");
+    expect(res.headers["msh-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.headers["server-timing"]).toMatch(/^gateway;dur=\d+(\.\d+)?$/);
     const events = res.body.split("\n\n").filter(Boolean);
     expect(events.at(-1)).toBe("data: [DONE]");
     const chunks = events.slice(0, -1).map((e) => JSON.parse(e.slice("data: ".length)) as ChatCompletionChunk);
