@@ -5,7 +5,7 @@
  */
 import { findModel, type ModelEntry, resolveRoutedModel } from "@moonport/contracts";
 import { gatewayErrors } from "../gateway/errors.ts";
-import { countMessageTokens, countToolTokens } from "./prompt-tokens.ts";
+import { countPromptTokens } from "./prompt-tokens.ts";
 
 export type Role = "system" | "user" | "assistant" | "tool";
 const ROLES: readonly string[] = ["system", "user", "assistant", "tool"];
@@ -459,12 +459,12 @@ export function parseChatRequest(body: unknown): ChatRequest {
  * Counts the prompt, applies the context rule (prompt + max_tokens ≤ context) and resolves -auto models to the
  * sibling that fits (api-compat §2.9). When max_tokens was not given, the default is lowered to what still fits.
  */
-export function applyTokenLimits(req: ChatRequest): ChatRequest {
+export async function applyTokenLimits(req: ChatRequest): Promise<ChatRequest> {
   const ceiling = Math.max(
     req.model.contextWindow,
     ...(req.model.routesTo ?? []).map((id) => findModel(id)?.contextWindow ?? 0),
   );
-  const prompt = countMessageTokens(req.messages, ceiling) + countToolTokens(req.tools);
+  const prompt = await countPromptTokens(req.messages, req.tools, ceiling);
   req.promptTokens = prompt;
   if (prompt >= ceiling) throw gatewayErrors.inputTooLong();
   if (req.maxTokensDefaulted && !req.model.routesTo) req.maxTokens = Math.min(req.maxTokens, ceiling - prompt);

@@ -10,7 +10,7 @@ import { MODELS } from "@moonport/contracts";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { parseChatRequest } from "../chat/chat-request.ts";
 import { ChunkWriter, completionBody, SSE_DONE, sseError, wireUsage } from "../chat/chat-response.ts";
-import { countMessageTokens, countToolTokens } from "../chat/prompt-tokens.ts";
+import { countPromptTokens } from "../chat/prompt-tokens.ts";
 import type { AppContext } from "../context.ts";
 import type { EngineRouter } from "../engines/index.ts";
 import type { EngineEvent } from "../engines/types.ts";
@@ -272,7 +272,7 @@ export default async function gatewayRoutes(
     await pipeline.authenticate(req.headers.authorization);
     const body = req.body;
     const chat = parseChatRequest(body);
-    const total = countMessageTokens(chat.messages) + countToolTokens(chat.tools);
+    const total = await countPromptTokens(chat.messages, chat.tools);
     reply.header("server-timing", timing(req));
     return { data: { total_tokens: total } };
   });

@@ -46,7 +46,7 @@ export async function startChat(opts: {
   signal: AbortSignal;
   onSettleError?: (e: unknown) => void;
 }): Promise<ChatRun> {
-  const chat = applyTokenLimits(parseChatRequest(opts.body));
+  const chat = await applyTokenLimits(parseChatRequest(opts.body));
   const admission = await opts.pipeline.admit({
     key: opts.key,
     requestId: opts.requestId,
