@@ -6,6 +6,7 @@
  */
 import { once } from "node:events";
 import type { ServerResponse } from "node:http";
+import { pipeline as pipeStreams } from "node:stream";
 import { MODELS } from "@moonport/contracts";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { parseChatRequest } from "../chat/chat-request.ts";
@@ -17,12 +18,15 @@ import type { EngineEvent } from "../engines/types.ts";
 import type { App } from "../http/route.ts";
 import { balanceEnvelope } from "./balance.ts";
 import { GatewayError, gatewayErrors } from "./errors.ts";
-import type { GatewayPipeline } from "./pipeline.ts";
+import { limitJsonDepth } from "./json-depth.ts";
+import type { GatewayPipeline, KeyIdentity } from "./pipeline.ts";
 import { type ChatRun, startChat } from "./run-chat.ts";
 
 /** Vision requests carry base64 images (api-compat §2.3: up to 100 MB). */
 export const CHAT_BODY_LIMIT = 100 * 1024 * 1024;
 export const SMALL_BODY_LIMIT = 1024 * 1024;
+/** Deepest JSON nesting a body may have; chat bodies need about 6 levels plus their tool schemas. */
+export const MAX_JSON_DEPTH = 128;
 
 const requestIds = new WeakMap<FastifyRequest, { id: string; t0: number }>();
 
@@ -54,6 +58,8 @@ function toGatewayError(err: FastifyError | Error, req: FastifyRequest): Gateway
 
 function sendError(err: FastifyError | Error, req: FastifyRequest, reply: FastifyReply) {
   const g = toGatewayError(err, req);
+  // Refused before its body was read (authentication, depth): close rather than read and discard the rest.
+  if (!req.raw.complete) reply.header("connection", "close");
   if (g.status >= 500) req.log.error({ err, requestId: requestIdOf(req) }, "gateway error");
   reply.headers(g.headers);
   reply.header("server-timing", timing(req));
@@ -196,6 +202,12 @@ export default async function gatewayRoutes(
   opts: { ctx: AppContext; pipeline: GatewayPipeline; engines: EngineRouter },
 ) {
   const { pipeline, engines } = opts;
+  const keys = new WeakMap<FastifyRequest, KeyIdentity>();
+  const keyOf = (req: FastifyRequest): KeyIdentity => {
+    const key = keys.get(req);
+    if (!key) throw gatewayErrors.invalidAuthentication();
+    return key;
+  };
 
   app.addHook("onRequest", async (req, reply) => {
     // req.id is a fresh UUID for every /v1 request (app.ts genReqId), never a client-supplied value.
@@ -203,7 +215,19 @@ export default async function gatewayRoutes(
     requestIds.set(req, { id, t0: performance.now() });
     reply.header("msh-request-id", id);
     reply.header("x-request-id", id);
+    // The key is checked before any body is read (in-memory key cache): without a valid key nobody can make the
+    // server buffer or parse a 100 MB body. Unknown paths are answered by the not-found handler.
+    if (req.routeOptions.url === undefined) return;
+    keys.set(req, await pipeline.authenticate(req.headers.authorization));
   });
+  // A body nested deeper than any request needs is refused while it arrives, before JSON.parse sees it.
+  app.addHook("preParsing", async (_req, _reply, payload) =>
+    pipeStreams(
+      payload,
+      limitJsonDepth(MAX_JSON_DEPTH, () => gatewayErrors.tooDeep(MAX_JSON_DEPTH)),
+      () => {},
+    ),
+  );
   app.setErrorHandler(sendError);
   app.setNotFoundHandler((req, reply) =>
     sendError(gatewayErrors.routeNotFound(req.method, req.url.split("?")[0] ?? req.url), req, reply),
@@ -218,7 +242,7 @@ export default async function gatewayRoutes(
   });
 
   app.post("/chat/completions", { bodyLimit: CHAT_BODY_LIMIT }, async (req, reply) => {
-    const key = await pipeline.authenticate(req.headers.authorization);
+    const key = keyOf(req);
     const abort = new AbortController();
     // A client that goes away stops the engine (and the upstream request) at once.
     reply.raw.on("close", () => {
@@ -269,7 +293,7 @@ export default async function gatewayRoutes(
   });
 
   app.post("/tokenizers/estimate-token-count", { bodyLimit: CHAT_BODY_LIMIT }, async (req, reply) => {
-    await pipeline.authenticate(req.headers.authorization);
+    keyOf(req);
     const body = req.body;
     const chat = parseChatRequest(body);
     const total = await countPromptTokens(chat.messages, chat.tools);
@@ -278,13 +302,13 @@ export default async function gatewayRoutes(
   });
 
   app.get("/models", async (req, reply) => {
-    await pipeline.authenticate(req.headers.authorization);
+    keyOf(req);
     reply.header("server-timing", timing(req));
     return { object: "list", data: MODELS.filter((m) => m.listed).map(modelItem) };
   });
 
   app.get<{ Params: { id: string } }>("/models/:id", async (req, reply) => {
-    await pipeline.authenticate(req.headers.authorization);
+    keyOf(req);
     const m = MODELS.find((x) => x.listed && x.id === req.params.id);
     if (!m) throw gatewayErrors.modelNotFound(req.params.id);
     reply.header("server-timing", timing(req));
@@ -292,7 +316,7 @@ export default async function gatewayRoutes(
   });
 
   app.get("/users/me/balance", async (req, reply) => {
-    const key = await pipeline.authenticate(req.headers.authorization);
+    const key = keyOf(req);
     const balance = await pipeline.balance(key.orgId);
     if (!balance) throw gatewayErrors.invalidAuthentication();
     reply.header("server-timing", timing(req));
