@@ -64,6 +64,19 @@ export async function startChat(opts: {
   let engineMs = 0;
   let settled = false;
   let started = false;
+  // Crash safety for streams (issue 8): the journal samples what has been sent so far, so that a replay after a
+  // crash bills it (gateway/journal.ts, "progress"). Nothing produced yet: nothing to bill.
+  if (chat.stream) {
+    admission.track?.(() =>
+      started
+        ? {
+            promptTokens: tally.promptTokens ?? chat.promptTokens,
+            completionTokens: tally.totalCompletionTokens(),
+            cachedTokens: tally.cachedTokens,
+          }
+        : null,
+    );
+  }
 
   async function* events(): AsyncIterable<EngineEvent> {
     const iterator = engine.chat(chat, { signal: opts.signal, cacheScope: opts.key.orgId })[Symbol.asyncIterator]();
