@@ -385,5 +385,5 @@ describe("gateway fuzz", () => {
     expect(money1.bills.requests - money0.bills.requests).toBe(tally.completions);
     expect(charged).toBe(money1.bills.consumption - money0.bills.consumption);
     expect(money1.ledgerCash).toBe(money1.cash);
-  }, 240_000);
+  }, 480_000);
 });

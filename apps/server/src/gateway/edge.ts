@@ -51,6 +51,13 @@ function requestLineOf(err: { rawPacket?: unknown }): string {
   return Buffer.isBuffer(err.rawPacket) ? err.rawPacket.subarray(0, 64).toString("latin1") : "";
 }
 
+/** What Fastify's default clientError handler says, kept for paths outside /v1. */
+const FASTIFY_MESSAGES: Record<number, string> = {
+  400: "Client Error",
+  408: "Client Timeout",
+  431: "Exceeded maximum allowed HTTP header size",
+};
+
 function rawResponse(status: number, body: string): string {
   return (
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
@@ -73,11 +80,7 @@ export function handleClientError(err: Error & { code?: string; rawPacket?: unkn
   const gateway = /^[A-Z]+ \/+v1(?:[/? ]|$)/.test(requestLineOf(err));
   const body = gateway
     ? JSON.stringify(g.toBody())
-    : JSON.stringify({
-        error: STATUS_CODES[g.status],
-        message: g.message.replace(/^Invalid request: /, ""),
-        statusCode: g.status,
-      });
+    : JSON.stringify({ error: STATUS_CODES[g.status], message: FASTIFY_MESSAGES[g.status], statusCode: g.status });
   if (socket.writable) socket.end(rawResponse(g.status, body));
   else socket.destroy();
 }
