@@ -14,6 +14,7 @@ import { type AppContext, type Clock, systemClock } from "./context.ts";
 import { createEngines } from "./engines/index.ts";
 import type { Config } from "./env.ts";
 import { createGatewayPipeline } from "./gateway/create-gateway-pipeline.ts";
+import { collapseGatewaySlashes, gatewayFrameworkError, handleClientError } from "./gateway/edge.ts";
 import { createKeyEvents } from "./gateway/key-events.ts";
 import type { GatewayPipeline } from "./gateway/pipeline.ts";
 import gatewayRoutes from "./gateway/routes.ts";
@@ -76,6 +77,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
       return typeof incoming === "string" && /^[\w.-]{1,64}$/.test(incoming) ? incoming : newId("req");
     },
     bodyLimit: 1024 * 1024,
+    // /v1 answers in the api-compat §3 envelope even when Fastify or Node's parser refuses the request before any
+    // route runs (gateway/edge.ts); other paths keep the usual handling.
+    rewriteUrl: collapseGatewaySlashes,
+    frameworkErrors: (err, req, reply) => gatewayFrameworkError(err, req, reply, consoleErrorHandler),
+    clientErrorHandler: handleClientError,
     // Graceful shutdown: in-flight requests finish, idle keep-alive sockets close at once.
     forceCloseConnections: "idle",
   }).withTypeProvider<ZodTypeProvider>();

@@ -214,7 +214,7 @@ describe("gateway metering and billing", () => {
     expect(err.toBody()).toEqual({
       error: {
         type: "exceeded_current_quota_error",
-        message: `Your account ${a.orgId}<${a.keyId}> is not active, current state: daily_budget_exceeded, you may consider to check your account balance`,
+        message: `Your account ${a.orgId}<${a.keyId}> is not active, current state: daily_budget_exceeded, the daily budget of this key's project is spent; raise the project budget in the console or try again tomorrow`,
       },
     });
     // Raising the daily budget but setting a spent monthly one refuses for the month.
@@ -229,6 +229,9 @@ describe("gateway metering and billing", () => {
       t.ctx.gateway.admit({ key: identity, requestId: "b3", model: "moonshot-v1-8k", admissionTokens: 10 }),
     );
     expect(monthly.message).toContain("current state: monthly_budget_exceeded");
+    // A spent budget is the project's, not the account balance: the message must not send users to recharge.
+    expect(monthly.message).toContain("monthly budget of this key's project is spent");
+    expect(monthly.message).not.toContain("balance");
   });
 
   it("refuses an unknown model before counting anything", async () => {

@@ -5,12 +5,14 @@
  * directory.
  */
 import fs from "node:fs";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { parseMoney } from "@moonport/contracts";
+import { findModel, parseMoney } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { inferenceCost } from "../src/gateway/pricing.ts";
 import { orgMoney, runRequest, seedAccount } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 
@@ -116,6 +118,99 @@ describe("bill durability across a crash", () => {
       expect((await orgMoney(first.ctx.db, acct.orgId)).bills.count).toBe(1);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a crash mid-stream bills the prompt and the chunks already sent, exactly once; a settled stream once", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "moonport-stream-crash-"));
+    onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const app = await createTestApp(
+      { BILLING_JOURNAL_DIR: dir, SIMULATOR_DELAY_MS: "4" },
+      { database: first.ctx.database },
+    );
+    onTestFinished(() => app.close());
+    const acct = await seedAccount(app.ctx, { cash: "10", tierOverride: 5 });
+    const { currency } = await app.ctx.gateway.authenticate(`Bearer ${acct.key}`);
+    await app.app.listen({ port: 0, host: "127.0.0.1" });
+    const base = `http://127.0.0.1:${(app.app.server.address() as AddressInfo).port}/v1`;
+    const stream = (content: string, maxTokens: number, n = 1) =>
+      fetch(`${base}/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${acct.key}`, "content-type": "application/json" },
+        body: JSON.stringify({
+          model: "moonshot-v1-8k",
+          stream: true,
+          max_tokens: maxTokens,
+          n,
+          temperature: 0.8,
+          messages: [{ role: "user", content }],
+        }),
+      });
+    // One stream that ends normally before the crash: billed once, from its settled entry.
+    const done = await (await stream("Say hello.", 20)).text();
+    expect(done).toContain("data: [DONE]");
+
+    // Three choices, so the stream is long enough to crash in the middle of it.
+    const res = await stream("Tell me a very long story about the sea, ships, storms and the people on them.", 2000, 3);
+    const requestId = res.headers.get("msh-request-id")!;
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    const chunks = () => (text.match(/"delta":\{"content":/g) ?? []).length;
+    while (chunks() < 125) {
+      const r = await reader.read();
+      if (r.done) break;
+      text += decoder.decode(r.value);
+    }
+    expect(chunks()).toBeGreaterThanOrEqual(125);
+    // Let the journal's progress interval (100 ms) record what was sent, then crash mid-stream.
+    await new Promise((r) => setTimeout(r, 250));
+    app.ctx.gateway.abandon();
+    await reader.cancel();
+    const before = await orgMoney(app.ctx.db, acct.orgId);
+    expect(before.bills.requests).toBeLessThanOrEqual(1);
+
+    const saved = fs.readdirSync(dir).map((f) => [f, fs.readFileSync(path.join(dir, f), "utf8")] as const);
+    const next = await createTestApp({ BILLING_JOURNAL_DIR: dir }, { database: first.ctx.database });
+    try {
+      const bills = await next.ctx.db
+        .select()
+        .from(schema.requestBills)
+        .where(eq(schema.requestBills.orgId, acct.orgId));
+      expect(bills).toHaveLength(2);
+      const crashed = bills.find((b) => b.requestId === requestId)!;
+      expect(crashed.status).toBe("interrupted");
+      expect(crashed.inputTokens).toBeGreaterThan(10);
+      // What the last progress record says was produced: about what the client had read 250 ms before the
+      // crash (125 chunks of about a token each), at most what the simulator could add by then (one token per
+      // 4 ms per choice).
+      expect(crashed.outputTokens).toBeGreaterThanOrEqual(100);
+      expect(crashed.outputTokens).toBeLessThanOrEqual(125 + 3 * (250 / 4) + 60);
+      // At the prices journaled at admission (the catalog's, here).
+      expect(crashed.consumption).toBe(
+        inferenceCost(findModel("moonshot-v1-8k")!, currency, {
+          promptTokens: crashed.inputTokens,
+          completionTokens: crashed.outputTokens,
+          cachedTokens: crashed.cachedTokens,
+        }),
+      );
+      expect(bills.find((b) => b.requestId !== requestId)!.status).toBe("ok");
+      const money = await orgMoney(next.ctx.db, acct.orgId);
+      expect(money.cash).toBe(parseMoney("10") - money.bills.consumption);
+      expect(money.ledgerCash).toBe(money.cash);
+    } finally {
+      await next.close();
+    }
+
+    // The same journal replayed again bills nothing more.
+    for (const [f, content] of saved) fs.writeFileSync(path.join(dir, f), content);
+    const again = await createTestApp({ BILLING_JOURNAL_DIR: dir }, { database: first.ctx.database });
+    try {
+      const money = await orgMoney(again.ctx.db, acct.orgId);
+      expect(money.bills.count).toBe(2);
+      expect(money.cash).toBe(parseMoney("10") - money.bills.consumption);
+    } finally {
+      await again.close();
     }
   });
 

@@ -4,8 +4,8 @@
  * `Invalid request: <what is wrong, naming the field>`; the first problem found is reported.
  */
 import { findModel, type ModelEntry, resolveRoutedModel } from "@moonport/contracts";
-import { gatewayErrors } from "./errors.ts";
-import { countMessageTokens, countToolTokens } from "./prompt-tokens.ts";
+import { clip, gatewayErrors } from "./errors.ts";
+import { countPromptTokens } from "./prompt-tokens.ts";
 import type { ChatMessage, ChatRequest, ImagePart, JsonSchema, Role, ToolCall, ToolDef } from "./types.ts";
 
 const ROLES: readonly string[] = ["system", "user", "assistant", "tool"];
@@ -21,6 +21,53 @@ export const DEFAULT_MAX_TOKENS = 1024;
 export const NEAR_ZERO_TEMPERATURE = 0.001;
 
 const invalid = gatewayErrors.invalidRequest;
+
+/** Deepest nesting of schemas in tool parameters (properties, items); real tools use a handful of levels. */
+export const MAX_SCHEMA_DEPTH = 32;
+/** Largest minItems/maxItems a tool schema may ask for. */
+export const MAX_SCHEMA_ITEMS = 1024;
+
+/**
+ * The parts of a tool's JSON schema the gateway reads (to count it, and the simulator to build arguments) must
+ * have the right shapes at every level; anything else in the schema passes through untouched.
+ */
+function checkSchema(s: unknown, at: string, depth: number): void {
+  if (typeof s === "boolean") return;
+  if (!isObject(s)) throw invalid(`${at} must be a JSON schema object`);
+  if (depth > MAX_SCHEMA_DEPTH) throw invalid(`${at}: schemas may nest at most ${MAX_SCHEMA_DEPTH} levels deep`);
+  if (
+    s.type !== undefined &&
+    typeof s.type !== "string" &&
+    !(Array.isArray(s.type) && s.type.every((t) => typeof t === "string"))
+  ) {
+    throw invalid(`${at}.type must be a string or an array of strings`);
+  }
+  if (s.required !== undefined && !(Array.isArray(s.required) && s.required.every((r) => typeof r === "string"))) {
+    throw invalid(`${at}.required must be an array of property names`);
+  }
+  if (s.enum !== undefined && !Array.isArray(s.enum)) throw invalid(`${at}.enum must be an array`);
+  for (const k of ["minItems", "maxItems"] as const) {
+    const v = s[k];
+    if (v !== undefined && !(typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= MAX_SCHEMA_ITEMS)) {
+      throw invalid(`${at}.${k} must be an integer between 0 and ${MAX_SCHEMA_ITEMS}`);
+    }
+  }
+  for (const k of ["minimum", "maximum"] as const) {
+    if (s[k] !== undefined && !(typeof s[k] === "number" && Number.isFinite(s[k]))) {
+      throw invalid(`${at}.${k} must be a number`);
+    }
+  }
+  if (s.properties !== undefined) {
+    if (!isObject(s.properties)) throw invalid(`${at}.properties must be an object`);
+    for (const [name, sub] of Object.entries(s.properties))
+      checkSchema(sub, `${at}.properties.${clip(name, 32)}`, depth + 1);
+  }
+  if (s.items !== undefined) {
+    if (Array.isArray(s.items)) {
+      for (const [i, sub] of s.items.entries()) checkSchema(sub, `${at}.items[${i}]`, depth + 1);
+    } else checkSchema(s.items, `${at}.items`, depth + 1);
+  }
+}
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -177,7 +224,7 @@ function checkToolMessages(messages: ChatMessage[]): void {
     const m = messages[i]!;
     if (m.role === "tool") {
       throw invalid(
-        `tool_call_id not found: messages[${i}].tool_call_id "${m.toolCallId}" does not answer a tool call of the preceding assistant message`,
+        `tool_call_id not found: messages[${i}].tool_call_id "${clip(m.toolCallId ?? "")}" does not answer a tool call of the preceding assistant message`,
       );
     }
     if (m.role !== "assistant" || !m.toolCalls) continue;
@@ -188,7 +235,7 @@ function checkToolMessages(messages: ChatMessage[]): void {
       const t = messages[j]!;
       if (!ids.delete(t.toolCallId!)) {
         throw invalid(
-          `tool_call_id not found: messages[${j}].tool_call_id "${t.toolCallId}" does not answer a tool call of messages[${i}]`,
+          `tool_call_id not found: messages[${j}].tool_call_id "${clip(t.toolCallId ?? "")}" does not answer a tool call of messages[${i}]`,
         );
       }
       j++;
@@ -218,12 +265,12 @@ function parseTools(raw: unknown, model: ModelEntry): ToolDef[] {
     if (!isObject(fn)) throw invalid(`${at}.function must be an object`);
     const name = fn.name;
     if (typeof name !== "string" || name === "") throw invalid(`${at}.function.name is required`);
-    if (seen.has(name)) throw invalid(`function name ${name} is duplicated`);
+    if (seen.has(name)) throw invalid(`function name ${clip(name)} is duplicated`);
     seen.add(name);
     if (t.type === "builtin_function") {
       if (!(BUILTIN_FUNCTIONS as readonly string[]).includes(name)) {
         throw invalid(
-          `${at}.function.name: unknown builtin function ${name}; available: ${BUILTIN_FUNCTIONS.join(", ")}`,
+          `${at}.function.name: unknown builtin function ${clip(name)}; available: ${BUILTIN_FUNCTIONS.join(", ")}`,
         );
       }
       if (name === "$web_search" && !model.capabilities.webSearch) {
@@ -246,15 +293,7 @@ function parseTools(raw: unknown, model: ModelEntry): ToolDef[] {
     if (!isObject(params) || params.type !== "object") {
       throw invalid(`${at}.function.parameters must be a JSON schema whose root has type object`);
     }
-    if (params.properties !== undefined && !isObject(params.properties)) {
-      throw invalid(`${at}.function.parameters.properties must be an object`);
-    }
-    if (
-      params.required !== undefined &&
-      !(Array.isArray(params.required) && params.required.every((r) => typeof r === "string"))
-    ) {
-      throw invalid(`${at}.function.parameters.required must be an array of property names`);
-    }
+    checkSchema(params, `${at}.function.parameters`, 1);
     return {
       type: "function",
       name,
@@ -284,7 +323,9 @@ function parseToolChoice(raw: unknown, tools: ToolDef[]): ChatRequest["toolChoic
   if (raw === "required") throw invalid("tool_choice 'required' is not supported; use 'auto' or 'none'");
   if (isObject(raw) && raw.type === "function" && isObject(raw.function) && typeof raw.function.name === "string") {
     const name = raw.function.name;
-    if (!tools.some((t) => t.name === name)) throw invalid(`tool_choice names function ${name}, which is not in tools`);
+    if (!tools.some((t) => t.name === name)) {
+      throw invalid(`tool_choice names function ${clip(name)}, which is not in tools`);
+    }
     return { name };
   }
   throw invalid("tool_choice must be one of none, auto");
@@ -382,12 +423,12 @@ export function parseChatRequest(body: unknown): ChatRequest {
  * Counts the prompt, applies the context rule (prompt + max_tokens ≤ context) and resolves -auto models to the
  * sibling that fits (api-compat §2.9). When max_tokens was not given, the default is lowered to what still fits.
  */
-export function applyTokenLimits(req: ChatRequest): ChatRequest {
+export async function applyTokenLimits(req: ChatRequest): Promise<ChatRequest> {
   const ceiling = Math.max(
     req.model.contextWindow,
     ...(req.model.routesTo ?? []).map((id) => findModel(id)?.contextWindow ?? 0),
   );
-  const prompt = countMessageTokens(req.messages, ceiling) + countToolTokens(req.tools);
+  const prompt = await countPromptTokens(req.messages, req.tools, ceiling);
   req.promptTokens = prompt;
   if (prompt >= ceiling) throw gatewayErrors.inputTooLong();
   if (req.maxTokensDefaulted && !req.model.routesTo) req.maxTokens = Math.min(req.maxTokens, ceiling - prompt);

@@ -13,7 +13,7 @@ export class GatewayError extends Error {
     /** Extra response headers (Retry-After, x-ratelimit-*). */
     readonly headers: Record<string, string> = {},
   ) {
-    super(message);
+    super(message.length > MAX_MESSAGE ? clip(message, MAX_MESSAGE) : message);
     this.name = "GatewayError";
   }
 
@@ -21,6 +21,32 @@ export class GatewayError extends Error {
     return { error: { type: this.type, message: this.message } };
   }
 }
+
+/**
+ * Client input quoted in a message (a model id, a path, a tool name) is cut to its first `max` characters: a
+ * megabyte-long model id must not come back in the 404.
+ */
+export function clip(input: string, max = 64): string {
+  if (input.length <= max) return input;
+  let end = max;
+  const last = input.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${input.slice(0, end)}…`;
+}
+
+/** Longest message a gateway error carries (a last guard; messages quote input through `clip`). */
+const MAX_MESSAGE = 1024;
+
+/** What follows the recorded "is not active, current state: <state>" for each state we report. */
+const NOT_ACTIVE_ADVICE: Record<string, string> = {
+  // The recorded wording (api-compat §3).
+  account: "you may consider to check your account balance",
+  daily_budget_exceeded:
+    "the daily budget of this key's project is spent; raise the project budget in the console or try again tomorrow",
+  monthly_budget_exceeded:
+    "the monthly budget of this key's project is spent; raise the project budget in the console or try again next month",
+  project_archived: "the project of this key is archived",
+};
 
 /** Factories for every row of api-compat §3 we emit; messages are verbatim. */
 export const gatewayErrors = {
@@ -30,15 +56,19 @@ export const gatewayErrors = {
     new GatewayError(400, "invalid_request_error", `Your request exceeded model token limit : ${maxModelLength}`),
   invalidAuthentication: () => new GatewayError(401, "invalid_authentication_error", "Invalid Authentication"),
   incorrectApiKey: () => new GatewayError(401, "invalid_authentication_error", "Incorrect API key provided"),
+  /**
+   * 403 for a key whose project cannot spend: the recorded message names the state; the advice after it says
+   * what to do (a spent project budget is not an account balance problem).
+   */
   accountNotActive: (uid: string, akId: string, state: string) =>
     new GatewayError(
       403,
       "exceeded_current_quota_error",
-      `Your account ${uid}<${akId}> is not active, current state: ${state}, you may consider to check your account balance`,
+      `Your account ${uid}<${akId}> is not active, current state: ${state}, ${NOT_ACTIVE_ADVICE[state] ?? NOT_ACTIVE_ADVICE.account}`,
     ),
   apiNotOpen: () => new GatewayError(403, "permission_denied_error", "The API you are accessing is not open"),
   modelNotFound: (model: string) =>
-    new GatewayError(404, "resource_not_found_error", `Not found the model ${model} or Permission denied`),
+    new GatewayError(404, "resource_not_found_error", `Not found the model ${clip(model)} or Permission denied`),
   notFound: () => new GatewayError(404, "resource_not_found_error", "Not found the model or Permission denied"),
   engineOverloaded: () =>
     new GatewayError(429, "engine_overloaded_error", "The engine is currently overloaded, please try again later"),
@@ -83,7 +113,23 @@ export const gatewayErrors = {
     ),
   /** Not in the original table: a path under /v1 that does not exist. */
   routeNotFound: (method: string, path: string) =>
-    new GatewayError(404, "resource_not_found_error", `Not found: ${method} ${path} is not an API route`),
+    new GatewayError(404, "resource_not_found_error", `Not found: ${method} ${clip(path)} is not an API route`),
+  // Not in the original table either: what Fastify and Node's HTTP parser refuse before a route runs, in the
+  // same envelope so SDKs and clients parse every /v1 answer alike.
+  badUrl: () =>
+    new GatewayError(400, "invalid_request_error", "Invalid request: the URL is not correctly percent-encoded"),
+  urlTooLong: () => new GatewayError(414, "invalid_request_error", "Invalid request: the URL is too long"),
+  headersTooLarge: () =>
+    new GatewayError(431, "invalid_request_error", "Invalid request: the request headers are too large"),
+  requestTimeout: () =>
+    new GatewayError(408, "invalid_request_error", "Invalid request: the request did not arrive in time"),
+  malformedHttp: () => new GatewayError(400, "invalid_request_error", "Invalid request: malformed HTTP request"),
+  tooDeep: (maxDepth: number) =>
+    new GatewayError(
+      400,
+      "invalid_request_error",
+      `Invalid request: the request body nests JSON more than ${maxDepth} levels deep`,
+    ),
   invalidJson: () =>
     new GatewayError(400, "invalid_request_error", "Invalid request: the request body is not valid JSON"),
   emptyBody: () => new GatewayError(400, "invalid_request_error", "Invalid request: the request body is empty"),

@@ -21,6 +21,11 @@ export interface ChatAdmission {
   headers: Record<string, string>;
   /** Frees what admission holds (the concurrency slot); safe to call more than once. */
   release(): void;
+  /**
+   * Streams: lets the meter sample what has been delivered so far, so that a crash mid-stream still bills the
+   * prompt and the chunks sent (the gateway journals the samples); optional.
+   */
+  track?(sample: () => MeteredUsage | null): void;
 }
 
 export interface ChatMeter<Caller, A extends ChatAdmission = ChatAdmission> {

@@ -51,7 +51,7 @@ export async function startChat<Caller, A extends ChatAdmission>(opts: {
   signal: AbortSignal;
   onSettleError?: (e: unknown) => void;
 }): Promise<ChatRun<A>> {
-  const chat = applyTokenLimits(parseChatRequest(opts.body));
+  const chat = await applyTokenLimits(parseChatRequest(opts.body));
   const admission = await opts.meter.admit({
     key: opts.key,
     requestId: opts.requestId,
@@ -69,6 +69,19 @@ export async function startChat<Caller, A extends ChatAdmission>(opts: {
   let engineMs = 0;
   let settled = false;
   let started = false;
+  // Crash safety for streams (issue 8): the journal samples what has been sent so far, so that a replay after a
+  // crash bills it (gateway/journal.ts, "progress"). Nothing produced yet: nothing to bill.
+  if (chat.stream) {
+    admission.track?.(() =>
+      started
+        ? {
+            promptTokens: tally.promptTokens ?? chat.promptTokens,
+            completionTokens: tally.totalCompletionTokens(),
+            cachedTokens: tally.cachedTokens,
+          }
+        : null,
+    );
+  }
 
   async function* events(): AsyncIterable<EngineEvent> {
     const iterator = engine.chat(chat, { signal: opts.signal, cacheScope: opts.cacheScope })[Symbol.asyncIterator]();

@@ -11,12 +11,18 @@ import { API_KEY_PATTERN, hashApiKey } from "../modules/keys/key-format.ts";
 import { Accounts } from "./accounts.ts";
 import { getOrgBalance } from "./balance.ts";
 import { BillWriter, commitEntries, type QueuedEntry } from "./bill-writer.ts";
-import { BillJournal, type BillLine, claimOrphanJournals, type JournalEntry } from "./journal.ts";
+import {
+  BillJournal,
+  type BillLine,
+  claimOrphanJournals,
+  type InterruptedStream,
+  type JournalEntry,
+} from "./journal.ts";
 import { KeyCache } from "./key-cache.ts";
 import { RateLimits } from "./limits.ts";
 import { Mutex } from "./mutex.ts";
-import type { Admission, AdmitRequest, GatewayPipeline, KeyIdentity, SettleRequest } from "./pipeline.ts";
-import { inferenceCost, webSearchFee } from "./pricing.ts";
+import type { Admission, AdmitRequest, GatewayPipeline, KeyIdentity, SettleRequest, Usage } from "./pipeline.ts";
+import { costAt, inferenceCost, unitPrices, webSearchFee } from "./pricing.ts";
 
 export interface GatewayPipelineHandle extends GatewayPipeline {
   /** Resolves when journals left by dead instances have been settled. */
@@ -35,23 +41,80 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 class PipelineAdmission implements Admission {
   headers: Record<string, string>;
   private released = false;
+  /** The id of this request's inference bill line, chosen now so a journaled stream and its bill share it. */
+  readonly lineId = newId("bill");
+  tracked = false;
   constructor(
     readonly requestId: string,
     readonly key: KeyIdentity,
     readonly model: string,
     readonly startedAt: number,
     grant: { headers: Record<string, string>; release(): void },
+    private readonly journal: BillJournal,
   ) {
     this.headers = grant.headers;
     this.releaseSlot = grant.release;
   }
   private readonly releaseSlot: () => void;
   settled = false;
+  track(sample: () => Usage | null) {
+    if (this.settled || this.tracked) return;
+    this.tracked = true;
+    const model = findModel(this.model)!;
+    this.journal.track(
+      {
+        kind: "open",
+        lineId: this.lineId,
+        requestId: this.requestId,
+        orgId: this.key.orgId,
+        projectId: this.key.projectId,
+        apiKeyId: this.key.keyId,
+        model: model.id,
+        prices: unitPrices(model, this.key.currency),
+        startedAt: this.startedAt,
+      },
+      sample,
+    );
+  }
   release() {
     if (this.released) return;
     this.released = true;
     this.releaseSlot();
   }
+}
+
+/**
+ * The bill of a stream whose process died mid-way: the prompt and the completion tokens produced up to its last
+ * journaled progress, at the prices of its admission, under the line id it would have settled with.
+ */
+function interruptedEntry({ open, progress }: InterruptedStream): JournalEntry {
+  const usage = {
+    promptTokens: progress.promptTokens,
+    completionTokens: progress.completionTokens,
+    cachedTokens: progress.cachedTokens,
+  };
+  return {
+    requestId: open.requestId,
+    orgId: open.orgId,
+    projectId: open.projectId,
+    apiKeyId: open.apiKeyId,
+    status: "interrupted",
+    latencyMs: Math.max(0, progress.at - open.startedAt),
+    createdAt: progress.at,
+    lines: [
+      {
+        id: open.lineId,
+        model: open.model,
+        productName: open.model,
+        productType: "model_inference",
+        inputTokens: usage.promptTokens,
+        outputTokens: usage.completionTokens,
+        cachedTokens: usage.cachedTokens,
+        toolCalls: 0,
+        consumption: costAt(open.prices, usage).toString(),
+      },
+    ],
+  };
 }
 
 export function createGatewayPipeline(ctx: AppContext): GatewayPipelineHandle {
@@ -83,13 +146,17 @@ export function createGatewayPipeline(ctx: AppContext): GatewayPipelineHandle {
   // Replays what dead instances journaled but never committed (exactly once: bill line ids are idempotent).
   const ready = (async () => {
     const orphans = claimOrphanJournals(ctx.config.billingJournalDir, instanceId);
-    if (!orphans.entries.length) {
+    const entries = [...orphans.entries, ...orphans.interrupted.map(interruptedEntry)];
+    if (!entries.length) {
       orphans.done();
       return;
     }
-    log.warn({ entries: orphans.entries.length, files: orphans.files }, "settling bills from an earlier instance");
-    for (let i = 0; i < orphans.entries.length; i += BillWriter.BATCH) {
-      const batch = orphans.entries.slice(i, i + BillWriter.BATCH).map((entry) => ({ entry, local: false }));
+    log.warn(
+      { entries: orphans.entries.length, interruptedStreams: orphans.interrupted.length, files: orphans.files },
+      "settling bills from an earlier instance",
+    );
+    for (let i = 0; i < entries.length; i += BillWriter.BATCH) {
+      const batch = entries.slice(i, i + BillWriter.BATCH).map((entry) => ({ entry, local: false }));
       await commit(batch);
     }
     orphans.done();
@@ -144,7 +211,7 @@ export function createGatewayPipeline(ctx: AppContext): GatewayPipelineHandle {
         log.error({ err }, "rate-limit store unavailable; admitting without limits");
         grant = { headers: {}, release: () => {} };
       }
-      return new PipelineAdmission(req.requestId, key, req.model, Date.now(), grant);
+      return new PipelineAdmission(req.requestId, key, req.model, Date.now(), grant, journal);
     },
 
     async settle(req: SettleRequest) {
@@ -158,9 +225,11 @@ export function createGatewayPipeline(ctx: AppContext): GatewayPipelineHandle {
         const { key } = admission;
         const model = findModel(admission.model)!;
         const now = Date.now();
+        const tracked = admission instanceof PipelineAdmission;
+        if (tracked) journal.untrack(admission.lineId);
         const lines: BillLine[] = [
           {
-            id: newId("bill"),
+            id: tracked ? admission.lineId : newId("bill"),
             model: model.id,
             productName: model.id,
             productType: "model_inference",

@@ -40,6 +40,41 @@ export interface JournalEntry {
   lines: BillLine[];
 }
 
+/**
+ * A stream in progress (one line when it is admitted): enough to bill it if the process dies before settle().
+ * Its inference bill line will carry `lineId` either way, so a replay can never bill it twice.
+ */
+export interface OpenRecord {
+  kind: "open";
+  lineId: string;
+  requestId: string;
+  orgId: string;
+  projectId: string;
+  apiKeyId: string;
+  model: string;
+  /** Nano-units per token at admission (pricing.ts UnitPrices). */
+  prices: { input: string; cacheHit: string; output: string };
+  startedAt: number;
+}
+
+/** What a tracked stream had produced at `at` (ms since epoch); written in batches, the last one counts. */
+export interface ProgressRecord {
+  kind: "progress";
+  lineId: string;
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number;
+  at: number;
+}
+
+/** A stream whose process died before it settled, with its last recorded progress. */
+export interface InterruptedStream {
+  open: OpenRecord;
+  progress: ProgressRecord;
+}
+
+type Sample = () => { promptTokens: number; completionTokens: number; cachedTokens: number } | null;
+
 /** Journal files held by live instances of this process. */
 const openHere = new Set<string>();
 const HOST = os.hostname().replace(/[^\w.-]/g, "_");
@@ -69,6 +104,9 @@ export class BillJournal {
   private pending = 0;
   private bytes = 0;
   private closed = false;
+  /** Streams admitted and not yet settled: their samplers and the last progress written. */
+  private readonly tracked = new Map<string, { sample: Sample; last: string }>();
+  private readonly progressTimer: NodeJS.Timeout;
 
   private constructor(
     readonly file: string,
@@ -81,6 +119,50 @@ export class BillJournal {
       }, sync.intervalMs);
       this.timer.unref();
     }
+    // Progress of open streams: one write for all of them per interval, never one per chunk, and no fdatasync of
+    // its own (the interval sync, or the next group commit, covers it).
+    this.progressTimer = setInterval(() => this.writeProgress(), sync.intervalMs);
+    this.progressTimer.unref();
+  }
+
+  /** Journals a stream at admission; `sample` is asked for its usage so far every interval until `untrack`. */
+  track(open: OpenRecord, sample: Sample): void {
+    if (this.closed) return;
+    this.writeLine(`${JSON.stringify(open)}\n`);
+    this.tracked.set(open.lineId, { sample, last: "" });
+  }
+
+  /** The stream settled (its bill line is being appended) or was dropped. */
+  untrack(lineId: string): void {
+    this.tracked.delete(lineId);
+  }
+
+  private writeProgress(): void {
+    if (this.closed || this.tracked.size === 0) return;
+    let out = "";
+    const at = Date.now();
+    for (const [lineId, t] of this.tracked) {
+      let usage: ReturnType<Sample>;
+      try {
+        usage = t.sample();
+      } catch {
+        continue;
+      }
+      if (!usage) continue;
+      const key = `${usage.promptTokens}/${usage.completionTokens}/${usage.cachedTokens}`;
+      if (key === t.last) continue;
+      t.last = key;
+      const record: ProgressRecord = { kind: "progress", lineId, ...usage, at };
+      out += `${JSON.stringify(record)}\n`;
+    }
+    if (out) this.writeLine(out);
+  }
+
+  private writeLine(text: string): void {
+    const data = Buffer.from(text);
+    fs.writeSync(this.fd, data);
+    this.bytes += data.length;
+    this.dirty = true;
   }
 
   static open(dir: string, instanceId: string, sync: JournalSync): BillJournal {
@@ -97,11 +179,8 @@ export class BillJournal {
    */
   append(entry: JournalEntry): Promise<void> {
     if (this.closed) return Promise.reject(new Error("bill journal is closed"));
-    const data = Buffer.from(`${JSON.stringify(entry)}\n`);
-    fs.writeSync(this.fd, data);
+    this.writeLine(`${JSON.stringify(entry)}\n`);
     this.pending++;
-    this.bytes += data.length;
-    this.dirty = true;
     if (this.sync.mode === "interval") return Promise.resolve();
     return new Promise((resolve, reject) => {
       this.waiters.push({ resolve, reject });
@@ -131,7 +210,8 @@ export class BillJournal {
   /** `n` journaled entries are now in the database. With nothing outstanding, a large file is emptied. */
   committed(n: number) {
     this.pending -= n;
-    if (this.pending === 0 && this.bytes > TRUNCATE_AT) {
+    // Open streams' records must stay until they settle.
+    if (this.pending === 0 && this.tracked.size === 0 && this.bytes > TRUNCATE_AT) {
       fs.ftruncateSync(this.fd, 0);
       this.bytes = 0;
     }
@@ -146,17 +226,20 @@ export class BillJournal {
     if (this.closed) return;
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
+    clearInterval(this.progressTimer);
     if (this.syncing) await this.syncing;
-    if (this.pending > 0) fs.fdatasyncSync(this.fd);
+    const keep = this.pending > 0 || this.tracked.size > 0;
+    if (keep) fs.fdatasyncSync(this.fd);
     fs.closeSync(this.fd);
     openHere.delete(this.file);
-    if (this.pending === 0) fs.rmSync(this.file, { force: true });
+    if (!keep) fs.rmSync(this.file, { force: true });
   }
 
   /** What a crash leaves: the file as it is. Tests use it to simulate one. */
   abandon() {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
+    clearInterval(this.progressTimer);
     try {
       fs.closeSync(this.fd);
     } catch {
@@ -173,8 +256,8 @@ export class BillJournal {
 export function claimOrphanJournals(
   dir: string,
   instanceId: string,
-): { entries: JournalEntry[]; files: string[]; done: () => void } {
-  if (!fs.existsSync(dir)) return { entries: [], files: [], done: () => {} };
+): { entries: JournalEntry[]; interrupted: InterruptedStream[]; files: string[]; done: () => void } {
+  if (!fs.existsSync(dir)) return { entries: [], interrupted: [], files: [], done: () => {} };
   const claimed: string[] = [];
   for (const name of fs.readdirSync(dir)) {
     // <host> may contain dashes; pid and instance id (lowercase alphanumerics) never do.
@@ -197,18 +280,34 @@ export function claimOrphanJournals(
     }
   }
   const entries: JournalEntry[] = [];
+  const opens = new Map<string, OpenRecord>();
+  const progress = new Map<string, ProgressRecord>();
   for (const file of claimed) {
     for (const line of fs.readFileSync(file, "utf8").split("\n")) {
       if (!line.trim()) continue;
+      let record: JournalEntry | OpenRecord | ProgressRecord;
       try {
-        entries.push(JSON.parse(line) as JournalEntry);
+        record = JSON.parse(line);
       } catch {
         // A torn last line: its append never resolved, so that request was never reported as recorded.
+        continue;
       }
+      if ("kind" in record && record.kind === "open") opens.set(record.lineId, record);
+      else if ("kind" in record && record.kind === "progress") progress.set(record.lineId, record);
+      else entries.push(record as JournalEntry);
     }
+  }
+  // A stream that settled is billed by its entry; one that did not is billed from its last progress (nothing
+  // recorded: nothing had been produced, nothing is billed, as for a request that ends before its first token).
+  for (const e of entries) for (const l of e.lines) opens.delete(l.id);
+  const interrupted: InterruptedStream[] = [];
+  for (const [lineId, open] of opens) {
+    const p = progress.get(lineId);
+    if (p) interrupted.push({ open, progress: p });
   }
   return {
     entries,
+    interrupted,
     files: claimed,
     done: () => {
       for (const f of claimed) {

@@ -35,6 +35,12 @@ export interface Admission {
   headers: Record<string, string>;
   /** Frees the concurrency slot; safe to call more than once. */
   release(): void;
+  /**
+   * For streams: journals the admission at once and then, every journal interval, what `sample` says was
+   * produced so far, so that after a crash the next start bills the prompt and what was already sent (null:
+   * nothing yet, nothing to bill). settle() supersedes it.
+   */
+  track?(sample: () => Usage | null): void;
 }
 
 export interface Usage {

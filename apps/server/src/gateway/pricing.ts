@@ -12,13 +12,34 @@ const WEB_SEARCH = TOOL_PRICES.find((t) => t.name === "$web_search")!;
  * billed at the model's cache-hit price when it has one, otherwise as ordinary input.
  */
 export function inferenceCost(model: ModelEntry, currency: Currency, usage: Usage): bigint {
+  return costAt(unitPrices(model, currency), usage);
+}
+
+/** Nano-units per token (decimal strings, so they can be journaled): what a request admitted now will pay. */
+export interface UnitPrices {
+  input: string;
+  cacheHit: string;
+  output: string;
+}
+
+export function unitPrices(model: ModelEntry, currency: Currency): UnitPrices {
   const prices = model.prices[currency];
+  const input = perTokenNanos(prices.input);
+  return {
+    input: input.toString(),
+    cacheHit: (prices.cacheHit === null ? input : perTokenNanos(prices.cacheHit)).toString(),
+    output: perTokenNanos(prices.output).toString(),
+  };
+}
+
+/** Token cost at the given unit prices. */
+export function costAt(prices: UnitPrices, usage: Usage): bigint {
   const cached = BigInt(Math.max(0, Math.min(usage.cachedTokens, usage.promptTokens)));
   const uncached = BigInt(Math.max(0, usage.promptTokens)) - cached;
-  const input = perTokenNanos(prices.input);
-  const cacheHit = prices.cacheHit === null ? input : perTokenNanos(prices.cacheHit);
   return (
-    uncached * input + cached * cacheHit + BigInt(Math.max(0, usage.completionTokens)) * perTokenNanos(prices.output)
+    uncached * BigInt(prices.input) +
+    cached * BigInt(prices.cacheHit) +
+    BigInt(Math.max(0, usage.completionTokens)) * BigInt(prices.output)
   );
 }
 

@@ -4,22 +4,26 @@
  * `Msh-Request-Id`/`x-request-id` and `Server-Timing: gateway;dur=<ms>` (time spent in the gateway itself,
  * engine time excluded).
  */
+import { pipeline as pipeStreams } from "node:stream";
 import { MODELS } from "@moonport/contracts";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { parseChatRequest } from "../chat/chat-request.ts";
 import { GatewayError, gatewayErrors } from "../chat/errors.ts";
-import { countMessageTokens, countToolTokens } from "../chat/prompt-tokens.ts";
+import { countPromptTokens } from "../chat/prompt-tokens.ts";
 import { startChat } from "../chat/run-chat.ts";
 import { abortOnClose, sendChatRun } from "../chat/send-chat-run.ts";
 import type { AppContext } from "../context.ts";
 import type { EngineRouter } from "../engines/index.ts";
 import type { App } from "../http/route.ts";
 import { balanceEnvelope } from "./balance.ts";
-import type { GatewayPipeline } from "./pipeline.ts";
+import { limitJsonDepth } from "./json-depth.ts";
+import type { GatewayPipeline, KeyIdentity } from "./pipeline.ts";
 
 /** Vision requests carry base64 images (api-compat §2.3: up to 100 MB). */
 export const CHAT_BODY_LIMIT = 100 * 1024 * 1024;
 export const SMALL_BODY_LIMIT = 1024 * 1024;
+/** Deepest JSON nesting a body may have; chat bodies need about 6 levels plus their tool schemas. */
+export const MAX_JSON_DEPTH = 128;
 
 const requestIds = new WeakMap<FastifyRequest, { id: string; t0: number }>();
 
@@ -51,6 +55,8 @@ function toGatewayError(err: FastifyError | Error, req: FastifyRequest): Gateway
 
 function sendError(err: FastifyError | Error, req: FastifyRequest, reply: FastifyReply) {
   const g = toGatewayError(err, req);
+  // Refused before its body was read (authentication, depth): close rather than read and discard the rest.
+  if (!req.raw.complete) reply.header("connection", "close");
   if (g.status >= 500) req.log.error({ err, requestId: requestIdOf(req) }, "gateway error");
   reply.headers(g.headers);
   reply.header("server-timing", timing(req));
@@ -94,6 +100,12 @@ export default async function gatewayRoutes(
   opts: { ctx: AppContext; pipeline: GatewayPipeline; engines: EngineRouter },
 ) {
   const { pipeline, engines } = opts;
+  const keys = new WeakMap<FastifyRequest, KeyIdentity>();
+  const keyOf = (req: FastifyRequest): KeyIdentity => {
+    const key = keys.get(req);
+    if (!key) throw gatewayErrors.invalidAuthentication();
+    return key;
+  };
 
   app.addHook("onRequest", async (req, reply) => {
     // req.id is a fresh UUID for every /v1 request (app.ts genReqId), never a client-supplied value.
@@ -101,7 +113,19 @@ export default async function gatewayRoutes(
     requestIds.set(req, { id, t0: performance.now() });
     reply.header("msh-request-id", id);
     reply.header("x-request-id", id);
+    // The key is checked before any body is read (in-memory key cache): without a valid key nobody can make the
+    // server buffer or parse a 100 MB body. Unknown paths are answered by the not-found handler.
+    if (req.routeOptions.url === undefined) return;
+    keys.set(req, await pipeline.authenticate(req.headers.authorization));
   });
+  // A body nested deeper than any request needs is refused while it arrives, before JSON.parse sees it.
+  app.addHook("preParsing", async (_req, _reply, payload) =>
+    pipeStreams(
+      payload,
+      limitJsonDepth(MAX_JSON_DEPTH, () => gatewayErrors.tooDeep(MAX_JSON_DEPTH)),
+      () => {},
+    ),
+  );
   app.setErrorHandler(sendError);
   app.setNotFoundHandler((req, reply) =>
     sendError(gatewayErrors.routeNotFound(req.method, req.url.split("?")[0] ?? req.url), req, reply),
@@ -116,7 +140,7 @@ export default async function gatewayRoutes(
   });
 
   app.post("/chat/completions", { bodyLimit: CHAT_BODY_LIMIT }, async (req, reply) => {
-    const key = await pipeline.authenticate(req.headers.authorization);
+    const key = keyOf(req);
     const signal = abortOnClose(reply.raw);
     const run = await startChat({
       meter: pipeline,
@@ -138,22 +162,22 @@ export default async function gatewayRoutes(
   });
 
   app.post("/tokenizers/estimate-token-count", { bodyLimit: CHAT_BODY_LIMIT }, async (req, reply) => {
-    await pipeline.authenticate(req.headers.authorization);
+    keyOf(req);
     const body = req.body;
     const chat = parseChatRequest(body);
-    const total = countMessageTokens(chat.messages) + countToolTokens(chat.tools);
+    const total = await countPromptTokens(chat.messages, chat.tools);
     reply.header("server-timing", timing(req));
     return { data: { total_tokens: total } };
   });
 
   app.get("/models", async (req, reply) => {
-    await pipeline.authenticate(req.headers.authorization);
+    keyOf(req);
     reply.header("server-timing", timing(req));
     return { object: "list", data: MODELS.filter((m) => m.listed).map(modelItem) };
   });
 
   app.get<{ Params: { id: string } }>("/models/:id", async (req, reply) => {
-    await pipeline.authenticate(req.headers.authorization);
+    keyOf(req);
     const m = MODELS.find((x) => x.listed && x.id === req.params.id);
     if (!m) throw gatewayErrors.modelNotFound(req.params.id);
     reply.header("server-timing", timing(req));
@@ -161,7 +185,7 @@ export default async function gatewayRoutes(
   });
 
   app.get("/users/me/balance", async (req, reply) => {
-    const key = await pipeline.authenticate(req.headers.authorization);
+    const key = keyOf(req);
     const balance = await pipeline.balance(key.orgId);
     if (!balance) throw gatewayErrors.invalidAuthentication();
     reply.header("server-timing", timing(req));

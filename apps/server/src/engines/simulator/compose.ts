@@ -374,12 +374,23 @@ export function toolScore(tool: ToolDef, question: string): number {
   return score;
 }
 
+const MAX_EXAMPLE_ITEMS = 8;
+
 /** Arguments satisfying the tool's JSON schema: every required property, with values taken from the question. */
 export function composeArguments(schema: JsonSchema, question: string, rng: Rng): Record<string, unknown> {
   const props = schema.properties ?? {};
-  const required = schema.required ?? [];
+  const required = Array.isArray(schema.required) ? schema.required : [];
   const out: Record<string, unknown> = {};
-  for (const key of required) out[key] = valueFor(key, props[key] ?? {}, question, rng);
+  for (const key of required) {
+    const sub = Object.hasOwn(props, key) ? props[key] : undefined;
+    // Boolean schemas (`true`) and missing ones accept anything: a string will do.
+    Object.defineProperty(out, key, {
+      value: valueFor(key, sub && typeof sub === "object" ? sub : {}, question, rng),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
   return out;
 }
 
@@ -403,8 +414,10 @@ function valueFor(key: string, s: JsonSchema, question: string, rng: Rng): unkno
     case "boolean":
       return !/\b(no|not|false|don't)\b|不/.test(question);
     case "array": {
-      const count = Math.max(1, s.minItems ?? 1);
-      return Array.from({ length: count }, () => valueFor(key, s.items ?? { type: "string" }, question, rng));
+      // A few items show the shape; validation caps minItems, this keeps answers short whatever it is.
+      const count = Math.min(MAX_EXAMPLE_ITEMS, Math.max(1, s.minItems ?? 1));
+      const item = s.items && typeof s.items === "object" && !Array.isArray(s.items) ? s.items : { type: "string" };
+      return Array.from({ length: count }, () => valueFor(key, item, question, rng));
     }
     case "object":
       return composeArguments(s, question, rng);

@@ -11,7 +11,7 @@ const none: SearchProvider = { search: async () => [] };
 const engine = new SimulatorEngine({ delayMs: 0, docs: none, webSearch: none });
 
 async function run(body: Record<string, unknown>) {
-  const req = applyTokenLimits(parseChatRequest({ model: "moonshot-v1-8k", ...body }));
+  const req = await applyTokenLimits(parseChatRequest({ model: "moonshot-v1-8k", ...body }));
   const events: EngineEvent[] = [];
   for await (const ev of engine.chat(req, { signal: new AbortController().signal, cacheScope: "org" })) events.push(ev);
   const content = events.map((e) => (e.type === "delta" ? (e.content ?? "") : "")).join("");
