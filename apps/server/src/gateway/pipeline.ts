@@ -5,7 +5,7 @@
  *   authenticate(header) ─► admit(key, estimate) ─► engine ─► settle(admission, usage)
  */
 import type { Currency } from "@moonport/contracts";
-import type { OrgBalance } from "./balance.ts";
+import type { OrgBalance } from "../modules/billing/balance.ts";
 
 /** What a valid key resolves to, from the in-memory key cache. */
 export interface KeyIdentity {

@@ -4,7 +4,6 @@
  * (database-backed keys, limits, metering) has its own tests.
  */
 import { type Db, randomString } from "@moonport/db";
-import { getOrgBalance, type OrgBalance } from "../../src/gateway/balance.ts";
 import { type GatewayError, gatewayErrors } from "../../src/gateway/errors.ts";
 import type {
   Admission,
@@ -13,6 +12,7 @@ import type {
   KeyIdentity,
   SettleRequest,
 } from "../../src/gateway/pipeline.ts";
+import { getOrgBalance, type OrgBalance } from "../../src/modules/billing/balance.ts";
 
 const KEY = /^Bearer\s+(sk-[0-9A-Za-z]{40,})$/;
 
