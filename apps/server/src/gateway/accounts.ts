@@ -13,9 +13,9 @@
 import { EDITION_TIME_ZONE, type Edition, type RateLimitOverride } from "@moonport/contracts";
 import { type Db, schema } from "@moonport/db";
 import { and, eq, gte, sql } from "drizzle-orm";
+import { periodStarts } from "../lib/edition-time.ts";
 import { usableVoucherSql } from "../modules/billing/balance.ts";
 import type { Mutex } from "./mutex.ts";
-import { periodStarts } from "./periods.ts";
 
 export const REFRESH_MS = 1000;
 
