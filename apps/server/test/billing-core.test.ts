@@ -2,11 +2,15 @@
 import { parseMoney } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
+import { Redis } from "ioredis";
+import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoKeyCommand } from "../src/cli/demo-key.ts";
 import type { InvalidationTarget } from "../src/gateway/key-events.ts";
+import { createKeyEvents } from "../src/gateway/key-events.ts";
 import { withTransaction } from "../src/lib/transaction.ts";
 import { creditCash, debitCash, expireVouchers, issueVoucher } from "../src/modules/billing/credit.ts";
+import { testEnv } from "./env.ts";
 import { orgMoney, runRequest, seedAccount } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 
@@ -155,4 +159,63 @@ describe("billing core", () => {
     expect(events).toContainEqual({ orgId: identity.orgId });
     (await admit()).release();
   });
+});
+
+// The CLI is its own process with its own bus (cli.ts): with PostgreSQL, a running gateway must learn of its credit
+// through Redis, or without Redis through the polled version counter in the database.
+describe.skipIf(!testEnv.databaseUrl)("demo-key from a separate process on PostgreSQL", () => {
+  for (const withRedis of [true, false]) {
+    it.skipIf(withRedis && !testEnv.redisUrl)(
+      `reaches a running gateway ${withRedis ? "through Redis" : "through the version counter"} within a second`,
+      async () => {
+        const env: Record<string, string> = withRedis
+          ? { REDIS_URL: testEnv.redisUrl!, REDIS_KEY_PREFIX: `mp-bc-${Date.now()}` }
+          : {};
+        const server = await createTestApp(env);
+        const log = pino({ level: "silent" });
+        const redis = withRedis ? new Redis(testEnv.redisUrl!) : undefined;
+        const cliEvents = createKeyEvents({
+          config: server.config,
+          database: server.ctx.database,
+          db: server.ctx.db,
+          log,
+          redis,
+        });
+        try {
+          const lines: string[] = [];
+          const run = (args: string[]) =>
+            demoKeyCommand.run({
+              config: server.config,
+              db: server.ctx.db,
+              services: { db: server.ctx.db, keyEvents: cliEvents, log },
+              args,
+              print: (l) => lines.push(l),
+              readInput: async () => "",
+            });
+          expect(await run(["--balance", "0"])).toBe(0);
+          const identity = await server.ctx.gateway.authenticate(`Bearer ${lines.at(-1)}`);
+          const admit = () =>
+            server.ctx.gateway.admit({ key: identity, requestId: "d", model: "moonshot-v1-8k", admissionTokens: 10 });
+          await expect(admit()).rejects.toMatchObject({ status: 429 });
+          expect(await run(["--balance", "3"])).toBe(0);
+          const start = Date.now();
+          for (;;) {
+            try {
+              (await admit()).release();
+              break;
+            } catch (e) {
+              expect(e).toMatchObject({ status: 429 });
+              if (Date.now() - start > 1500) throw e;
+              await new Promise((r) => setTimeout(r, 25));
+            }
+          }
+          expect(Date.now() - start).toBeLessThan(1500);
+        } finally {
+          await cliEvents.close();
+          await redis?.quit();
+          await server.close();
+        }
+      },
+    );
+  }
 });
