@@ -23,6 +23,8 @@ import { requestLocale } from "./http/locale.ts";
 import type { App } from "./http/route.ts";
 import { CSRF_COOKIE, checkCsrf, loadSession, newToken, setCsrfCookie } from "./http/session.ts";
 import { registerWeb } from "./http/web.ts";
+import { registerJobs } from "./jobs/register-jobs.ts";
+import { createJobRunner } from "./jobs/runner.ts";
 import { AppError } from "./lib/app-error.ts";
 import meRoutes from "./modules/auth/me-routes.ts";
 import authRoutes from "./modules/auth/routes.ts";
@@ -119,8 +121,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
   ctx.gateway = createGatewayPipeline(ctx);
   await ctx.gateway.ready;
   ctx.engines = createEngines(config);
+  ctx.jobs = createJobRunner(ctx);
+  registerJobs(ctx);
   ctx.pipeline = typeof opts.pipeline === "function" ? opts.pipeline(ctx) : (opts.pipeline ?? ctx.gateway);
   fastify.addHook("onClose", async () => {
+    // Jobs first: a running job may still need the gateway's bus and the database.
+    await ctx.jobs.stop();
     await ctx.gateway.close();
     await ctx.keyEvents.close();
     await ctx.engines.close();

@@ -3,9 +3,12 @@
  * itself, so the server must be stopped; it says so when the server holds the directory.
  */
 import { DataDirLockedError } from "@moonport/db";
+import { Redis } from "ioredis";
+import pino from "pino";
 import { commands } from "./cli/commands.ts";
 import { openConfiguredDatabase } from "./db.ts";
 import { EnvError, readEnv } from "./env.ts";
+import { createKeyEvents } from "./gateway/key-events.ts";
 
 async function run(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
@@ -37,10 +40,18 @@ async function run(argv: string[]): Promise<number> {
     }
     throw e;
   }
+  // The CLI only publishes invalidations (a running gateway subscribes); it never starts listening itself.
+  const log = pino({ level: config.logLevel }, pino.destination(2));
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false })
+    : undefined;
+  redis?.on("error", (err) => log.warn({ err: err.message }, "redis error"));
+  const keyEvents = createKeyEvents({ config, database, db: database.db, log, redis });
   try {
     return await command.run({
       config,
       db: database.db,
+      services: { db: database.db, keyEvents, log },
       args,
       print: (line) => console.log(line),
       readInput: readStdin,
@@ -49,6 +60,8 @@ async function run(argv: string[]): Promise<number> {
     console.error(e instanceof Error ? e.message : e);
     return 1;
   } finally {
+    await keyEvents.close();
+    await redis?.quit().catch(() => redis.disconnect());
     await database.close();
   }
 }

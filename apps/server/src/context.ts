@@ -6,6 +6,7 @@ import type { Config } from "./env.ts";
 import type { GatewayPipelineHandle } from "./gateway/create-gateway-pipeline.ts";
 import type { KeyEvents } from "./gateway/key-events.ts";
 import type { GatewayPipeline } from "./gateway/pipeline.ts";
+import type { JobRunner } from "./jobs/runner.ts";
 import type { SmsProvider } from "./modules/auth/sms/provider.ts";
 
 /** The domain clock. Tests pass their own to move time (code and session expiry) without fake timers. */
@@ -36,4 +37,6 @@ export interface AppContext {
   pipeline: GatewayPipeline;
   /** Model engines: the simulator and configured upstreams. */
   engines: EngineRouter;
+  /** Durable background jobs (jobs/). Started by main.ts; tests drive it with `runDue()` and the clock. */
+  jobs: JobRunner;
 }

@@ -50,6 +50,8 @@ async function main() {
 
   await app.listen({ port: config.port, host: config.host });
   await startupTasks(ctx, `http://localhost:${config.port}`);
+  // Background jobs run in every instance (claims never overlap); app.close() above stops them gracefully.
+  ctx.jobs.start();
 }
 
 main().catch((e) => {

@@ -19,6 +19,7 @@ async function run(args: string[]) {
   const code = await demoKeyCommand.run({
     config: t.config,
     db: t.ctx.db,
+    services: t.ctx,
     args,
     print: (l) => lines.push(l),
     readInput: async () => "",

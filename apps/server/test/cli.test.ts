@@ -1,8 +1,10 @@
 import { type Database, openDatabase, schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
+import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { commands } from "../src/cli/commands.ts";
 import { buildConfig } from "../src/env.ts";
+import { createKeyEvents } from "../src/gateway/key-events.ts";
 import { verifyPassword } from "../src/modules/auth/password.ts";
 
 let database: Database;
@@ -14,9 +16,13 @@ afterEach(() => database.close());
 async function run(name: string, args: string[], input = "") {
   const command = commands.find((c) => c.name === name)!;
   const lines: string[] = [];
+  const config = buildConfig({ NODE_ENV: "test", DEFAULT_EDITION: "global" });
+  const log = pino({ level: "silent" });
+  const keyEvents = createKeyEvents({ config, database, db: database.db, log });
   const code = await command.run({
-    config: buildConfig({ NODE_ENV: "test", DEFAULT_EDITION: "global" }),
+    config,
     db: database.db,
+    services: { db: database.db, keyEvents, log },
     args,
     print: (l) => lines.push(l),
     readInput: async () => input,

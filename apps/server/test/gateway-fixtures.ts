@@ -40,7 +40,7 @@ export async function seedAccount(
       .where(eq(schema.organizations.id, orgId));
   }
   if (opts.cash) {
-    await grantBalance({ db, orgId, amount: parseMoney(opts.cash), note: "test grant", createdBy: userId });
+    await grantBalance({ ctx, orgId, amount: parseMoney(opts.cash), note: "test grant", createdBy: userId });
   }
   const { id: keyId, key } = await createApiKey({ db, orgId, projectId, name: "test", createdBy: userId });
   return { userId, orgId, projectId, keyId, key };

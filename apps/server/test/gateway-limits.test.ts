@@ -150,7 +150,14 @@ describe("gateway rate limits", () => {
     const run = (args: string[]) => {
       const lines: string[] = [];
       return setOrgLimitsCommand
-        .run({ config: t.config, db: t.ctx.db, args, print: (l) => lines.push(l), readInput: async () => "" })
+        .run({
+          config: t.config,
+          db: t.ctx.db,
+          services: t.ctx,
+          args,
+          print: (l) => lines.push(l),
+          readInput: async () => "",
+        })
         .then((code) => ({ code, out: lines.join("\n") }));
     };
     expect((await run([a.orgId, "--rpm", "0"])).code).toBe(2);

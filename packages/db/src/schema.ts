@@ -274,7 +274,14 @@ export const ledgerEntries = pgTable(
     createdBy: text("created_by"),
     createdAt: createdAt(),
   },
-  (t) => [index("ledger_org_idx").on(t.orgId, t.createdAt)],
+  (t) => [
+    index("ledger_org_idx").on(t.orgId, t.createdAt),
+    // The idempotency key of credits (a payment, a voucher): repeating one is a no-op. Charges are left out:
+    // their references are bill line ids, unique already, and the batch writer's inserts stay index-light.
+    uniqueIndex("ledger_kind_reference_uq")
+      .on(t.kind, t.reference)
+      .where(sql`${t.reference} is not null and ${t.kind} <> 'charge'`),
+  ],
 );
 
 /**
@@ -319,3 +326,34 @@ export const settings = pgTable("settings", {
   value: jsonb("value").notNull(),
   updatedAt: ts("updated_at").notNull().defaultNow(),
 });
+
+// ─── jobs ──────────────────────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Durable background jobs (apps/server/src/jobs). A row is due when `run_at` ≤ the domain clock; an instance
+ * claims it by setting `locked_by`/`locked_until` (SKIP LOCKED, so instances never claim the same row). A job that
+ * succeeds is deleted, or, when periodic, moved to its next `run_at`; one that fails is retried with exponential
+ * backoff until `max_attempts`, then kept with status `failed`. `key` makes a job a singleton (periodic jobs use
+ * `periodic:<name>`).
+ */
+export const jobs = pgTable(
+  "jobs",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    key: text("key"),
+    payload: jsonb("payload").notNull().default(sql`'{}'::jsonb`),
+    status: text("status", { enum: ["pending", "failed"] })
+      .notNull()
+      .default("pending"),
+    runAt: ts("run_at").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    maxAttempts: integer("max_attempts").notNull().default(10),
+    lockedBy: text("locked_by"),
+    lockedUntil: ts("locked_until"),
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("jobs_key_uq").on(t.key), index("jobs_due_idx").on(t.status, t.runAt)],
+);

@@ -1,4 +1,5 @@
 import type { Db } from "@moonport/db";
+import type { AppContext } from "../context.ts";
 import type { Config } from "../env.ts";
 import { createOperatorCommand } from "./create-operator.ts";
 import { demoKeyCommand } from "./demo-key.ts";
@@ -11,6 +12,11 @@ export interface CliCommand {
   run(opts: {
     config: Config;
     db: Db;
+    /**
+     * What the billing core needs to tell running gateways about a change (through Redis or the PostgreSQL
+     * version counter; with PGlite no server can run alongside the CLI).
+     */
+    services: Pick<AppContext, "db" | "keyEvents" | "log">;
     args: string[];
     print: (line: string) => void;
     /** All of standard input (e.g. a password piped in). */

@@ -35,7 +35,7 @@ function parseArgs(args: string[]): { balance?: bigint; edition?: Edition } | st
 export const demoKeyCommand: CliCommand = {
   name: "demo-key",
   summary: "Create (or reuse) a demo user, organization and project, credit it, print a new API key (last line)",
-  async run({ config, db, args, print }) {
+  async run({ config, db, services, args, print }) {
     const parsed = parseArgs(args);
     if (typeof parsed === "string") {
       print(`${parsed}\nUsage: npm run moonport -- demo-key [--balance N] [--edition cn|global]`);
@@ -91,8 +91,9 @@ export const demoKeyCommand: CliCommand = {
       .where(eq(schema.organizations.id, orgId));
     let cash = org!.cash;
     if (amount > 0n) {
+      // Through the billing core, which tells running gateways after the commit.
       ({ cashBalance: cash } = await grantBalance({
-        db,
+        ctx: services,
         orgId,
         amount,
         note: `operator grant: demo-key --balance ${formatMoneyExact(amount)}`,

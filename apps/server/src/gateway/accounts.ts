@@ -13,8 +13,9 @@
 import { EDITION_TIME_ZONE, type Edition, type RateLimitOverride } from "@moonport/contracts";
 import { type Db, schema } from "@moonport/db";
 import { and, eq, gte, sql } from "drizzle-orm";
+import { periodStarts } from "../lib/edition-time.ts";
+import { usableVoucherSql } from "../modules/billing/balance.ts";
 import type { Mutex } from "./mutex.ts";
-import { periodStarts } from "./periods.ts";
 
 export const REFRESH_MS = 1000;
 
@@ -202,9 +203,7 @@ export class Accounts {
         cumulativeRecharge: schema.organizations.cumulativeRecharge,
         tierOverride: schema.organizations.tierOverride,
         rateLimitOverride: schema.organizations.rateLimitOverride,
-        // Spelled out: drizzle renders columns unqualified inside sql``, which is ambiguous in a subquery.
-        voucher: sql<string>`(select coalesce(sum(v.remaining), 0) from vouchers v
-          where v.org_id = ${orgId} and v.remaining > 0 and v.expires_at > now())`,
+        voucher: usableVoucherSql(orgId),
       })
       .from(schema.organizations)
       .where(eq(schema.organizations.id, orgId));

@@ -1,13 +1,12 @@
 /**
- * Commits journaled bills to the database in batches, off the request path. One transaction per batch: it locks
- * the rows of every organization in the batch (in id order, so instances lock in the same order) and their usable
- * vouchers; for each organization it spends vouchers first (soonest-expiring first, only those still valid when the request was settled),
- * then cash (which may go below zero by what was in flight when it reached zero), and writes the bill rows, one
- * ledger entry per charged line, and the keys' last-used time. Lines already in request_bills are skipped, which
- * makes replaying a journal harmless.
+ * Commits journaled bills to the database in batches, off the request path. One transaction per batch: the
+ * billing core (modules/billing/charge-organizations.ts) locks the organizations, allocates every charge to
+ * vouchers then cash and writes balances and ledger entries; this file writes the bill rows and the keys' last-used
+ * time. Lines already in request_bills are skipped, which makes replaying a journal harmless.
  */
-import { type Db, newId, schema, type Tx } from "@moonport/db";
-import { asc, inArray, sql } from "drizzle-orm";
+import { type Db, schema, type Tx } from "@moonport/db";
+import { inArray, sql } from "drizzle-orm";
+import { chargeOrganizations, type UsageCharge } from "../modules/billing/charge-organizations.ts";
 import type { CommittedCharge } from "./accounts.ts";
 import type { JournalEntry } from "./journal.ts";
 
@@ -37,16 +36,6 @@ interface BillRow {
   voucherDeduction: bigint;
   status: string;
   latencyMs: number;
-  createdAt: Date;
-}
-
-interface LedgerRow {
-  id: string;
-  orgId: string;
-  cashDelta: bigint;
-  voucherDelta: bigint;
-  reference: string;
-  note: string;
   createdAt: Date;
 }
 
@@ -92,36 +81,11 @@ async function insertBills(tx: Tx, bills: BillRow[]) {
     from jsonb_array_elements(${json}::jsonb) as r`);
 }
 
-async function insertLedger(tx: Tx, ledger: LedgerRow[]) {
-  const json = JSON.stringify(
-    ledger.map((l) => [
-      l.id,
-      l.orgId,
-      l.cashDelta.toString(),
-      l.voucherDelta.toString(),
-      l.reference,
-      l.note,
-      l.createdAt.toISOString(),
-    ]),
-  );
-  await tx.execute(sql`insert into ${schema.ledgerEntries} (id, org_id, kind, cash_delta, voucher_delta, reference,
-    note, created_at)
-    select r->>0, r->>1, 'charge', (r->>2)::bigint, (r->>3)::bigint, r->>4, r->>5, (r->>6)::timestamptz
-    from jsonb_array_elements(${json}::jsonb) as r`);
-}
-interface VoucherRow {
-  id: string;
-  orgId: string;
-  remaining: bigint;
-  expiresAt: Date;
-}
-
 /**
  * Commits `items` in one transaction; returns what each did to balances. The statement count does not grow with
  * the batch or the number of organizations (the database runs in-process with PGlite, so every statement costs the
- * gateway CPU): one existence check, one lock of every organization involved (in id order, so instances lock in the
- * same order), one read of their usable vouchers, then one set-based UPDATE each for vouchers, cash and keys and
- * multi-row INSERTs for bills and ledger entries.
+ * gateway CPU): one existence check, the billing core's fixed set (lock, voucher read, voucher and cash updates,
+ * ledger insert), one multi-row INSERT of bills and one UPDATE of keys.
  */
 export async function commitEntries(db: Db, items: QueuedEntry[]): Promise<CommittedCharge[]> {
   if (!items.length) return [];
@@ -136,7 +100,6 @@ export async function commitEntries(db: Db, items: QueuedEntry[]): Promise<Commi
     for (const r of rowsOf<{ id: string }>(present)) existing.add(r.id);
     const result: CommittedCharge[] = [];
     const byOrg = new Map<string, QueuedEntry[]>();
-    let earliest = Number.POSITIVE_INFINITY;
     for (const item of items) {
       const e = item.entry;
       // Lines of one entry are written together, so one present line means the entry was committed before.
@@ -156,61 +119,68 @@ export async function commitEntries(db: Db, items: QueuedEntry[]): Promise<Commi
       const list = byOrg.get(e.orgId);
       if (list) list.push(item);
       else byOrg.set(e.orgId, [item]);
-      if (e.createdAt < earliest) earliest = e.createdAt;
     }
-    const orgIds = [...byOrg.keys()].sort();
-    if (orgIds.length) {
-      await tx.execute(
-        sql`select 1 from ${schema.organizations} where ${inArray(schema.organizations.id, orgIds)} order by ${schema.organizations.id} for update`,
-      );
-      const vouchers = await tx
-        .select({
-          id: schema.vouchers.id,
-          orgId: schema.vouchers.orgId,
-          remaining: schema.vouchers.remaining,
-          expiresAt: schema.vouchers.expiresAt,
-        })
-        .from(schema.vouchers)
-        .where(
-          sql`${inArray(schema.vouchers.orgId, orgIds)} and ${schema.vouchers.remaining} > 0 and ${schema.vouchers.expiresAt} > ${new Date(earliest).toISOString()}::timestamptz`,
-        )
-        .orderBy(asc(schema.vouchers.orgId), asc(schema.vouchers.expiresAt), asc(schema.vouchers.id))
-        .for("update");
-      const vouchersByOrg = new Map<string, VoucherRow[]>();
-      for (const v of vouchers) {
-        const list = vouchersByOrg.get(v.orgId);
-        if (list) list.push(v);
-        else vouchersByOrg.set(v.orgId, [v]);
-      }
-      const touched = new Set<VoucherRow>();
-      const cash: [string, bigint][] = [];
+    if (byOrg.size) {
+      const charges: UsageCharge[] = [];
       const bills: BillRow[] = [];
-      const ledger: LedgerRow[] = [];
-      for (const orgId of orgIds) {
-        const list = byOrg.get(orgId)!.sort((a, b) => a.entry.createdAt - b.entry.createdAt);
-        const cashTotal = chargeOrg(orgId, list, vouchersByOrg.get(orgId) ?? [], touched, bills, ledger, result);
-        if (cashTotal !== 0n) cash.push([orgId, cashTotal]);
+      for (const list of byOrg.values()) {
+        for (const { entry } of list.sort((x, y) => x.entry.createdAt - y.entry.createdAt)) {
+          for (const line of entry.lines) {
+            charges.push({
+              orgId: entry.orgId,
+              amount: BigInt(line.consumption),
+              at: entry.createdAt,
+              reference: line.id,
+              note: `${line.productType} ${line.model} request ${entry.requestId}`,
+            });
+          }
+        }
       }
-      if (touched.size) {
-        const values = sql.join(
-          [...touched].map((v) => sql`(${v.id}, ${v.remaining.toString()}::bigint)`),
-          sql`, `,
-        );
-        await tx.execute(
-          sql`update ${schema.vouchers} as v set remaining = x.remaining from (values ${values}) as x(id, remaining) where v.id = x.id`,
-        );
-      }
-      if (cash.length) {
-        const values = sql.join(
-          cash.map(([id, amount]) => sql`(${id}, ${amount.toString()}::bigint)`),
-          sql`, `,
-        );
-        await tx.execute(
-          sql`update ${schema.organizations} as o set cash_balance = o.cash_balance - x.amount from (values ${values}) as x(id, amount) where o.id = x.id`,
-        );
+      const allocations = await chargeOrganizations(tx, charges);
+      let k = 0;
+      for (const list of byOrg.values()) {
+        for (const { entry, local } of list) {
+          let entryCash = 0n;
+          let entryVoucher = 0n;
+          const createdAt = new Date(entry.createdAt);
+          for (const line of entry.lines) {
+            const a = allocations[k++]!;
+            entryCash += a.cash;
+            entryVoucher += a.voucher;
+            bills.push({
+              id: line.id,
+              requestId: entry.requestId,
+              orgId: entry.orgId,
+              projectId: entry.projectId,
+              apiKeyId: entry.apiKeyId,
+              model: line.model,
+              productName: line.productName,
+              productType: line.productType,
+              inputTokens: line.inputTokens,
+              outputTokens: line.outputTokens,
+              cachedTokens: line.cachedTokens,
+              toolCalls: line.toolCalls,
+              consumption: a.cash + a.voucher,
+              cashDeduction: a.cash,
+              voucherDeduction: a.voucher,
+              status: entry.status,
+              latencyMs: entry.latencyMs,
+              createdAt,
+            });
+          }
+          result.push({
+            orgId: entry.orgId,
+            projectId: entry.projectId,
+            amount: entryCash + entryVoucher,
+            cash: entryCash,
+            voucher: entryVoucher,
+            createdAt: entry.createdAt,
+            applied: true,
+            local,
+          });
+        }
       }
       await insertBills(tx, bills);
-      if (ledger.length) await insertLedger(tx, ledger);
     }
     const keyIds = [...new Set(items.map((i) => i.entry.apiKeyId))];
     if (keyIds.length) {
@@ -218,87 +188,6 @@ export async function commitEntries(db: Db, items: QueuedEntry[]): Promise<Commi
     }
     return result;
   });
-}
-
-/**
- * Charges one organization's entries (oldest first) against its locked vouchers, then cash; appends the rows to
- * write and each entry's effect to `result`, and returns the cash total.
- */
-function chargeOrg(
-  orgId: string,
-  items: QueuedEntry[],
-  vouchers: VoucherRow[],
-  touched: Set<VoucherRow>,
-  bills: BillRow[],
-  ledger: LedgerRow[],
-  result: CommittedCharge[],
-): bigint {
-  let cashTotal = 0n;
-  for (const { entry, local } of items) {
-    let entryCash = 0n;
-    let entryVoucher = 0n;
-    const createdAt = new Date(entry.createdAt);
-    for (const line of entry.lines) {
-      const consumption = BigInt(line.consumption);
-      let due = consumption;
-      let fromVoucher = 0n;
-      for (const v of vouchers) {
-        if (due === 0n) break;
-        if (v.remaining <= 0n || v.expiresAt.getTime() <= entry.createdAt) continue;
-        const take = v.remaining < due ? v.remaining : due;
-        v.remaining -= take;
-        due -= take;
-        fromVoucher += take;
-        touched.add(v);
-      }
-      const fromCash = due;
-      cashTotal += fromCash;
-      entryCash += fromCash;
-      entryVoucher += fromVoucher;
-      bills.push({
-        id: line.id,
-        requestId: entry.requestId,
-        orgId,
-        projectId: entry.projectId,
-        apiKeyId: entry.apiKeyId,
-        model: line.model,
-        productName: line.productName,
-        productType: line.productType,
-        inputTokens: line.inputTokens,
-        outputTokens: line.outputTokens,
-        cachedTokens: line.cachedTokens,
-        toolCalls: line.toolCalls,
-        consumption,
-        cashDeduction: fromCash,
-        voucherDeduction: fromVoucher,
-        status: entry.status,
-        latencyMs: entry.latencyMs,
-        createdAt,
-      });
-      if (fromCash !== 0n || fromVoucher !== 0n) {
-        ledger.push({
-          id: newId("led"),
-          orgId,
-          cashDelta: -fromCash,
-          voucherDelta: -fromVoucher,
-          reference: line.id,
-          note: `${line.productType} ${line.model} request ${entry.requestId}`,
-          createdAt,
-        });
-      }
-    }
-    result.push({
-      orgId,
-      projectId: entry.projectId,
-      amount: entryCash + entryVoucher,
-      cash: entryCash,
-      voucher: entryVoucher,
-      createdAt: entry.createdAt,
-      applied: true,
-      local,
-    });
-  }
-  return cashTotal;
 }
 
 /**

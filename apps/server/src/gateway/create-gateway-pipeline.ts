@@ -7,9 +7,9 @@ import { EDITION_TIME_ZONE, findModel, parseMoney, tierFor, withLimitOverride } 
 import { newId, randomString } from "@moonport/db";
 import { GatewayError, gatewayErrors } from "../chat/errors.ts";
 import type { AppContext } from "../context.ts";
+import { getOrgBalance } from "../modules/billing/balance.ts";
 import { API_KEY_PATTERN, hashApiKey } from "../modules/keys/key-format.ts";
 import { Accounts } from "./accounts.ts";
-import { getOrgBalance } from "./balance.ts";
 import { BillWriter, commitEntries, type QueuedEntry } from "./bill-writer.ts";
 import {
   BillJournal,

@@ -1,6 +1,7 @@
 /**
  * Revocation events for the gateway's in-memory caches. The console changes the database first (disable, delete
- * or rename a key, archive a project, recharge an organization), then calls `ctx.keyEvents.invalidate(...)`:
+ * or rename a key, archive a project, credit an organization), and the transaction's after-commit hook
+ * (lib/transaction.ts) calls `ctx.keyEvents.invalidate(...)` — the keys module and the billing core register it:
  *
  *  - this instance evicts at once (listeners run synchronously);
  *  - with REDIS_URL the event is published on a channel every instance subscribes to (sub-millisecond), and a
@@ -31,7 +32,7 @@ export interface KeyEvents {
 export const VERSION_POLL_MS = 500;
 const SETTINGS_KEY = "gateway.invalidation_version";
 
-export function createKeyEvents(ctx: AppContext): KeyEvents {
+export function createKeyEvents(ctx: Pick<AppContext, "config" | "database" | "db" | "log" | "redis">): KeyEvents {
   const instance = randomUUID();
   const listeners = new Set<(event: InvalidationEvent) => void>();
   const channel = redisKey(ctx, "gateway", "invalidate");

@@ -11,9 +11,9 @@ import type { Tier } from "@moonport/contracts";
 import type { RateLimiterAbstract, RateLimiterRes } from "rate-limiter-flexible";
 import { gatewayErrors } from "../chat/errors.ts";
 import type { AppContext } from "../context.ts";
+import { periodStarts } from "../lib/edition-time.ts";
 import { createLimiter } from "../lib/limiter.ts";
 import { redisKey } from "../lib/redis.ts";
-import { periodStarts } from "./periods.ts";
 
 const UNBOUNDED = Number.MAX_SAFE_INTEGER;
 /** Longest a concurrency lease can outlive its request (requests time out well before). */

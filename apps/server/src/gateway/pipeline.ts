@@ -7,7 +7,7 @@
  */
 import type { Currency } from "@moonport/contracts";
 import type { ChatMeter } from "../chat/meter.ts";
-import type { OrgBalance } from "./balance.ts";
+import type { OrgBalance } from "../modules/billing/balance.ts";
 
 /** What a valid key resolves to, from the in-memory key cache. */
 export interface KeyIdentity {

@@ -5,7 +5,6 @@
  */
 import { type Db, randomString } from "@moonport/db";
 import { type GatewayError, gatewayErrors } from "../../src/chat/errors.ts";
-import { getOrgBalance, type OrgBalance } from "../../src/gateway/balance.ts";
 import type {
   Admission,
   AdmitRequest,
@@ -13,6 +12,7 @@ import type {
   KeyIdentity,
   SettleRequest,
 } from "../../src/gateway/pipeline.ts";
+import { getOrgBalance, type OrgBalance } from "../../src/modules/billing/balance.ts";
 
 const KEY = /^Bearer\s+(sk-[0-9A-Za-z]{40,})$/;
 

@@ -1,26 +1,36 @@
 /**
- * The console's one call site for telling the gateway's key caches (every instance, through `ctx.keyEvents`) that
- * keys stopped working or changed: after a member's removal (their keys) and a project's archive (its keys).
- * Single-key changes go through the keys module's own functions (rename/enable/disable/delete), which do the same.
- * Call after the transaction that changed the rows has committed.
+ * The console's one way of telling the gateway's key caches (every instance, through `ctx.keyEvents`) that keys
+ * stopped working or changed. Called inside the transaction that changes the rows (opened by `withTransaction`):
+ * it names the keys there and announces them after the commit, so a caller cannot forget it and a rolled-back
+ * change is never announced. Used by the keys module's own writes and by a member's removal and a project's
+ * archive.
  */
-import { schema } from "@moonport/db";
+import { schema, type Tx } from "@moonport/db";
 import { and, eq } from "drizzle-orm";
-import type { AppContext } from "../../context.ts";
+import type { KeyEvents } from "../../gateway/key-events.ts";
+import type { AfterCommit } from "../../lib/transaction.ts";
 
-export async function invalidateKeys(
-  ctx: Pick<AppContext, "db" | "keyEvents">,
-  opts: { orgId: string } & ({ projectId: string; createdBy?: string } | { createdBy: string }),
+export async function invalidateKeysAfterCommit(
+  scope: { tx: Tx; afterCommit: AfterCommit; keyEvents: KeyEvents },
+  opts: { keyHash: string } | ({ orgId: string } & ({ projectId: string; createdBy?: string } | { createdBy: string })),
 ): Promise<void> {
+  const { keyEvents } = scope;
+  if ("keyHash" in opts) {
+    scope.afterCommit(() => keyEvents.invalidate({ keyHash: opts.keyHash }));
+    return;
+  }
   if ("projectId" in opts && opts.createdBy === undefined) {
-    await ctx.keyEvents.invalidate({ projectId: opts.projectId });
+    const projectId = opts.projectId;
+    scope.afterCommit(() => keyEvents.invalidate({ projectId }));
     return;
   }
   const where = [eq(schema.apiKeys.orgId, opts.orgId), eq(schema.apiKeys.createdBy, opts.createdBy!)];
   if ("projectId" in opts) where.push(eq(schema.apiKeys.projectId, opts.projectId));
-  const rows = await ctx.db
+  const rows = await scope.tx
     .select({ keyHash: schema.apiKeys.keyHash })
     .from(schema.apiKeys)
     .where(and(...where));
-  for (const r of rows) await ctx.keyEvents.invalidate({ keyHash: r.keyHash });
+  scope.afterCommit(async () => {
+    for (const r of rows) await keyEvents.invalidate({ keyHash: r.keyHash });
+  });
 }

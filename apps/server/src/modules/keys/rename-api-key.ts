@@ -2,6 +2,8 @@ import { type Db, schema } from "@moonport/db";
 import { and, eq, isNull } from "drizzle-orm";
 import type { KeyEvents } from "../../gateway/key-events.ts";
 import { AppError } from "../../lib/app-error.ts";
+import { withTransaction } from "../../lib/transaction.ts";
+import { invalidateKeysAfterCommit } from "./invalidate-keys.ts";
 
 /** Renames a key. The gateway caches no name, but is told anyway so any future cached field stays fresh. */
 export async function renameApiKey(opts: {
@@ -11,13 +13,15 @@ export async function renameApiKey(opts: {
   keyId: string;
   name: string;
 }): Promise<void> {
-  const rows = await opts.db
-    .update(schema.apiKeys)
-    .set({ name: opts.name })
-    .where(
-      and(eq(schema.apiKeys.id, opts.keyId), eq(schema.apiKeys.orgId, opts.orgId), isNull(schema.apiKeys.deletedAt)),
-    )
-    .returning({ keyHash: schema.apiKeys.keyHash });
-  if (!rows[0]) throw new AppError("not_found");
-  await opts.keyEvents.invalidate({ keyHash: rows[0].keyHash });
+  await withTransaction(opts, async (tx, afterCommit) => {
+    const rows = await tx
+      .update(schema.apiKeys)
+      .set({ name: opts.name })
+      .where(
+        and(eq(schema.apiKeys.id, opts.keyId), eq(schema.apiKeys.orgId, opts.orgId), isNull(schema.apiKeys.deletedAt)),
+      )
+      .returning({ keyHash: schema.apiKeys.keyHash });
+    if (!rows[0]) throw new AppError("not_found");
+    await invalidateKeysAfterCommit({ tx, afterCommit, keyEvents: opts.keyEvents }, { keyHash: rows[0].keyHash });
+  });
 }

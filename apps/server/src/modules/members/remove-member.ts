@@ -2,7 +2,8 @@ import { schema } from "@moonport/db";
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { AppError } from "../../lib/app-error.ts";
-import { invalidateKeys } from "../keys/invalidate-keys.ts";
+import { withTransaction } from "../../lib/transaction.ts";
+import { invalidateKeysAfterCommit } from "../keys/invalidate-keys.ts";
 import { assertOrgAdmin, getOrgAccess } from "../orgs/access.ts";
 import { assertNotLastAdmin } from "./admin-guard.ts";
 
@@ -16,7 +17,7 @@ export async function removeMember(opts: {
   orgId: string;
   memberUserId: string;
 }): Promise<void> {
-  await opts.ctx.db.transaction(async (tx) => {
+  await withTransaction(opts.ctx, async (tx, afterCommit) => {
     const access = await getOrgAccess(tx, opts);
     assertOrgAdmin(access);
     const where = and(eq(schema.orgMembers.orgId, opts.orgId), eq(schema.orgMembers.userId, opts.memberUserId));
@@ -47,6 +48,9 @@ export async function removeMember(opts: {
       .update(schema.users)
       .set({ currentOrgId: null })
       .where(and(eq(schema.users.id, opts.memberUserId), eq(schema.users.currentOrgId, opts.orgId)));
+    await invalidateKeysAfterCommit(
+      { tx, afterCommit, keyEvents: opts.ctx.keyEvents },
+      { orgId: opts.orgId, createdBy: opts.memberUserId },
+    );
   });
-  await invalidateKeys(opts.ctx, { orgId: opts.orgId, createdBy: opts.memberUserId });
 }

@@ -2,8 +2,8 @@ import { EDITION_TIME_ZONE, type OrgOverview, tierFor } from "@moonport/contract
 import { schema } from "@moonport/db";
 import { and, count, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import { localDate, monthPeriod } from "../../lib/edition-time.ts";
 import { spendSeries } from "../usage/bill-queries.ts";
-import { localDate, monthPeriod } from "../usage/periods.ts";
 import { getOrgAccess, visibleProjects } from "./access.ts";
 
 /**

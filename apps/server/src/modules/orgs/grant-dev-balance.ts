@@ -24,12 +24,11 @@ export async function grantDevBalance(opts: {
   }
   if (amount <= 0n) throw fieldError("validation_failed", "amount", "invalid_type");
   const { cashBalance } = await grantBalance({
-    db: opts.ctx.db,
+    ctx: opts.ctx,
     orgId: opts.orgId,
     amount,
     note: "DEV_GRANTS test grant",
     createdBy: opts.userId,
   });
-  await opts.ctx.keyEvents.invalidate({ orgId: opts.orgId });
   return { cashBalance: cashBalance.toString() };
 }

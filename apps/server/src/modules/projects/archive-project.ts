@@ -4,7 +4,8 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import type { KeyEvents } from "../../gateway/key-events.ts";
 import { AppError, fieldError } from "../../lib/app-error.ts";
-import { invalidateKeys } from "../keys/invalidate-keys.ts";
+import { withTransaction } from "../../lib/transaction.ts";
+import { invalidateKeysAfterCommit } from "../keys/invalidate-keys.ts";
 import { assertOrgAdmin, assertProjectActive, getOrgAccess, getProjectAccess } from "../orgs/access.ts";
 import { toProjectDetail } from "./project-row.ts";
 
@@ -19,7 +20,7 @@ export async function archiveProjectRecord(opts: {
   orgId: string;
   projectId: string;
 }): Promise<void> {
-  await opts.db.transaction(async (tx) => {
+  await withTransaction(opts, async (tx, afterCommit) => {
     const where = and(eq(schema.projects.id, opts.projectId), eq(schema.projects.orgId, opts.orgId));
     const [project] = await tx.select().from(schema.projects).where(where).for("update");
     if (!project) throw new AppError("not_found");
@@ -31,8 +32,11 @@ export async function archiveProjectRecord(opts: {
       .where(and(eq(schema.apiKeys.projectId, opts.projectId), isNull(schema.apiKeys.deletedAt)));
     await tx.delete(schema.projectMembers).where(eq(schema.projectMembers.projectId, opts.projectId));
     await tx.update(schema.projects).set({ status: "archived", archivedAt: sql`now()` }).where(where);
+    await invalidateKeysAfterCommit(
+      { tx, afterCommit, keyEvents: opts.keyEvents },
+      { orgId: opts.orgId, projectId: opts.projectId },
+    );
   });
-  await invalidateKeys({ db: opts.db, keyEvents: opts.keyEvents }, { orgId: opts.orgId, projectId: opts.projectId });
 }
 
 /** The console's archive: organization admins only, after typing the project's name to confirm. */

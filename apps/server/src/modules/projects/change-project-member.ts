@@ -3,7 +3,8 @@ import { schema } from "@moonport/db";
 import { and, eq, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { AppError, fieldError } from "../../lib/app-error.ts";
-import { invalidateKeys } from "../keys/invalidate-keys.ts";
+import { withTransaction } from "../../lib/transaction.ts";
+import { invalidateKeysAfterCommit } from "../keys/invalidate-keys.ts";
 import { assertProjectActive, assertProjectAdmin, getOrgAccess, getProjectAccess } from "../orgs/access.ts";
 
 /**
@@ -19,7 +20,7 @@ export async function changeProjectMember(opts: {
   action: { kind: "add"; role: ProjectRole } | { kind: "update"; role: ProjectRole } | { kind: "remove" };
 }): Promise<void> {
   const { action } = opts;
-  await opts.ctx.db.transaction(async (tx) => {
+  await withTransaction(opts.ctx, async (tx, afterCommit) => {
     const access = await getOrgAccess(tx, opts);
     const pa = await getProjectAccess(tx, access, opts.projectId);
     assertProjectAdmin(pa);
@@ -57,8 +58,9 @@ export async function changeProjectMember(opts: {
           isNull(schema.apiKeys.deletedAt),
         ),
       );
+    await invalidateKeysAfterCommit(
+      { tx, afterCommit, keyEvents: opts.ctx.keyEvents },
+      { orgId: opts.orgId, projectId: opts.projectId, createdBy: opts.memberUserId },
+    );
   });
-  if (action.kind === "remove") {
-    await invalidateKeys(opts.ctx, { orgId: opts.orgId, projectId: opts.projectId, createdBy: opts.memberUserId });
-  }
 }

@@ -1,8 +1,8 @@
 import { EDITION_TIME_ZONE, type ProjectBilling } from "@moonport/contracts";
 import type { AppContext } from "../../context.ts";
+import { monthPeriod } from "../../lib/edition-time.ts";
 import { getOrgAccess, getProjectAccess } from "../orgs/access.ts";
 import { spendBy, spendSeries } from "../usage/bill-queries.ts";
-import { monthPeriod } from "../usage/periods.ts";
 
 /** A project's spend in one month (edition's zone): by day and by model. */
 export async function getProjectBilling(opts: {

@@ -4,7 +4,7 @@
  */
 import { type Db, schema, type Tx } from "@moonport/db";
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
-import type { Period } from "./periods.ts";
+import type { Period } from "../../lib/edition-time.ts";
 
 const rb = schema.requestBills;
 

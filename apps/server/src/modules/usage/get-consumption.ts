@@ -2,9 +2,9 @@ import { type Consumption, type ConsumptionItem, EDITION_TIME_ZONE } from "@moon
 import { schema } from "@moonport/db";
 import { eq, inArray } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import { parsePeriod } from "../../lib/edition-time.ts";
 import { getOrgAccess, visibleProjects } from "../orgs/access.ts";
 import { type BillDimension, spendBy, spendSeries } from "./bill-queries.ts";
-import { parsePeriod } from "./periods.ts";
 
 /**
  * Account consumption for a year or a month (edition's zone): a series and breakdowns by API key, project,

@@ -2,9 +2,9 @@ import { EDITION_TIME_ZONE, TIERS, type Tier, type TierRow, tierFor, type UsageL
 import { schema } from "@moonport/db";
 import { and, eq, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import { dayPeriod, localDate } from "../../lib/edition-time.ts";
 import { getOrgAccess } from "../orgs/access.ts";
 import { usageIn } from "./bill-queries.ts";
-import { dayPeriod, localDate } from "./periods.ts";
 
 function toTierRow(t: Tier): TierRow {
   return {

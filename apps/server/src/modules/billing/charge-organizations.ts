@@ -1,0 +1,120 @@
+/**
+ * Charges for metered usage, many organizations at a time: the gateway's bill writer calls this inside its batch
+ * transaction. The statement count is fixed whatever the number of charges or organizations (ARCHITECTURE.md
+ * "Billing"): one lock of every organization involved (in id order, so instances and the voucher write-off lock
+ * in the same order), one read of their usable vouchers (locked), the allocation in memory (allocate.ts), then
+ * one set-based UPDATE each for vouchers and cash and one INSERT of the ledger entries.
+ *
+ * It tells nobody: the bill writer applies the result to this instance's admission views itself, and other
+ * instances pick it up with their next refresh (about a second), as before.
+ */
+import { schema, type Tx } from "@moonport/db";
+import { asc, inArray, sql } from "drizzle-orm";
+import { type Allocation, type AllocationVoucher, allocateCharges } from "./allocate.ts";
+import { insertLedgerEntries, type LedgerRow, newLedgerId } from "./ledger.ts";
+
+export interface UsageCharge {
+  orgId: string;
+  amount: bigint;
+  /** Epoch ms of the request: vouchers must be valid then. */
+  at: number;
+  /** The bill line charged (the ledger entry's reference). */
+  reference: string;
+  note: string;
+}
+
+/** Returns one allocation per charge, in the order given. Charges of one organization are applied oldest first. */
+export async function chargeOrganizations(tx: Tx, charges: UsageCharge[]): Promise<Allocation[]> {
+  const out: Allocation[] = new Array(charges.length);
+  if (!charges.length) return out;
+  const byOrg = new Map<string, number[]>();
+  let earliest = Number.POSITIVE_INFINITY;
+  charges.forEach((c, i) => {
+    const list = byOrg.get(c.orgId);
+    if (list) list.push(i);
+    else byOrg.set(c.orgId, [i]);
+    if (c.at < earliest) earliest = c.at;
+  });
+  const orgIds = [...byOrg.keys()].sort();
+  await lockOrganizations(tx, orgIds);
+  const vouchers = await tx
+    .select({
+      id: schema.vouchers.id,
+      orgId: schema.vouchers.orgId,
+      remaining: schema.vouchers.remaining,
+      expiresAt: schema.vouchers.expiresAt,
+    })
+    .from(schema.vouchers)
+    .where(
+      sql`${inArray(schema.vouchers.orgId, orgIds)} and ${schema.vouchers.remaining} > 0 and ${schema.vouchers.expiresAt} > ${new Date(earliest).toISOString()}::timestamptz`,
+    )
+    .orderBy(asc(schema.vouchers.orgId), asc(schema.vouchers.expiresAt), asc(schema.vouchers.id))
+    .for("update");
+  const vouchersByOrg = new Map<string, AllocationVoucher[]>();
+  for (const v of vouchers) {
+    const av = { id: v.id, remaining: v.remaining, expiresAt: v.expiresAt.getTime() };
+    const list = vouchersByOrg.get(v.orgId);
+    if (list) list.push(av);
+    else vouchersByOrg.set(v.orgId, [av]);
+  }
+  const voucherUpdates: [string, bigint][] = [];
+  const cash: [string, bigint][] = [];
+  const ledger: LedgerRow[] = [];
+  for (const orgId of orgIds) {
+    // Stable: charges of the same instant keep their order.
+    const indexes = byOrg.get(orgId)!.sort((a, b) => charges[a]!.at - charges[b]!.at);
+    const { allocations, remaining } = allocateCharges(
+      vouchersByOrg.get(orgId) ?? [],
+      indexes.map((i) => charges[i]!),
+    );
+    for (const [id, r] of remaining) voucherUpdates.push([id, r]);
+    let cashTotal = 0n;
+    indexes.forEach((i, k) => {
+      const a = allocations[k]!;
+      const c = charges[i]!;
+      out[i] = a;
+      cashTotal += a.cash;
+      if (a.cash !== 0n || a.voucher !== 0n) {
+        ledger.push({
+          id: newLedgerId(),
+          orgId,
+          kind: "charge",
+          cashDelta: -a.cash,
+          voucherDelta: -a.voucher,
+          reference: c.reference,
+          note: c.note,
+          createdAt: new Date(c.at),
+        });
+      }
+    });
+    if (cashTotal !== 0n) cash.push([orgId, cashTotal]);
+  }
+  if (voucherUpdates.length) {
+    const values = sql.join(
+      voucherUpdates.map(([id, r]) => sql`(${id}, ${r.toString()}::bigint)`),
+      sql`, `,
+    );
+    await tx.execute(
+      sql`update ${schema.vouchers} as v set remaining = x.remaining from (values ${values}) as x(id, remaining) where v.id = x.id`,
+    );
+  }
+  if (cash.length) {
+    const values = sql.join(
+      cash.map(([id, amount]) => sql`(${id}, ${amount.toString()}::bigint)`),
+      sql`, `,
+    );
+    await tx.execute(
+      sql`update ${schema.organizations} as o set cash_balance = o.cash_balance - x.amount from (values ${values}) as x(id, amount) where o.id = x.id`,
+    );
+  }
+  await insertLedgerEntries(tx, ledger);
+  return out;
+}
+
+/** Every writer of balances locks organizations first, in id order, then their vouchers: no deadlocks. */
+export async function lockOrganizations(tx: Tx, orgIds: string[]): Promise<void> {
+  if (!orgIds.length) return;
+  await tx.execute(
+    sql`select 1 from ${schema.organizations} where ${inArray(schema.organizations.id, orgIds)} order by ${schema.organizations.id} for update`,
+  );
+}
