@@ -85,7 +85,7 @@ export interface DeclaredRoute extends RouteAccess {
   params: string[];
 }
 
-/** True when the route is scoped to an organization (and, with `projectOf`, to a project). */
+/** True when the route acts inside one organization (its `:orgId`), possibly on one of its projects. */
 export function orgScoped(access: Access): boolean {
   return access === "orgMember" || access === "orgAdmin" || access === "projectMember" || access === "projectAdmin";
 }
