@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import cookie from "@fastify/cookie";
+import swagger from "@fastify/swagger";
 import type { Database } from "@moonport/db";
 import { newId } from "@moonport/db";
 import Fastify, { type FastifyServerOptions } from "fastify";
@@ -18,14 +19,17 @@ import { collapseGatewaySlashes, gatewayFrameworkError, handleClientError } from
 import { createKeyEvents } from "./gateway/key-events.ts";
 import type { GatewayPipeline } from "./gateway/pipeline.ts";
 import gatewayRoutes from "./gateway/routes.ts";
+import { installAccessControl } from "./http/access.ts";
 import { consoleErrorHandler } from "./http/errors.ts";
 import { requestLocale } from "./http/locale.ts";
+import { openApiOptions } from "./http/openapi.ts";
 import type { App } from "./http/route.ts";
 import { CSRF_COOKIE, checkCsrf, loadSession, newToken, setCsrfCookie } from "./http/session.ts";
 import { registerWeb } from "./http/web.ts";
 import { registerJobs } from "./jobs/register-jobs.ts";
 import { createJobRunner } from "./jobs/runner.ts";
 import { AppError } from "./lib/app-error.ts";
+import adminRoutes from "./modules/admin/routes.ts";
 import meRoutes from "./modules/auth/me-routes.ts";
 import authRoutes from "./modules/auth/routes.ts";
 import { createSmsProvider, type SmsProvider } from "./modules/auth/sms/provider.ts";
@@ -133,6 +137,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
   });
 
   await fastify.register(cookie);
+  // Before any route: every /api route must declare who may call it (http/access.ts), and the OpenAPI
+  // document (/api/openapi.json) is built from the same routes.
+  installAccessControl(fastify, ctx);
+  await fastify.register(swagger, openApiOptions(ctx));
   fastify.decorateRequest("locale", "zh-CN");
   fastify.decorateRequest("auth", null);
   fastify.decorateRequest("authExpired", false);
@@ -156,11 +164,18 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
   await fastify.register(
     async (api) => {
       api.setErrorHandler(consoleErrorHandler);
-      api.addHook("preHandler", async (req) => {
+      // The session is loaded before validation so that operator routes can answer like a missing route
+      // before their schemas are checked (http/access.ts); the CSRF check stays after validation.
+      api.addHook("preValidation", async (req) => {
         await loadSession(ctx.db, req, ctx.clock.now());
+      });
+      api.addHook("preHandler", async (req) => {
         checkCsrf(req);
       });
       for (const mod of apiModules) await api.register(async (scope) => mod(scope, ctx));
+      // The back office: operator routes only (http/access.ts refuses anything else under this prefix).
+      await api.register(async (scope) => adminRoutes(scope, ctx), { prefix: "/admin" });
+      api.get("/openapi.json", { config: { access: "public" } }, async () => fastify.swagger());
       api.setNotFoundHandler((req, reply) => consoleErrorHandler(new AppError("route_not_found"), req, reply));
     },
     { prefix: "/api" },

@@ -1,33 +1,76 @@
 /**
- * The console permission matrix: every console endpoint, called as organization admin, organization member
- * (in no project), project admin, project member and a user of another organization. Each case gets a fresh
- * organization so that writes of one case cannot influence another.
+ * The console permission matrix. Every `/api` route the app registers declares who may call it (`config.access`,
+ * http/route.ts); this file reads those declarations from the app, derives from each what every kind of caller
+ * must get (organization admin, organization member in no project, project admin, project member, a user of
+ * another organization, the operator, a signed-out browser), and checks the real answers. A route without a
+ * request below fails the file, as does a route without a declaration (the app refuses to start).
+ *
+ * Reads and expected denials run against one shared organization; a write that is expected to succeed gets a
+ * fresh one, so the writes of one case cannot influence another.
  */
 import { ApiErrorBody } from "@moonport/contracts";
+import { schema } from "@moonport/db";
+import { desc, eq } from "drizzle-orm";
+import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { installAccessControl } from "../src/http/access.ts";
+import type { DeclaredRoute } from "../src/http/route.ts";
 import { createApiKey } from "../src/modules/keys/create-api-key.ts";
+import { uniquePhone as uniqueLocalPhone, uniqueUsername } from "./auth-helpers.ts";
 import { addOrgMember, addProjectMember, signUp, type TestUser } from "./console-helpers.ts";
-import { createTestApp, type TestApp } from "./helpers.ts";
+import { createTestApp, type TestApp, TestClient } from "./helpers.ts";
 
-type Role = "orgAdmin" | "orgMember" | "projectAdmin" | "projectMember" | "outsider";
-const ROLES: Role[] = ["orgAdmin", "orgMember", "projectAdmin", "projectMember", "outsider"];
+type Role = "orgAdmin" | "orgMember" | "projectAdmin" | "projectMember" | "outsider" | "operator" | "signedOut";
+const ROLES: Role[] = ["orgAdmin", "orgMember", "projectAdmin", "projectMember", "outsider", "operator", "signedOut"];
+type SignedIn = Exclude<Role, "signedOut">;
+
+interface Actor extends TestUser {
+  sessionId: string;
+}
 
 interface Fixture {
-  users: Record<Role, TestUser>;
+  users: Record<SignedIn, Actor>;
   /** an organization member in no project, the target of member edits */
   target: TestUser;
   orgId: string;
   projectId: string;
   invitationId: string;
+  invitationToken: string;
   adminKeyId: string;
   memberKeyId: string;
 }
 
+/** What a caller gets: allowed, or refused with this status and error code. */
+type Answer = "ok" | { status: number; code: string };
+const NOT_FOUND: Answer = { status: 404, code: "not_found" };
+const FORBIDDEN: Answer = { status: 403, code: "forbidden" };
+const NO_ROUTE: Answer = { status: 404, code: "route_not_found" };
+const SIGNED_OUT: Answer = { status: 401, code: "unauthenticated" };
+
 let t: TestApp;
+let shared: Fixture;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ DEV_GRANTS: "true" });
+  shared = await fixture();
 });
 afterAll(() => t.close());
+
+async function actor(user: TestUser): Promise<Actor> {
+  const [session] = await t.ctx.db
+    .select({ id: schema.sessions.id })
+    .from(schema.sessions)
+    .where(eq(schema.sessions.userId, user.userId))
+    .orderBy(desc(schema.sessions.createdAt))
+    .limit(1);
+  return { ...user, sessionId: session!.id };
+}
+
+/** The operator: a signed-up account given the operator role directly (fixture shortcut; setup has its own tests). */
+async function signUpOperator(): Promise<Actor> {
+  const user = await signUp(t);
+  await t.ctx.db.update(schema.users).set({ role: "operator" }).where(eq(schema.users.id, user.userId));
+  return actor(user);
+}
 
 async function fixture(): Promise<Fixture> {
   const orgAdmin = await signUp(t);
@@ -65,234 +108,427 @@ async function fixture(): Promise<Fixture> {
     name: "member-key",
     createdBy: projectMember.userId,
   });
+  const users = { orgAdmin, orgMember, projectAdmin, projectMember, outsider };
+  const actors = Object.fromEntries(
+    await Promise.all(Object.entries(users).map(async ([role, u]) => [role, await actor(u)])),
+  ) as Record<Exclude<SignedIn, "operator">, Actor>;
   return {
-    users: { orgAdmin, orgMember, projectAdmin, projectMember, outsider },
+    users: { ...actors, operator: await signUpOperator() },
     target,
     orgId,
     projectId,
     invitationId: invite.body.invitationId,
+    invitationToken: (invite.body.path as string).split("/").pop()!,
     adminKeyId: adminKey.id,
     memberKeyId: memberKey.id,
   };
 }
 
-type Expect = "ok" | 403 | 404;
-interface Case {
-  name: string;
-  method: "GET" | "POST" | "PATCH" | "DELETE";
-  url: (f: Fixture) => string;
-  body?: (f: Fixture) => unknown;
-  expect: Record<Role, Expect>;
+/** The shared organization with `role` played by a fresh account: for account-level writes (sign-out, password…). */
+async function withFreshAccount(role: Role): Promise<Fixture> {
+  if (role === "signedOut") return { ...shared, users: { ...shared.users, orgAdmin: await actor(await signUp(t)) } };
+  const fresh = role === "operator" ? await signUpOperator() : await actor(await signUp(t));
+  return { ...shared, users: { ...shared.users, [role]: fresh } };
 }
 
-const everyone: Record<Role, Expect> = {
-  orgAdmin: "ok",
-  orgMember: "ok",
-  projectAdmin: "ok",
-  projectMember: "ok",
-  outsider: 404,
-};
-const orgAdminOnly: Record<Role, Expect> = {
-  orgAdmin: "ok",
-  orgMember: 403,
-  projectAdmin: 403,
-  projectMember: 403,
-  outsider: 404,
-};
-const projectReaders: Record<Role, Expect> = {
-  orgAdmin: "ok",
-  orgMember: 404,
-  projectAdmin: "ok",
-  projectMember: "ok",
-  outsider: 404,
-};
-const projectAdmins: Record<Role, Expect> = {
-  orgAdmin: "ok",
-  orgMember: 404,
-  projectAdmin: "ok",
-  projectMember: 403,
-  outsider: 404,
-};
+/** True when the route acts on a project: its visibility is checked before the role. */
+function hasProject(route: DeclaredRoute): boolean {
+  return route.project === "body" || route.params.includes("projectId");
+}
 
-const P = (f: Fixture) => `/api/orgs/${f.orgId}/projects/${f.projectId}`;
+/** What `role` must get from a route, derived from its declaration alone (ARCHITECTURE.md "Console roles"). */
+function expected(route: DeclaredRoute, role: Role): Answer {
+  switch (route.access) {
+    case "public":
+      return "ok";
+    case "operator":
+      return role === "operator" ? "ok" : NO_ROUTE;
+    case "user":
+      return role === "signedOut" ? SIGNED_OUT : "ok";
+  }
+  if (role === "signedOut") return SIGNED_OUT;
+  if (role === "outsider" || role === "operator") return NOT_FOUND;
+  // Organization admins administer every project; an organization member in no project cannot see it.
+  if (hasProject(route) && role === "orgMember") return NOT_FOUND;
+  switch (route.access) {
+    case "orgMember":
+    case "projectMember":
+      return "ok";
+    case "orgAdmin":
+      return role === "orgAdmin" ? "ok" : FORBIDDEN;
+    case "projectAdmin":
+      return role === "orgAdmin" || role === "projectAdmin" ? "ok" : FORBIDDEN;
+  }
+}
+
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+interface Case {
+  name: string;
+  /** The registered route, as "METHOD /api/path/:param". */
+  route: string;
+  url: (f: Fixture, role: Role) => string;
+  body?: (f: Fixture, role: Role) => unknown;
+  /**
+   * The route's object-level rule (its declaration's `objectRule`), for this case's object: roles the domain
+   * refuses although the route lets them in.
+   */
+  object?: Partial<Record<Role, Answer>>;
+  /** When the route lets the caller in, the domain's own answer to this request (default: any 2xx). */
+  reached?: { status: number; code: string };
+}
+
+const O = (f: Fixture) => `/api/orgs/${f.orgId}`;
+const P = (f: Fixture) => `${O(f)}/projects/${f.projectId}`;
+/** The account that acts as `role` (for signed-out callers: an account whose credentials they may use). */
+const me = (f: Fixture, role: Role) => f.users[role === "signedOut" ? "orgAdmin" : role];
+const PASSWORD = "Str0ng!pass";
+const NEW_ACCOUNT = () => ({ username: uniqueUsername("mx"), password: PASSWORD, confirmPassword: PASSWORD });
+/** project members manage only the keys they created; organization members in no project see no key */
+const someoneElsesKey: Partial<Record<Role, Answer>> = { orgMember: NOT_FOUND, projectMember: NOT_FOUND };
+const ownKeyOfProjectMember: Partial<Record<Role, Answer>> = { orgMember: NOT_FOUND };
+const notTheInvitee: Partial<Record<Role, Answer>> = Object.fromEntries(
+  ROLES.filter((r) => r !== "signedOut").map((r) => [r, { status: 403, code: "invitation_phone_mismatch" }]),
+);
 
 const CASES: Case[] = [
-  { name: "read organization", method: "GET", url: (f) => `/api/orgs/${f.orgId}`, expect: everyone },
+  // Public: accounts, setup, configuration, the invitation preview, the API description.
+  { name: "public configuration", route: "GET /api/config", url: () => "/api/config" },
+  { name: "API description", route: "GET /api/openapi.json", url: () => "/api/openapi.json" },
+  { name: "setup status", route: "GET /api/setup/status", url: () => "/api/setup/status" },
   {
-    name: "rename organization",
-    method: "PATCH",
-    url: (f) => `/api/orgs/${f.orgId}`,
-    body: () => ({ name: "Renamed" }),
-    expect: orgAdminOnly,
-  },
-  { name: "organization overview", method: "GET", url: (f) => `/api/orgs/${f.orgId}/overview`, expect: everyone },
-  { name: "list members", method: "GET", url: (f) => `/api/orgs/${f.orgId}/members`, expect: orgAdminOnly },
-  {
-    name: "invite a member",
-    method: "POST",
-    url: (f) => `/api/orgs/${f.orgId}/invitations`,
-    body: () => ({ phone: "13800002222", nickname: "newbie", role: "member" }),
-    expect: orgAdminOnly,
+    name: "operator setup with a wrong token",
+    route: "POST /api/setup",
+    url: () => "/api/setup",
+    body: () => ({ token: "not-a-token", ...NEW_ACCOUNT() }),
+    reached: { status: 400, code: "setup_token_invalid" },
   },
   {
-    name: "revoke an invitation",
-    method: "DELETE",
-    url: (f) => `/api/orgs/${f.orgId}/invitations/${f.invitationId}`,
-    expect: orgAdminOnly,
+    name: "send an SMS code",
+    route: "POST /api/auth/sms",
+    url: () => "/api/auth/sms",
+    body: () => ({ purpose: "signup", phone: uniqueLocalPhone().local }),
+  },
+  { name: "development SMS outbox", route: "GET /api/dev/sms-outbox", url: () => "/api/dev/sms-outbox" },
+  {
+    name: "sign up with a password",
+    route: "POST /api/auth/signup/password",
+    url: () => "/api/auth/signup/password",
+    body: () => NEW_ACCOUNT(),
   },
   {
-    name: "edit a member",
-    method: "PATCH",
-    url: (f) => `/api/orgs/${f.orgId}/members/${f.target.userId}`,
-    body: () => ({ nickname: "edited", role: "admin" }),
-    expect: orgAdminOnly,
+    name: "sign up by phone without a code sent",
+    route: "POST /api/auth/signup/phone",
+    url: () => "/api/auth/signup/phone",
+    body: () => ({ phone: uniqueLocalPhone().local, code: "000000", ...NEW_ACCOUNT() }),
+    reached: { status: 400, code: "sms_code_expired" },
   },
   {
-    name: "remove a member",
-    method: "DELETE",
-    url: (f) => `/api/orgs/${f.orgId}/members/${f.target.userId}`,
-    expect: orgAdminOnly,
-  },
-  { name: "list projects", method: "GET", url: (f) => `/api/orgs/${f.orgId}/projects`, expect: everyone },
-  {
-    name: "create a project",
-    method: "POST",
-    url: (f) => `/api/orgs/${f.orgId}/projects`,
-    body: () => ({ name: "another" }),
-    expect: orgAdminOnly,
-  },
-  { name: "project overview", method: "GET", url: P, expect: projectReaders },
-  {
-    name: "project settings",
-    method: "PATCH",
-    url: P,
-    body: () => ({ description: "changed", monthlyBudget: 100 }),
-    expect: projectAdmins,
+    name: "sign in with a password",
+    route: "POST /api/auth/signin",
+    url: () => "/api/auth/signin",
+    body: (f, role) => ({ username: me(f, role).username, password: PASSWORD }),
   },
   {
-    name: "archive a project",
-    method: "POST",
-    url: (f) => `${P(f)}/archive`,
-    body: () => ({ confirmName: "matrix" }),
-    expect: { orgAdmin: "ok", orgMember: 404, projectAdmin: 403, projectMember: 403, outsider: 404 },
+    name: "sign in by SMS without a code sent",
+    route: "POST /api/auth/signin/sms",
+    url: () => "/api/auth/signin/sms",
+    body: (f, role) => ({ phone: me(f, role).phone, code: "000000" }),
+    reached: { status: 400, code: "sms_code_expired" },
   },
-  { name: "list project members", method: "GET", url: (f) => `${P(f)}/members`, expect: projectReaders },
+  { name: "sign out", route: "POST /api/auth/signout", url: () => "/api/auth/signout", body: () => ({}) },
   {
-    name: "list project member candidates",
-    method: "GET",
-    url: (f) => `${P(f)}/member-candidates`,
-    expect: projectAdmins,
+    name: "read an invitation by its link",
+    route: "GET /api/invitations/:token",
+    url: (f) => `/api/invitations/${f.invitationToken}`,
   },
+
+  // Any signed-in user: their own account.
+  { name: "read my account", route: "GET /api/me", url: () => "/api/me" },
   {
-    name: "add a project member",
-    method: "POST",
-    url: (f) => `${P(f)}/members`,
-    body: (f) => ({ userId: f.target.userId, role: "member" }),
-    expect: projectAdmins,
+    name: "switch my current organization",
+    route: "PUT /api/me/current-org",
+    url: () => "/api/me/current-org",
+    body: (f, role) => ({ orgId: me(f, role).orgId }),
   },
+  { name: "list my sessions", route: "GET /api/me/sessions", url: () => "/api/me/sessions" },
   {
-    name: "change a project member's role",
-    method: "PATCH",
-    url: (f) => `${P(f)}/members/${f.users.projectMember.userId}`,
-    body: () => ({ role: "admin" }),
-    expect: projectAdmins,
-  },
-  {
-    name: "remove a project member",
-    method: "DELETE",
-    url: (f) => `${P(f)}/members/${f.users.projectMember.userId}`,
-    expect: projectAdmins,
-  },
-  { name: "project billing", method: "GET", url: (f) => `${P(f)}/billing?month=2026-11`, expect: projectReaders },
-  { name: "list API keys", method: "GET", url: (f) => `/api/orgs/${f.orgId}/api-keys`, expect: everyone },
-  {
-    name: "create an API key",
-    method: "POST",
-    url: (f) => `/api/orgs/${f.orgId}/api-keys`,
-    body: (f) => ({ name: "fresh", projectId: f.projectId }),
-    expect: projectReaders,
+    name: "revoke my session",
+    route: "DELETE /api/me/sessions/:id",
+    url: (f, role) => `/api/me/sessions/${me(f, role).sessionId}`,
   },
   {
-    name: "rename another user's API key",
-    method: "PATCH",
-    url: (f) => `/api/orgs/${f.orgId}/api-keys/${f.adminKeyId}`,
-    body: () => ({ name: "renamed" }),
-    expect: { orgAdmin: "ok", orgMember: 404, projectAdmin: "ok", projectMember: 404, outsider: 404 },
+    name: "change my username",
+    route: "PUT /api/me/username",
+    url: () => "/api/me/username",
+    body: () => ({ username: uniqueUsername("mx") }),
   },
   {
-    name: "disable another user's API key",
-    method: "PATCH",
-    url: (f) => `/api/orgs/${f.orgId}/api-keys/${f.adminKeyId}`,
-    body: () => ({ status: "disabled" }),
-    expect: { orgAdmin: "ok", orgMember: 404, projectAdmin: "ok", projectMember: 404, outsider: 404 },
+    name: "change my password",
+    route: "PUT /api/me/password",
+    url: () => "/api/me/password",
+    body: () => ({ currentPassword: PASSWORD, newPassword: "An0ther!pass", confirmPassword: "An0ther!pass" }),
   },
   {
-    name: "delete another user's API key",
-    method: "DELETE",
-    url: (f) => `/api/orgs/${f.orgId}/api-keys/${f.adminKeyId}`,
-    expect: { orgAdmin: "ok", orgMember: 404, projectAdmin: "ok", projectMember: 404, outsider: 404 },
-  },
-  {
-    name: "rename a project member's own API key",
-    method: "PATCH",
-    url: (f) => `/api/orgs/${f.orgId}/api-keys/${f.memberKeyId}`,
-    body: () => ({ name: "mine" }),
-    expect: projectReaders,
-  },
-  {
-    name: "delete a project member's own API key",
-    method: "DELETE",
-    url: (f) => `/api/orgs/${f.orgId}/api-keys/${f.memberKeyId}`,
-    expect: projectReaders,
-  },
-  { name: "usage limits", method: "GET", url: (f) => `/api/orgs/${f.orgId}/limits`, expect: everyone },
-  {
-    name: "consumption",
-    method: "GET",
-    url: (f) => `/api/orgs/${f.orgId}/consumption?granularity=month&period=2026-11`,
-    expect: everyone,
+    name: "rebind my phone without codes sent",
+    route: "PUT /api/me/phone",
+    url: () => "/api/me/phone",
+    body: () => ({ oldCode: "000000", newPhone: uniqueLocalPhone().local, newCode: "000000" }),
+    reached: { status: 400, code: "sms_code_expired" },
   },
   {
     name: "create an additional organization",
-    method: "POST",
+    route: "POST /api/orgs",
     url: () => "/api/orgs",
     body: () => ({ name: "Side org" }),
-    expect: { orgAdmin: "ok", orgMember: "ok", projectAdmin: "ok", projectMember: "ok", outsider: "ok" },
+  },
+  {
+    name: "accept someone else's invitation",
+    route: "POST /api/invitations/:token/accept",
+    url: (f) => `/api/invitations/${f.invitationToken}/accept`,
+    body: () => ({}),
+    object: notTheInvitee,
+  },
+  {
+    name: "decline someone else's invitation",
+    route: "POST /api/invitations/:token/decline",
+    url: (f) => `/api/invitations/${f.invitationToken}/decline`,
+    body: () => ({}),
+    object: notTheInvitee,
+  },
+
+  // The organization.
+  { name: "read organization", route: "GET /api/orgs/:orgId", url: O },
+  {
+    name: "rename organization",
+    route: "PATCH /api/orgs/:orgId",
+    url: O,
+    body: () => ({ name: "Renamed" }),
+  },
+  { name: "organization overview", route: "GET /api/orgs/:orgId/overview", url: (f) => `${O(f)}/overview` },
+  { name: "usage limits", route: "GET /api/orgs/:orgId/limits", url: (f) => `${O(f)}/limits` },
+  {
+    name: "consumption",
+    route: "GET /api/orgs/:orgId/consumption",
+    url: (f) => `${O(f)}/consumption?granularity=month&period=2026-11`,
+  },
+  {
+    name: "grant development balance",
+    route: "POST /api/dev/orgs/:orgId/grant",
+    url: (f) => `/api/dev/orgs/${f.orgId}/grant`,
+    body: () => ({ amount: "1" }),
+  },
+
+  // Members and invitations.
+  { name: "list members", route: "GET /api/orgs/:orgId/members", url: (f) => `${O(f)}/members` },
+  {
+    name: "invite a member",
+    route: "POST /api/orgs/:orgId/invitations",
+    url: (f) => `${O(f)}/invitations`,
+    body: () => ({ phone: "13800002222", nickname: "newbie", role: "member" }),
+  },
+  {
+    name: "revoke an invitation",
+    route: "DELETE /api/orgs/:orgId/invitations/:invitationId",
+    url: (f) => `${O(f)}/invitations/${f.invitationId}`,
+  },
+  {
+    name: "edit a member",
+    route: "PATCH /api/orgs/:orgId/members/:userId",
+    url: (f) => `${O(f)}/members/${f.target.userId}`,
+    body: () => ({ nickname: "edited", role: "admin" }),
+  },
+  {
+    name: "remove a member",
+    route: "DELETE /api/orgs/:orgId/members/:userId",
+    url: (f) => `${O(f)}/members/${f.target.userId}`,
+  },
+
+  // Projects.
+  { name: "list projects", route: "GET /api/orgs/:orgId/projects", url: (f) => `${O(f)}/projects` },
+  {
+    name: "create a project",
+    route: "POST /api/orgs/:orgId/projects",
+    url: (f) => `${O(f)}/projects`,
+    body: () => ({ name: "another" }),
+  },
+  { name: "project overview", route: "GET /api/orgs/:orgId/projects/:projectId", url: P },
+  {
+    name: "project settings",
+    route: "PATCH /api/orgs/:orgId/projects/:projectId",
+    url: P,
+    body: () => ({ description: "changed", monthlyBudget: 100 }),
+  },
+  {
+    name: "archive a project",
+    route: "POST /api/orgs/:orgId/projects/:projectId/archive",
+    url: (f) => `${P(f)}/archive`,
+    body: () => ({ confirmName: "matrix" }),
+  },
+  {
+    name: "list project members",
+    route: "GET /api/orgs/:orgId/projects/:projectId/members",
+    url: (f) => `${P(f)}/members`,
+  },
+  {
+    name: "list project member candidates",
+    route: "GET /api/orgs/:orgId/projects/:projectId/member-candidates",
+    url: (f) => `${P(f)}/member-candidates`,
+  },
+  {
+    name: "add a project member",
+    route: "POST /api/orgs/:orgId/projects/:projectId/members",
+    url: (f) => `${P(f)}/members`,
+    body: (f) => ({ userId: f.target.userId, role: "member" }),
+  },
+  {
+    name: "change a project member's role",
+    route: "PATCH /api/orgs/:orgId/projects/:projectId/members/:userId",
+    url: (f) => `${P(f)}/members/${f.users.projectMember.userId}`,
+    body: () => ({ role: "admin" }),
+  },
+  {
+    name: "remove a project member",
+    route: "DELETE /api/orgs/:orgId/projects/:projectId/members/:userId",
+    url: (f) => `${P(f)}/members/${f.users.projectMember.userId}`,
+  },
+  {
+    name: "project billing",
+    route: "GET /api/orgs/:orgId/projects/:projectId/billing",
+    url: (f) => `${P(f)}/billing?month=2026-11`,
+  },
+
+  // API keys.
+  { name: "list API keys", route: "GET /api/orgs/:orgId/api-keys", url: (f) => `${O(f)}/api-keys` },
+  {
+    name: "create an API key",
+    route: "POST /api/orgs/:orgId/api-keys",
+    url: (f) => `${O(f)}/api-keys`,
+    body: (f) => ({ name: "fresh", projectId: f.projectId }),
+  },
+  {
+    name: "rename another user's API key",
+    route: "PATCH /api/orgs/:orgId/api-keys/:keyId",
+    url: (f) => `${O(f)}/api-keys/${f.adminKeyId}`,
+    body: () => ({ name: "renamed" }),
+    object: someoneElsesKey,
+  },
+  {
+    name: "disable another user's API key",
+    route: "PATCH /api/orgs/:orgId/api-keys/:keyId",
+    url: (f) => `${O(f)}/api-keys/${f.adminKeyId}`,
+    body: () => ({ status: "disabled" }),
+    object: someoneElsesKey,
+  },
+  {
+    name: "delete another user's API key",
+    route: "DELETE /api/orgs/:orgId/api-keys/:keyId",
+    url: (f) => `${O(f)}/api-keys/${f.adminKeyId}`,
+    object: someoneElsesKey,
+  },
+  {
+    name: "rename a project member's own API key",
+    route: "PATCH /api/orgs/:orgId/api-keys/:keyId",
+    url: (f) => `${O(f)}/api-keys/${f.memberKeyId}`,
+    body: () => ({ name: "mine" }),
+    object: ownKeyOfProjectMember,
+  },
+  {
+    name: "delete a project member's own API key",
+    route: "DELETE /api/orgs/:orgId/api-keys/:keyId",
+    url: (f) => `${O(f)}/api-keys/${f.memberKeyId}`,
+    object: ownKeyOfProjectMember,
+  },
+
+  // The back office.
+  {
+    name: "list organizations (back office)",
+    route: "GET /api/admin/organizations",
+    url: () => "/api/admin/organizations?q=&page=1",
   },
 ];
 
+function declaration(c: Case): DeclaredRoute {
+  const decl = t.app.declaredRoutes.find((r) => `${r.method} ${r.url}` === c.route);
+  if (!decl) throw new Error(`${c.name}: no registered route ${c.route}`);
+  return decl;
+}
+
+function label(a: Answer): string {
+  return a === "ok" ? "allowed" : `refused with ${a.status} ${a.code}`;
+}
+
 describe("console permission matrix", () => {
   for (const c of CASES) {
+    const method = c.route.split(" ")[0] as Method;
     for (const role of ROLES) {
-      const want = c.expect[role];
-      it(`${c.name}: ${role} is ${want === "ok" ? "allowed" : `denied with ${want}`}`, async () => {
-        const f = await fixture();
-        const client = f.users[role].client;
-        const res = await client.request(c.method, c.url(f), c.body?.(f));
-        if (want === "ok") {
-          expect(res.status, JSON.stringify(res.body)).toBeGreaterThanOrEqual(200);
-          expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
+      it(`${c.name}: ${role}`, async () => {
+        const decl = declaration(c);
+        const byRoute = expected(decl, role);
+        const want = byRoute === "ok" ? (c.object?.[role] ?? "ok") : byRoute;
+        // A write that should succeed changes state: give it its own organization or account.
+        const f =
+          method === "GET" || want !== "ok"
+            ? shared
+            : decl.access === "public" || decl.access === "user"
+              ? await withFreshAccount(role)
+              : await fixture();
+        const client = role === "signedOut" ? new TestClient(t.app) : f.users[role].client;
+        const res = await client.request(method, c.url(f, role), c.body?.(f, role));
+        const context = `${decl.access} route, ${role} ${label(want)}: ${res.status} ${JSON.stringify(res.body)}`;
+        if (want === "ok" && c.reached) {
+          expect(res.status, context).toBe(c.reached.status);
+          expect(ApiErrorBody.parse(res.body).error.code, context).toBe(c.reached.code);
+        } else if (want === "ok") {
+          expect(res.status, context).toBeGreaterThanOrEqual(200);
+          expect(res.status, context).toBeLessThan(300);
         } else {
-          expect(res.status, JSON.stringify(res.body)).toBe(want);
-          const body = ApiErrorBody.parse(res.body);
-          expect(body.error.code).toBe(want === 404 ? "not_found" : "forbidden");
+          expect(res.status, context).toBe(want.status);
+          expect(ApiErrorBody.parse(res.body).error.code, context).toBe(want.code);
         }
       });
     }
   }
 
-  it("answers every endpoint with 401 without a session", async () => {
-    const f = await fixture();
-    const { TestClient } = await import("./helpers.ts");
+  it("has a request for every declared route, and object-level exceptions only where the route declares a rule", () => {
+    const routes = t.app.declaredRoutes.filter((r) => r.method !== "HEAD");
+    const covered = new Set(CASES.map((c) => c.route));
+    expect(routes.map((r) => `${r.method} ${r.url}`).filter((r) => !covered.has(r))).toEqual([]);
+    for (const c of CASES) {
+      if (c.object) expect(declaration(c).objectRule, `${c.name} has object-level exceptions`).toBeTruthy();
+    }
+  });
+
+  it("has a declaration for every /api route Fastify registered", () => {
+    const declared = new Set(t.app.declaredRoutes.map((r) => `${r.method} ${r.url}`));
+    expect(registeredApiRoutes().filter((r) => !declared.has(r))).toEqual([]);
+    expect(registeredApiRoutes().length).toBeGreaterThan(40);
+  });
+
+  it("refuses to register an /api route without a declaration, and a non-operator route under /api/admin", async () => {
+    const bare = Fastify({ logger: false });
+    installAccessControl(bare, t.ctx);
+    expect(() => bare.get("/api/undeclared", async () => ({}))).toThrow(/declares no access/);
+    expect(() => bare.get("/api/admin/x", { config: { access: "user" } }, async () => ({}))).toThrow(/operator/);
+    expect(() => bare.get("/api/declared", { config: { access: "public" } }, async () => ({}))).not.toThrow();
+    await bare.close();
+  });
+
+  it("answers every non-public route with 401 without a session, and operator routes with 404", async () => {
     const anon = new TestClient(t.app);
     for (const c of CASES) {
-      const res = await anon.request(c.method, c.url(f), c.body?.(f));
-      expect(res.status, c.name).toBe(401);
+      const decl = declaration(c);
+      if (decl.access === "public") continue;
+      const res = await anon.request(
+        c.route.split(" ")[0] as Method,
+        c.url(shared, "signedOut"),
+        c.body?.(shared, "signedOut"),
+      );
+      expect(res.status, c.name).toBe(decl.access === "operator" ? 404 : 401);
     }
   });
 
   it("gives an outsider the same answer for an existing object as for a missing one", async () => {
-    const f = await fixture();
+    const f = shared;
     const outsider = f.users.outsider.client;
     const real = await outsider.get(`/api/orgs/${f.orgId}/projects/${f.projectId}`);
     const missing = await outsider.get(`/api/orgs/${f.orgId}/projects/proj_doesnotexist0000000`);
@@ -306,31 +542,10 @@ describe("console permission matrix", () => {
     const memberMissing = await f.users.orgMember.client.get(`/api/orgs/${f.orgId}/projects/proj_doesnotexist0000000`);
     expect(memberView.body.error.code).toBe(memberMissing.body.error.code);
   });
-
-  it("covers every console route of the app", () => {
-    // Guards against an endpoint slipping in without a row above. The invitation-token routes are decided by
-    // the token and the invitee's phone, not by a role; console-members.test.ts covers them.
-    const tokenRoutes = [
-      "GET /api/invitations/:token",
-      "POST /api/invitations/:token/accept",
-      "POST /api/invitations/:token/decline",
-    ];
-    const placeholder = {
-      orgId: ":orgId",
-      projectId: ":projectId",
-      invitationId: ":invitationId",
-      adminKeyId: ":keyId",
-      memberKeyId: ":keyId",
-      target: { userId: ":userId" },
-      users: { projectMember: { userId: ":userId" } },
-    } as unknown as Fixture;
-    const covered = new Set([...CASES.map((c) => `${c.method} ${c.url(placeholder).split("?")[0]}`), ...tokenRoutes]);
-    expect(new Set(consoleRoutes())).toEqual(covered);
-  });
 });
 
-/** "METHOD /full/path" for every /api/orgs and /api/invitations route, read from Fastify's route tree. */
-function consoleRoutes(): string[] {
+/** "METHOD /full/path" for every /api route, read from Fastify's route tree (independent of the declarations). */
+function registeredApiRoutes(): string[] {
   const out: string[] = [];
   const stack: string[] = [];
   for (const line of t.app.printRoutes({ commonPrefix: false }).split("\n")) {
@@ -340,7 +555,7 @@ function consoleRoutes(): string[] {
     stack.length = depth;
     stack.push(m[2]!);
     const path = stack.join("");
-    if (!path.startsWith("/api/orgs") && !path.startsWith("/api/invitations")) continue;
+    if (!path.startsWith("/api/")) continue;
     for (const method of m[3]!.split(", ")) if (method !== "HEAD") out.push(`${method} ${path}`);
   }
   return out;

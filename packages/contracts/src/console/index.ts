@@ -1,3 +1,4 @@
+export * from "./admin.ts";
 export * from "./common.ts";
 export * from "./keys.ts";
 export * from "./members.ts";

@@ -9,8 +9,8 @@ import {
 } from "@moonport/contracts";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
-import type { App } from "../../http/route.ts";
-import { clearSessionCookies, requireUser } from "../../http/session.ts";
+import { type App, callerAuth } from "../../http/route.ts";
+import { clearSessionCookies } from "../../http/session.ts";
 import { bindPhone } from "./bind-phone.ts";
 import { changePassword } from "./change-password.ts";
 import { changeUsername } from "./change-username.ts";
@@ -20,24 +20,30 @@ import { setCurrentOrg } from "./set-current-org.ts";
 
 /** The signed-in user's own account: profile, security settings, sessions, current organization. */
 export default async function meRoutes(app: App, ctx: AppContext) {
-  app.get("/me", { schema: { response: { 200: MeWithOrgs } } }, async (req) =>
-    getMe({ db: ctx.db, userId: requireUser(req).userId }),
+  app.get("/me", { config: { access: "user" }, schema: { response: { 200: MeWithOrgs } } }, async (req) =>
+    getMe({ db: ctx.db, userId: callerAuth(req).userId }),
   );
 
-  app.put("/me/current-org", { schema: { body: SetCurrentOrgRequest, response: { 200: MeWithOrgs } } }, async (req) =>
-    setCurrentOrg({ ctx, userId: requireUser(req).userId, orgId: req.body.orgId }),
+  app.put(
+    "/me/current-org",
+    { config: { access: "user" }, schema: { body: SetCurrentOrgRequest, response: { 200: MeWithOrgs } } },
+    async (req) => setCurrentOrg({ ctx, userId: callerAuth(req).userId, orgId: req.body.orgId }),
   );
 
-  app.get("/me/sessions", { schema: { response: { 200: z.array(SessionInfo) } } }, async (req) => {
-    const auth = requireUser(req);
-    return listSessions({ ctx, userId: auth.userId, currentSessionId: auth.sessionId });
-  });
+  app.get(
+    "/me/sessions",
+    { config: { access: "user" }, schema: { response: { 200: z.array(SessionInfo) } } },
+    async (req) => {
+      const auth = callerAuth(req);
+      return listSessions({ ctx, userId: auth.userId, currentSessionId: auth.sessionId });
+    },
+  );
 
   app.delete(
     "/me/sessions/:id",
-    { schema: { params: SessionIdParams, response: { 204: z.null() } } },
+    { config: { access: "user" }, schema: { params: SessionIdParams, response: { 204: z.null() } } },
     async (req, reply) => {
-      const auth = requireUser(req);
+      const auth = callerAuth(req);
       await revokeSession({ ctx, userId: auth.userId, sessionId: req.params.id });
       // Revoking the session in use is signing out.
       if (req.params.id === auth.sessionId) clearSessionCookies(req, reply);
@@ -45,15 +51,17 @@ export default async function meRoutes(app: App, ctx: AppContext) {
     },
   );
 
-  app.put("/me/username", { schema: { body: ChangeUsernameRequest, response: { 200: MeWithOrgs } } }, async (req) =>
-    changeUsername({ ctx, userId: requireUser(req).userId, username: req.body.username }),
+  app.put(
+    "/me/username",
+    { config: { access: "user" }, schema: { body: ChangeUsernameRequest, response: { 200: MeWithOrgs } } },
+    async (req) => changeUsername({ ctx, userId: callerAuth(req).userId, username: req.body.username }),
   );
 
   app.put(
     "/me/password",
-    { schema: { body: ChangePasswordRequest, response: { 204: z.null() } } },
+    { config: { access: "user" }, schema: { body: ChangePasswordRequest, response: { 204: z.null() } } },
     async (req, reply) => {
-      const auth = requireUser(req);
+      const auth = callerAuth(req);
       await changePassword({
         ctx,
         userId: auth.userId,
@@ -65,13 +73,16 @@ export default async function meRoutes(app: App, ctx: AppContext) {
     },
   );
 
-  app.put("/me/phone", { schema: { body: BindPhoneRequest, response: { 200: MeWithOrgs } } }, async (req) =>
-    bindPhone({
-      ctx,
-      userId: requireUser(req).userId,
-      oldCode: req.body.oldCode,
-      newPhone: req.body.newPhone,
-      newCode: req.body.newCode,
-    }),
+  app.put(
+    "/me/phone",
+    { config: { access: "user" }, schema: { body: BindPhoneRequest, response: { 200: MeWithOrgs } } },
+    async (req) =>
+      bindPhone({
+        ctx,
+        userId: callerAuth(req).userId,
+        oldCode: req.body.oldCode,
+        newPhone: req.body.newPhone,
+        newCode: req.body.newCode,
+      }),
   );
 }

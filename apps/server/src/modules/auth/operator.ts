@@ -17,6 +17,16 @@ export async function operatorExists(db: Db | Tx): Promise<boolean> {
   return Boolean(row);
 }
 
+/** Whether `userId` is the platform operator (the guard of operator routes asks). */
+export async function isOperator(db: Db | Tx, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ role: schema.users.role })
+    .from(schema.users)
+    .where(eq(schema.users.id, userId))
+    .limit(1);
+  return row?.role === "operator";
+}
+
 /** Creates the operator (with a personal organization like every account); refuses a second one. */
 export async function createOperator(opts: {
   tx: Tx;

@@ -29,20 +29,23 @@ export function requestEdition(ctx: AppContext, req: FastifyRequest) {
 
 /** Sign-up, sign-in, sign-out, SMS codes, the operator setup link and (outside production) the SMS outbox. */
 export default async function authRoutes(app: App, ctx: AppContext) {
-  app.post("/auth/sms", { schema: { body: SendSmsRequest, response: { 200: SendSmsResponse } } }, async (req) =>
-    sendSmsCode({
-      ctx,
-      purpose: req.body.purpose,
-      phone: req.body.phone,
-      userId: req.auth?.userId,
-      ip: req.ip,
-      locale: req.locale,
-    }),
+  app.post(
+    "/auth/sms",
+    { config: { access: "public" }, schema: { body: SendSmsRequest, response: { 200: SendSmsResponse } } },
+    async (req) =>
+      sendSmsCode({
+        ctx,
+        purpose: req.body.purpose,
+        phone: req.body.phone,
+        userId: req.auth?.userId,
+        ip: req.ip,
+        locale: req.locale,
+      }),
   );
 
   app.post(
     "/auth/signup/password",
-    { schema: { body: SignUpByPasswordRequest, response: { 200: MeWithOrgs } } },
+    { config: { access: "public" }, schema: { body: SignUpByPasswordRequest, response: { 200: MeWithOrgs } } },
     async (req, reply) => {
       const r = await signUpByPassword({
         ctx,
@@ -59,7 +62,7 @@ export default async function authRoutes(app: App, ctx: AppContext) {
 
   app.post(
     "/auth/signup/phone",
-    { schema: { body: SignUpByPhoneRequest, response: { 200: MeWithOrgs } } },
+    { config: { access: "public" }, schema: { body: SignUpByPhoneRequest, response: { 200: MeWithOrgs } } },
     async (req, reply) => {
       const r = await signUpByPhone({
         ctx,
@@ -78,7 +81,7 @@ export default async function authRoutes(app: App, ctx: AppContext) {
 
   app.post(
     "/auth/signin",
-    { schema: { body: SignInByPasswordRequest, response: { 200: MeWithOrgs } } },
+    { config: { access: "public" }, schema: { body: SignInByPasswordRequest, response: { 200: MeWithOrgs } } },
     async (req, reply) => {
       const r = await signInByPassword({
         ctx,
@@ -93,7 +96,7 @@ export default async function authRoutes(app: App, ctx: AppContext) {
 
   app.post(
     "/auth/signin/sms",
-    { schema: { body: SignInBySmsRequest, response: { 200: MeWithOrgs } } },
+    { config: { access: "public" }, schema: { body: SignInBySmsRequest, response: { 200: MeWithOrgs } } },
     async (req, reply) => {
       const r = await signInBySms({ ctx, phone: req.body.phone, code: req.body.code, client: clientInfo(req) });
       setSessionCookies(req, reply, r.session);
@@ -101,34 +104,45 @@ export default async function authRoutes(app: App, ctx: AppContext) {
     },
   );
 
-  app.post("/auth/signout", { schema: { response: { 204: z.null() } } }, async (req, reply) => {
-    await endSession({ db: ctx.db, req, reply, now: ctx.clock.now() });
-    return reply.status(204).send(null);
-  });
+  app.post(
+    "/auth/signout",
+    { config: { access: "public" }, schema: { response: { 204: z.null() } } },
+    async (req, reply) => {
+      await endSession({ db: ctx.db, req, reply, now: ctx.clock.now() });
+      return reply.status(204).send(null);
+    },
+  );
 
-  app.get("/setup/status", { schema: { response: { 200: SetupStatus } } }, async () => ({
+  app.get("/setup/status", { config: { access: "public" }, schema: { response: { 200: SetupStatus } } }, async () => ({
     operatorExists: await operatorExists(ctx.db),
   }));
 
-  app.post("/setup", { schema: { body: SetupRequest, response: { 200: MeWithOrgs } } }, async (req, reply) => {
-    const r = await setupOperator({
-      ctx,
-      token: req.body.token,
-      username: req.body.username,
-      password: req.body.password,
-      edition: requestEdition(ctx, req),
-      locale: req.locale,
-      client: clientInfo(req),
-    });
-    setSessionCookies(req, reply, r.session);
-    return r.me;
-  });
+  app.post(
+    "/setup",
+    { config: { access: "public" }, schema: { body: SetupRequest, response: { 200: MeWithOrgs } } },
+    async (req, reply) => {
+      const r = await setupOperator({
+        ctx,
+        token: req.body.token,
+        username: req.body.username,
+        password: req.body.password,
+        edition: requestEdition(ctx, req),
+        locale: req.locale,
+        client: clientInfo(req),
+      });
+      setSessionCookies(req, reply, r.session);
+      return r.me;
+    },
+  );
 
   // Development only: the codes the dev SMS provider "sent". Not registered at all in production.
   if (ctx.config.nodeEnv !== "production") {
     app.get(
       "/dev/sms-outbox",
-      { schema: { querystring: DevSmsOutboxQuery, response: { 200: z.array(DevSmsMessage) } } },
+      {
+        config: { access: "public" },
+        schema: { querystring: DevSmsOutboxQuery, response: { 200: z.array(DevSmsMessage) } },
+      },
       async (req) => listDevSms({ ctx, phone: req.query.phone }),
     );
   }

@@ -3,42 +3,41 @@ import { schema } from "@moonport/db";
 import { and, count, eq, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { AppError } from "../../lib/app-error.ts";
-import { assertProjectActive, getOrgAccess, getProjectAccess } from "../orgs/access.ts";
+import { assertProjectActive, type OrgAccess, type ProjectAccess } from "../orgs/access.ts";
 import { createApiKey } from "./create-api-key.ts";
 import { getVisibleKey } from "./key-access.ts";
 
 /**
- * Creates a key in a project the caller belongs to (any project role), within the organization's key quota,
+ * Creates a key in a project the caller belongs to (access: project members, any role), within the organization's key quota,
  * which all its projects share. Returns the secret once.
  */
 export async function issueApiKey(opts: {
   ctx: AppContext;
-  userId: string;
-  orgId: string;
-  projectId: string;
+  access: OrgAccess;
+  project: ProjectAccess;
   name: string;
 }): Promise<{ key: ApiKeyRow; secret: string }> {
   const max = opts.ctx.config.limits.maxApiKeys;
+  const { access } = opts;
+  const { id: projectId, orgId } = opts.project.project;
   return opts.ctx.db.transaction(async (tx) => {
-    const access = await getOrgAccess(tx, opts);
-    const pa = await getProjectAccess(tx, access, opts.projectId);
-    assertProjectActive(pa.project);
+    assertProjectActive(opts.project.project);
     await tx
       .select({ id: schema.organizations.id })
       .from(schema.organizations)
-      .where(eq(schema.organizations.id, opts.orgId))
+      .where(eq(schema.organizations.id, orgId))
       .for("update");
     const [existing] = await tx
       .select({ n: count() })
       .from(schema.apiKeys)
-      .where(and(eq(schema.apiKeys.orgId, opts.orgId), isNull(schema.apiKeys.deletedAt)));
+      .where(and(eq(schema.apiKeys.orgId, orgId), isNull(schema.apiKeys.deletedAt)));
     if ((existing?.n ?? 0) >= max) throw new AppError("limit_reached", { params: { reason: `${max} API keys` } });
     const created = await createApiKey({
       db: tx,
-      orgId: opts.orgId,
-      projectId: opts.projectId,
+      orgId,
+      projectId,
       name: opts.name,
-      createdBy: opts.userId,
+      createdBy: access.userId,
     });
     return { key: await getVisibleKey(tx, access, created.id), secret: created.key };
   });

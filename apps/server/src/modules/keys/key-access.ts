@@ -4,9 +4,15 @@ import { and, eq, inArray, isNull, or, type SQL } from "drizzle-orm";
 import { AppError } from "../../lib/app-error.ts";
 import { type OrgAccess, visibleProjects } from "../orgs/access.ts";
 
+/** The object-level rule of the key routes, as their declarations show it (http/route.ts `objectRule`). */
+export const KEY_VISIBILITY =
+  "organization admins: every key; project admins: the keys of their projects; project members: the keys they " +
+  "created; any other key answers 404";
+
 /**
  * Which keys a caller sees (and may manage): organization admins all of them; project admins every key of their
- * projects; project members the keys they created in their projects.
+ * projects; project members the keys they created in their projects. This is the key routes' object-level rule
+ * (`KEY_VISIBILITY`): the route checks organization membership, this the key itself.
  */
 export async function visibleKeysWhere(db: Db | Tx, access: OrgAccess): Promise<SQL> {
   const base = and(eq(schema.apiKeys.orgId, access.org.id), isNull(schema.apiKeys.deletedAt))!;

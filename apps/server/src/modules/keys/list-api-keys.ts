@@ -2,21 +2,19 @@ import type { ApiKeyRow } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { and, count, desc, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import { getOrgAccess } from "../orgs/access.ts";
+import type { OrgAccess } from "../orgs/access.ts";
 import { selectKeys, toKeyRow, visibleKeysWhere } from "./key-access.ts";
 
-/** The caller's visible keys, newest first, optionally of one project; one page. */
+/** The caller's visible keys (access: organization members, then `visibleKeysWhere`), newest first, optionally of one project; one page. */
 export async function listApiKeys(opts: {
   ctx: AppContext;
-  userId: string;
-  orgId: string;
+  access: OrgAccess;
   projectId?: string;
   page: number;
   pageSize: number;
 }): Promise<{ items: ApiKeyRow[]; total: number; page: number; pageSize: number }> {
   const { db } = opts.ctx;
-  const access = await getOrgAccess(db, opts);
-  const visible = await visibleKeysWhere(db, access);
+  const visible = await visibleKeysWhere(db, opts.access);
   const where = opts.projectId ? and(visible, eq(schema.apiKeys.projectId, opts.projectId)) : visible;
   const [total] = await db.select({ n: count() }).from(schema.apiKeys).where(where);
   const rows = await selectKeys(db)

@@ -10,35 +10,45 @@ import {
   UpdateApiKeyRequest,
 } from "@moonport/contracts";
 import type { AppContext } from "../../context.ts";
-import type { App } from "../../http/route.ts";
-import { requireUser } from "../../http/session.ts";
+import { type App, orgAccess, projectAccess } from "../../http/route.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { issueApiKey } from "./issue-api-key.ts";
+import { KEY_VISIBILITY } from "./key-access.ts";
 import { listApiKeys } from "./list-api-keys.ts";
 import { updateApiKey } from "./update-api-key.ts";
 
 export default async function keyRoutes(app: App, ctx: AppContext) {
   app.get(
     "/orgs/:orgId/api-keys",
-    { schema: { params: OrgIdParams, querystring: ListApiKeysQuery, response: { 200: ApiKeyPage } } },
-    async (req) => listApiKeys({ ctx, userId: requireUser(req).userId, orgId: req.params.orgId, ...req.query }),
+    {
+      config: { access: "orgMember", objectRule: KEY_VISIBILITY },
+      schema: { params: OrgIdParams, querystring: ListApiKeysQuery, response: { 200: ApiKeyPage } },
+    },
+    async (req) => listApiKeys({ ctx, access: orgAccess(req), ...req.query }),
   );
 
+  // Any member of the project named in the body may create a key in it.
   app.post(
     "/orgs/:orgId/api-keys",
-    { schema: { params: OrgIdParams, body: CreateApiKeyRequest, response: { 201: CreateApiKeyResponse } } },
+    {
+      config: { access: "projectMember", project: "body" },
+      schema: { params: OrgIdParams, body: CreateApiKeyRequest, response: { 201: CreateApiKeyResponse } },
+    },
     async (req, reply) => {
-      const { userId } = requireUser(req);
+      const key = await issueApiKey({ ctx, access: orgAccess(req), project: projectAccess(req), name: req.body.name });
       reply.status(201);
-      return issueApiKey({ ctx, userId, orgId: req.params.orgId, ...req.body });
+      return key;
     },
   );
 
   app.patch(
     "/orgs/:orgId/api-keys/:keyId",
-    { schema: { params: ApiKeyParams, body: UpdateApiKeyRequest, response: { 200: ApiKeyRow } } },
+    {
+      config: { access: "orgMember", objectRule: KEY_VISIBILITY },
+      schema: { params: ApiKeyParams, body: UpdateApiKeyRequest, response: { 200: ApiKeyRow } },
+    },
     async (req) => {
-      const row = await updateApiKey({ ctx, userId: requireUser(req).userId, ...req.params, change: req.body });
+      const row = await updateApiKey({ ctx, access: orgAccess(req), keyId: req.params.keyId, change: req.body });
       if (!row) throw new AppError("not_found");
       return row;
     },
@@ -46,9 +56,12 @@ export default async function keyRoutes(app: App, ctx: AppContext) {
 
   app.delete(
     "/orgs/:orgId/api-keys/:keyId",
-    { schema: { params: ApiKeyParams, response: { 200: OkResponse } } },
+    {
+      config: { access: "orgMember", objectRule: KEY_VISIBILITY },
+      schema: { params: ApiKeyParams, response: { 200: OkResponse } },
+    },
     async (req) => {
-      await updateApiKey({ ctx, userId: requireUser(req).userId, ...req.params, change: "delete" });
+      await updateApiKey({ ctx, access: orgAccess(req), keyId: req.params.keyId, change: "delete" });
       return { ok: true as const };
     },
   );

@@ -1,7 +1,7 @@
 import type { ApiKeyRow } from "@moonport/contracts";
 import type { AppContext } from "../../context.ts";
 import { AppError } from "../../lib/app-error.ts";
-import { getOrgAccess } from "../orgs/access.ts";
+import type { OrgAccess } from "../orgs/access.ts";
 import { deleteApiKey } from "./delete-api-key.ts";
 import { getVisibleKey } from "./key-access.ts";
 import { renameApiKey } from "./rename-api-key.ts";
@@ -9,18 +9,18 @@ import { setApiKeyStatus } from "./set-api-key-status.ts";
 
 /**
  * Renames, enables or disables a key the caller can see, or deletes it (soft: the row stays for bills). The
- * permission check is here; the writes (and the gateway cache invalidation) are the keys module's functions.
+ * route checks organization membership; the key's own rule (`getVisibleKey`: a key the caller cannot see is
+ * `not_found`) is here; the writes (and the gateway cache invalidation) are the keys module's functions.
  * Keys of archived projects are read-only.
  */
 export async function updateApiKey(opts: {
   ctx: AppContext;
-  userId: string;
-  orgId: string;
+  access: OrgAccess;
   keyId: string;
   change: { name?: string; status?: "enabled" | "disabled" } | "delete";
 }): Promise<ApiKeyRow | null> {
-  const { ctx, orgId, keyId } = opts;
-  const access = await getOrgAccess(ctx.db, opts);
+  const { ctx, access, keyId } = opts;
+  const orgId = access.org.id;
   const key = await getVisibleKey(ctx.db, access, keyId);
   if (key.project.status !== "active") throw new AppError("project_archived");
   const base = { db: ctx.db, keyEvents: ctx.keyEvents, orgId, keyId };

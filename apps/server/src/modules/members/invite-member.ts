@@ -4,32 +4,30 @@ import { newId, schema, sha256Hex } from "@moonport/db";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { fieldError } from "../../lib/app-error.ts";
-import { assertOrgAdmin, getOrgAccess } from "../orgs/access.ts";
+import type { OrgAccess } from "../orgs/access.ts";
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600_000;
 
 /**
  * Creates a single-use invitation link valid for 7 days. Only the token's hash is stored; the link is returned
- * once for the admin to share. The invitee must sign in with the account bound to `phone` to accept.
+ * once for the admin to share (access: organization admins). The invitee must sign in with the account bound to `phone` to accept.
  */
 export async function inviteMember(opts: {
   ctx: AppContext;
-  userId: string;
-  orgId: string;
+  access: OrgAccess;
   phone: string;
   nickname: string;
   role: OrgRole;
   now?: Date;
 }): Promise<{ invitationId: string; path: string; expiresAt: string }> {
   const now = opts.now ?? new Date();
+  const orgId = opts.access.org.id;
   return opts.ctx.db.transaction(async (tx) => {
-    const access = await getOrgAccess(tx, opts);
-    assertOrgAdmin(access);
     const [existing] = await tx
       .select({ userId: schema.orgMembers.userId })
       .from(schema.orgMembers)
       .innerJoin(schema.users, eq(schema.users.id, schema.orgMembers.userId))
-      .where(and(eq(schema.orgMembers.orgId, opts.orgId), eq(schema.users.phone, opts.phone)))
+      .where(and(eq(schema.orgMembers.orgId, orgId), eq(schema.users.phone, opts.phone)))
       .limit(1);
     if (existing) throw fieldError("validation_failed", "phone", "already_member");
     const [open] = await tx
@@ -37,7 +35,7 @@ export async function inviteMember(opts: {
       .from(schema.invitations)
       .where(
         and(
-          eq(schema.invitations.orgId, opts.orgId),
+          eq(schema.invitations.orgId, orgId),
           eq(schema.invitations.phone, opts.phone),
           isNull(schema.invitations.acceptedAt),
           isNull(schema.invitations.revokedAt),
@@ -51,12 +49,12 @@ export async function inviteMember(opts: {
     const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS);
     await tx.insert(schema.invitations).values({
       id,
-      orgId: opts.orgId,
+      orgId,
       tokenHash: sha256Hex(token),
       phone: opts.phone,
       nickname: opts.nickname,
       role: opts.role,
-      createdBy: opts.userId,
+      createdBy: opts.access.userId,
       createdAt: now,
       expiresAt,
     });

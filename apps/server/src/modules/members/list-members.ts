@@ -2,23 +2,21 @@ import { type MemberRow, maskPhone } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { and, asc, eq, gt, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import { assertOrgAdmin, getOrgAccess } from "../orgs/access.ts";
+import type { OrgAccess } from "../orgs/access.ts";
 
 /**
- * Joined members, then open invitations as pending rows (organization admins only). Organizations are small,
+ * Joined members, then open invitations as pending rows (access: organization admins). Organizations are small,
  * so both lists are read and one page is cut from their concatenation.
  */
 export async function listMembers(opts: {
   ctx: AppContext;
-  userId: string;
-  orgId: string;
+  access: OrgAccess;
   page: number;
   pageSize: number;
   now?: Date;
 }): Promise<{ items: MemberRow[]; total: number; page: number; pageSize: number }> {
   const { db } = opts.ctx;
-  const access = await getOrgAccess(db, opts);
-  assertOrgAdmin(access);
+  const orgId = opts.access.org.id;
   const joined = await db
     .select({
       userId: schema.orgMembers.userId,
@@ -29,14 +27,14 @@ export async function listMembers(opts: {
     })
     .from(schema.orgMembers)
     .innerJoin(schema.users, eq(schema.users.id, schema.orgMembers.userId))
-    .where(eq(schema.orgMembers.orgId, opts.orgId))
+    .where(eq(schema.orgMembers.orgId, orgId))
     .orderBy(asc(schema.orgMembers.createdAt), asc(schema.orgMembers.userId));
   const pending = await db
     .select()
     .from(schema.invitations)
     .where(
       and(
-        eq(schema.invitations.orgId, opts.orgId),
+        eq(schema.invitations.orgId, orgId),
         isNull(schema.invitations.acceptedAt),
         isNull(schema.invitations.revokedAt),
         gt(schema.invitations.expiresAt, opts.now ?? new Date()),

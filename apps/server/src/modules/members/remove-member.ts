@@ -1,56 +1,37 @@
 import { schema } from "@moonport/db";
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { withTransaction } from "../../lib/transaction.ts";
-import { invalidateKeysAfterCommit } from "../keys/invalidate-keys.ts";
-import { assertOrgAdmin, getOrgAccess } from "../orgs/access.ts";
+import { disableApiKeys } from "../keys/disable-api-keys.ts";
+import type { OrgAccess } from "../orgs/access.ts";
 import { assertNotLastAdmin } from "./admin-guard.ts";
 
 /**
- * Removes a member (organization admins only): their project memberships in this organization go, and every
+ * Removes a member (access: organization admins): their project memberships in this organization go, and every
  * API key they created here is disabled. The last admin cannot be removed.
  */
-export async function removeMember(opts: {
-  ctx: AppContext;
-  userId: string;
-  orgId: string;
-  memberUserId: string;
-}): Promise<void> {
+export async function removeMember(opts: { ctx: AppContext; access: OrgAccess; memberUserId: string }): Promise<void> {
+  const orgId = opts.access.org.id;
   await withTransaction(opts.ctx, async (tx, afterCommit) => {
-    const access = await getOrgAccess(tx, opts);
-    assertOrgAdmin(access);
-    const where = and(eq(schema.orgMembers.orgId, opts.orgId), eq(schema.orgMembers.userId, opts.memberUserId));
+    const where = and(eq(schema.orgMembers.orgId, orgId), eq(schema.orgMembers.userId, opts.memberUserId));
     const [member] = await tx.select().from(schema.orgMembers).where(where);
     if (!member) throw new AppError("not_found");
-    await assertNotLastAdmin(tx, opts.orgId, opts.memberUserId);
+    await assertNotLastAdmin(tx, orgId, opts.memberUserId);
     await tx.delete(schema.orgMembers).where(where);
     const projectIds = tx
       .select({ id: schema.projects.id })
       .from(schema.projects)
-      .where(eq(schema.projects.orgId, opts.orgId));
+      .where(eq(schema.projects.orgId, orgId));
     await tx
       .delete(schema.projectMembers)
       .where(
         and(eq(schema.projectMembers.userId, opts.memberUserId), inArray(schema.projectMembers.projectId, projectIds)),
       );
-    await tx
-      .update(schema.apiKeys)
-      .set({ status: "disabled" })
-      .where(
-        and(
-          eq(schema.apiKeys.orgId, opts.orgId),
-          eq(schema.apiKeys.createdBy, opts.memberUserId),
-          isNull(schema.apiKeys.deletedAt),
-        ),
-      );
+    await disableApiKeys({ tx, afterCommit, keyEvents: opts.ctx.keyEvents }, { orgId, createdBy: opts.memberUserId });
     await tx
       .update(schema.users)
       .set({ currentOrgId: null })
-      .where(and(eq(schema.users.id, opts.memberUserId), eq(schema.users.currentOrgId, opts.orgId)));
-    await invalidateKeysAfterCommit(
-      { tx, afterCommit, keyEvents: opts.ctx.keyEvents },
-      { orgId: opts.orgId, createdBy: opts.memberUserId },
-    );
+      .where(and(eq(schema.users.id, opts.memberUserId), eq(schema.users.currentOrgId, orgId)));
   });
 }

@@ -2,24 +2,21 @@ import { schema } from "@moonport/db";
 import { and, eq, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { AppError } from "../../lib/app-error.ts";
-import { assertOrgAdmin, getOrgAccess } from "../orgs/access.ts";
+import type { OrgAccess } from "../orgs/access.ts";
 
-/** Revokes a pending invitation (organization admins only); its link stops working at once. */
+/** Revokes a pending invitation (access: organization admins); its link stops working at once. */
 export async function revokeInvitation(opts: {
   ctx: AppContext;
-  userId: string;
-  orgId: string;
+  access: OrgAccess;
   invitationId: string;
 }): Promise<void> {
-  const access = await getOrgAccess(opts.ctx.db, opts);
-  assertOrgAdmin(access);
   const updated = await opts.ctx.db
     .update(schema.invitations)
     .set({ revokedAt: new Date() })
     .where(
       and(
         eq(schema.invitations.id, opts.invitationId),
-        eq(schema.invitations.orgId, opts.orgId),
+        eq(schema.invitations.orgId, opts.access.org.id),
         isNull(schema.invitations.acceptedAt),
         isNull(schema.invitations.revokedAt),
       ),

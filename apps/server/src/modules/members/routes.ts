@@ -13,8 +13,7 @@ import {
   UpdateMemberRequest,
 } from "@moonport/contracts";
 import type { AppContext } from "../../context.ts";
-import type { App } from "../../http/route.ts";
-import { requireUser } from "../../http/session.ts";
+import { type App, callerAuth, orgAccess } from "../../http/route.ts";
 import { getInvitation } from "./get-invitation.ts";
 import { inviteMember } from "./invite-member.ts";
 import { listMembers } from "./list-members.ts";
@@ -26,69 +25,71 @@ import { updateMember } from "./update-member.ts";
 export default async function memberRoutes(app: App, ctx: AppContext) {
   app.get(
     "/orgs/:orgId/members",
-    { schema: { params: OrgIdParams, querystring: PageQuery, response: { 200: MemberPage } } },
-    async (req) => listMembers({ ctx, userId: requireUser(req).userId, orgId: req.params.orgId, ...req.query }),
+    {
+      config: { access: "orgAdmin" },
+      schema: { params: OrgIdParams, querystring: PageQuery, response: { 200: MemberPage } },
+    },
+    async (req) => listMembers({ ctx, access: orgAccess(req), ...req.query }),
   );
 
   app.post(
     "/orgs/:orgId/invitations",
-    { schema: { params: OrgIdParams, body: InviteMemberRequest, response: { 201: InviteMemberResponse } } },
+    {
+      config: { access: "orgAdmin" },
+      schema: { params: OrgIdParams, body: InviteMemberRequest, response: { 201: InviteMemberResponse } },
+    },
     async (req, reply) => {
-      const { userId } = requireUser(req);
+      const access = orgAccess(req);
       reply.status(201);
-      return inviteMember({ ctx, userId, orgId: req.params.orgId, ...req.body });
+      return inviteMember({ ctx, access, ...req.body });
     },
   );
 
   app.delete(
     "/orgs/:orgId/invitations/:invitationId",
-    { schema: { params: InvitationParams, response: { 200: OkResponse } } },
+    { config: { access: "orgAdmin" }, schema: { params: InvitationParams, response: { 200: OkResponse } } },
     async (req) => {
-      await revokeInvitation({ ctx, userId: requireUser(req).userId, ...req.params });
+      await revokeInvitation({ ctx, access: orgAccess(req), invitationId: req.params.invitationId });
       return { ok: true as const };
     },
   );
 
   app.patch(
     "/orgs/:orgId/members/:userId",
-    { schema: { params: MemberParams, body: UpdateMemberRequest, response: { 200: OkResponse } } },
+    {
+      config: { access: "orgAdmin" },
+      schema: { params: MemberParams, body: UpdateMemberRequest, response: { 200: OkResponse } },
+    },
     async (req) => {
-      await updateMember({
-        ctx,
-        userId: requireUser(req).userId,
-        orgId: req.params.orgId,
-        memberUserId: req.params.userId,
-        ...req.body,
-      });
+      await updateMember({ ctx, access: orgAccess(req), memberUserId: req.params.userId, ...req.body });
       return { ok: true as const };
     },
   );
 
   app.delete(
     "/orgs/:orgId/members/:userId",
-    { schema: { params: MemberParams, response: { 200: OkResponse } } },
+    { config: { access: "orgAdmin" }, schema: { params: MemberParams, response: { 200: OkResponse } } },
     async (req) => {
-      await removeMember({
-        ctx,
-        userId: requireUser(req).userId,
-        orgId: req.params.orgId,
-        memberUserId: req.params.userId,
-      });
+      await removeMember({ ctx, access: orgAccess(req), memberUserId: req.params.userId });
       return { ok: true as const };
     },
   );
 
+  // The token is the secret: anyone holding the link may read what it invites to.
   app.get(
     "/invitations/:token",
-    { schema: { params: InvitationTokenParams, response: { 200: InvitationPreview } } },
+    { config: { access: "public" }, schema: { params: InvitationTokenParams, response: { 200: InvitationPreview } } },
     async (req) => getInvitation({ ctx, token: req.params.token }),
   );
 
   for (const answer of ["accept", "decline"] as const) {
     app.post(
       `/invitations/:token/${answer}`,
-      { schema: { params: InvitationTokenParams, response: { 200: AcceptInvitationResponse } } },
-      async (req) => respondToInvitation({ ctx, userId: requireUser(req).userId, token: req.params.token, answer }),
+      {
+        config: { access: "user", objectRule: "only the user whose bound phone was invited" },
+        schema: { params: InvitationTokenParams, response: { 200: AcceptInvitationResponse } },
+      },
+      async (req) => respondToInvitation({ ctx, userId: callerAuth(req).userId, token: req.params.token, answer }),
     );
   }
 }

@@ -4,20 +4,20 @@ import { and, count, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { localDate, monthPeriod } from "../../lib/edition-time.ts";
 import { spendSeries } from "../usage/bill-queries.ts";
-import { getOrgAccess, visibleProjects } from "./access.ts";
+import { type OrgAccess, visibleProjects } from "./access.ts";
 
 /**
  * Balance, tier, this month's spend by day and counts. Balance and tier are organization facts every member
- * sees; spend and counts cover only the projects the caller can see (all of them for admins).
+ * sees; spend and counts cover only the projects the caller can see (all of them for admins). Access:
+ * organization members.
  */
 export async function getOrganizationOverview(opts: {
   ctx: AppContext;
-  userId: string;
-  orgId: string;
+  access: OrgAccess;
   now?: Date;
 }): Promise<OrgOverview> {
   const { db } = opts.ctx;
-  const access = await getOrgAccess(db, opts);
+  const { access } = opts;
   const { org } = access;
   const tz = EDITION_TIME_ZONE[org.edition];
   const visible = await visibleProjects(db, access);

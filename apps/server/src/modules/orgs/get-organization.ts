@@ -1,10 +1,12 @@
 import { EDITION_TIME_ZONE, type OrgGeneral } from "@moonport/contracts";
-import type { AppContext } from "../../context.ts";
-import { getOrgAccess } from "./access.ts";
+import type { OrgAccess } from "./access.ts";
 
-/** General information of an organization the caller belongs to. */
-export async function getOrganization(opts: { ctx: AppContext; userId: string; orgId: string }): Promise<OrgGeneral> {
-  const { org, role } = await getOrgAccess(opts.ctx.db, opts);
+/** General information of an organization the caller belongs to (access: organization members). */
+export async function getOrganization(opts: { access: OrgAccess }): Promise<OrgGeneral> {
+  return toOrgGeneral(opts.access);
+}
+
+export function toOrgGeneral({ org, role }: Pick<OrgAccess, "org" | "role">): OrgGeneral {
   return {
     id: org.id,
     name: org.name,

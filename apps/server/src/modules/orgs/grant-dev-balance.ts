@@ -2,20 +2,18 @@ import { parseMoney } from "@moonport/contracts";
 import type { AppContext } from "../../context.ts";
 import { fieldError } from "../../lib/app-error.ts";
 import { grantBalance } from "../billing/grant-balance.ts";
-import { assertOrgAdmin, getOrgAccess } from "./access.ts";
+import type { OrgAccess } from "./access.ts";
 
 /**
- * Test seam (DEV_GRANTS=true, never in production): an organization admin credits cash to their organization, so
+ * Test seam (DEV_GRANTS=true, never in production; access: organization admins): an organization admin credits cash to their organization, so
  * browser tests can call /v1 before a recharge flow exists. Recorded as an operator-style grant in the ledger.
  */
 export async function grantDevBalance(opts: {
   ctx: AppContext;
-  userId: string;
-  orgId: string;
+  access: OrgAccess;
   amount: string;
 }): Promise<{ cashBalance: string }> {
-  const access = await getOrgAccess(opts.ctx.db, opts);
-  assertOrgAdmin(access);
+  const orgId = opts.access.org.id;
   let amount: bigint;
   try {
     amount = parseMoney(opts.amount);
@@ -25,10 +23,10 @@ export async function grantDevBalance(opts: {
   if (amount <= 0n) throw fieldError("validation_failed", "amount", "invalid_type");
   const { cashBalance } = await grantBalance({
     ctx: opts.ctx,
-    orgId: opts.orgId,
+    orgId,
     amount,
     note: "DEV_GRANTS test grant",
-    createdBy: opts.userId,
+    createdBy: opts.access.userId,
   });
   return { cashBalance: cashBalance.toString() };
 }

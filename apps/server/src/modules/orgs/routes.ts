@@ -9,8 +9,7 @@ import {
 } from "@moonport/contracts";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
-import type { App } from "../../http/route.ts";
-import { requireUser } from "../../http/session.ts";
+import { type App, callerAuth, orgAccess } from "../../http/route.ts";
 import { createAdditionalOrganization } from "./create-additional-organization.ts";
 import { getOrganization } from "./get-organization.ts";
 import { getOrganizationOverview } from "./get-organization-overview.ts";
@@ -20,28 +19,34 @@ import { updateOrganization } from "./update-organization.ts";
 export default async function orgRoutes(app: App, ctx: AppContext) {
   app.post(
     "/orgs",
-    { schema: { body: CreateOrgRequest, response: { 201: CreateOrgResponse } } },
+    { config: { access: "user" }, schema: { body: CreateOrgRequest, response: { 201: CreateOrgResponse } } },
     async (req, reply) => {
-      const { userId } = requireUser(req);
+      const { userId } = callerAuth(req);
       const edition = resolveEdition({ host: req.headers.host, locale: req.locale, hosts: ctx.config.sites });
       reply.status(201);
       return createAdditionalOrganization({ ctx, userId, name: req.body.name, edition });
     },
   );
 
-  app.get("/orgs/:orgId", { schema: { params: OrgIdParams, response: { 200: OrgGeneral } } }, async (req) =>
-    getOrganization({ ctx, userId: requireUser(req).userId, orgId: req.params.orgId }),
+  app.get(
+    "/orgs/:orgId",
+    { config: { access: "orgMember" }, schema: { params: OrgIdParams, response: { 200: OrgGeneral } } },
+    async (req) => getOrganization({ access: orgAccess(req) }),
   );
 
   app.patch(
     "/orgs/:orgId",
-    { schema: { params: OrgIdParams, body: UpdateOrgRequest, response: { 200: OrgGeneral } } },
-    async (req) =>
-      updateOrganization({ ctx, userId: requireUser(req).userId, orgId: req.params.orgId, name: req.body.name }),
+    {
+      config: { access: "orgAdmin" },
+      schema: { params: OrgIdParams, body: UpdateOrgRequest, response: { 200: OrgGeneral } },
+    },
+    async (req) => updateOrganization({ ctx, access: orgAccess(req), name: req.body.name }),
   );
 
-  app.get("/orgs/:orgId/overview", { schema: { params: OrgIdParams, response: { 200: OrgOverview } } }, async (req) =>
-    getOrganizationOverview({ ctx, userId: requireUser(req).userId, orgId: req.params.orgId }),
+  app.get(
+    "/orgs/:orgId/overview",
+    { config: { access: "orgMember" }, schema: { params: OrgIdParams, response: { 200: OrgOverview } } },
+    async (req) => getOrganizationOverview({ ctx, access: orgAccess(req) }),
   );
 
   // Test seam, registered only with DEV_GRANTS=true (refused in production by env.ts).
@@ -49,14 +54,14 @@ export default async function orgRoutes(app: App, ctx: AppContext) {
     app.post(
       "/dev/orgs/:orgId/grant",
       {
+        config: { access: "orgAdmin" },
         schema: {
           params: OrgIdParams,
           body: z.object({ amount: z.string() }),
           response: { 200: z.object({ cashBalance: z.string() }) },
         },
       },
-      async (req) =>
-        grantDevBalance({ ctx, userId: requireUser(req).userId, orgId: req.params.orgId, amount: req.body.amount }),
+      async (req) => grantDevBalance({ ctx, access: orgAccess(req), amount: req.body.amount }),
     );
   }
 }

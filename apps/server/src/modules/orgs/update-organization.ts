@@ -2,21 +2,20 @@ import type { OrgGeneral } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import { assertOrgAdmin, getOrgAccess } from "./access.ts";
-import { getOrganization } from "./get-organization.ts";
+import type { OrgAccess } from "./access.ts";
+import { toOrgGeneral } from "./get-organization.ts";
 
-/** Renames an organization (organization admins only). */
+/** Renames an organization (access: organization admins, declared by the route). */
 export async function updateOrganization(opts: {
   ctx: AppContext;
-  userId: string;
-  orgId: string;
+  access: OrgAccess;
   name: string;
 }): Promise<OrgGeneral> {
-  const access = await getOrgAccess(opts.ctx.db, opts);
-  assertOrgAdmin(access);
-  await opts.ctx.db
+  const { access } = opts;
+  const [org] = await opts.ctx.db
     .update(schema.organizations)
     .set({ name: opts.name })
-    .where(eq(schema.organizations.id, opts.orgId));
-  return getOrganization(opts);
+    .where(eq(schema.organizations.id, access.org.id))
+    .returning();
+  return toOrgGeneral({ org: org ?? access.org, role: access.role });
 }

@@ -1,12 +1,12 @@
 import type { ProjectDetail } from "@moonport/contracts";
 import { type Db, schema } from "@moonport/db";
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import type { KeyEvents } from "../../gateway/key-events.ts";
 import { AppError, fieldError } from "../../lib/app-error.ts";
 import { withTransaction } from "../../lib/transaction.ts";
-import { invalidateKeysAfterCommit } from "../keys/invalidate-keys.ts";
-import { assertOrgAdmin, assertProjectActive, getOrgAccess, getProjectAccess } from "../orgs/access.ts";
+import { disableApiKeys } from "../keys/disable-api-keys.ts";
+import { assertProjectActive, type OrgAccess, type ProjectAccess } from "../orgs/access.ts";
 import { toProjectDetail } from "./project-row.ts";
 
 /**
@@ -26,35 +26,31 @@ export async function archiveProjectRecord(opts: {
     if (!project) throw new AppError("not_found");
     if (project.isDefault) throw new AppError("default_project_archive");
     assertProjectActive(project);
-    await tx
-      .update(schema.apiKeys)
-      .set({ status: "disabled" })
-      .where(and(eq(schema.apiKeys.projectId, opts.projectId), isNull(schema.apiKeys.deletedAt)));
-    await tx.delete(schema.projectMembers).where(eq(schema.projectMembers.projectId, opts.projectId));
-    await tx.update(schema.projects).set({ status: "archived", archivedAt: sql`now()` }).where(where);
-    await invalidateKeysAfterCommit(
+    await disableApiKeys(
       { tx, afterCommit, keyEvents: opts.keyEvents },
       { orgId: opts.orgId, projectId: opts.projectId },
     );
+    await tx.delete(schema.projectMembers).where(eq(schema.projectMembers.projectId, opts.projectId));
+    await tx.update(schema.projects).set({ status: "archived", archivedAt: sql`now()` }).where(where);
   });
 }
 
-/** The console's archive: organization admins only, after typing the project's name to confirm. */
+/**
+ * The console's archive (access: organization admins, on a project they can see), after typing the project's name
+ * to confirm.
+ */
 export async function archiveProject(opts: {
   ctx: AppContext;
-  userId: string;
-  orgId: string;
-  projectId: string;
+  access: OrgAccess;
+  project: ProjectAccess;
   confirmName: string;
 }): Promise<ProjectDetail> {
-  const { ctx } = opts;
-  const access = await getOrgAccess(ctx.db, opts);
-  const pa = await getProjectAccess(ctx.db, access, opts.projectId);
-  assertOrgAdmin(access);
-  assertProjectActive(pa.project);
-  if (pa.project.isDefault) throw new AppError("default_project_archive");
-  if (opts.confirmName !== pa.project.name) throw fieldError("validation_failed", "confirmName", "confirm_mismatch");
-  await archiveProjectRecord({ db: ctx.db, keyEvents: ctx.keyEvents, orgId: opts.orgId, projectId: opts.projectId });
-  const updated = await getProjectAccess(ctx.db, access, opts.projectId);
-  return toProjectDetail(updated.project, updated.role, access.org);
+  const { ctx, access } = opts;
+  const { project } = opts.project;
+  assertProjectActive(project);
+  if (project.isDefault) throw new AppError("default_project_archive");
+  if (opts.confirmName !== project.name) throw fieldError("validation_failed", "confirmName", "confirm_mismatch");
+  await archiveProjectRecord({ db: ctx.db, keyEvents: ctx.keyEvents, orgId: project.orgId, projectId: project.id });
+  const [updated] = await ctx.db.select().from(schema.projects).where(eq(schema.projects.id, project.id));
+  return toProjectDetail(updated ?? project, opts.project.role, access.org);
 }

@@ -1,24 +1,22 @@
 import { EDITION_TIME_ZONE, type ProjectBilling } from "@moonport/contracts";
 import type { AppContext } from "../../context.ts";
 import { monthPeriod } from "../../lib/edition-time.ts";
-import { getOrgAccess, getProjectAccess } from "../orgs/access.ts";
+import type { OrgAccess, ProjectAccess } from "../orgs/access.ts";
 import { spendBy, spendSeries } from "../usage/bill-queries.ts";
 
-/** A project's spend in one month (edition's zone): by day and by model. */
+/** A project's spend in one month (edition's zone): by day and by model. Access: project members. */
 export async function getProjectBilling(opts: {
   ctx: AppContext;
-  userId: string;
-  orgId: string;
-  projectId: string;
+  access: OrgAccess;
+  project: ProjectAccess;
   month: string;
 }): Promise<ProjectBilling> {
   const { db } = opts.ctx;
-  const access = await getOrgAccess(db, opts);
-  await getProjectAccess(db, access, opts.projectId);
+  const { access } = opts;
   const tz = EDITION_TIME_ZONE[access.org.edition];
   const [y, m] = opts.month.split("-").map(Number);
   const period = monthPeriod(y!, m!);
-  const scope = { orgId: access.org.id, projectIds: [opts.projectId] };
+  const scope = { orgId: access.org.id, projectIds: [opts.project.project.id] };
   const daily = await spendSeries(db, scope, period, tz);
   const byModel = await spendBy(db, scope, period, tz, "model");
   return {

@@ -3,26 +3,25 @@ import { schema } from "@moonport/db";
 import { and, count, eq, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { localDate, monthPeriod } from "../../lib/edition-time.ts";
-import { getOrgAccess, getProjectAccess } from "../orgs/access.ts";
+import type { OrgAccess, ProjectAccess } from "../orgs/access.ts";
 import { spendSeries } from "../usage/bill-queries.ts";
 import { toProjectDetail } from "./project-row.ts";
 
-/** A project's details, settings, this month's spend by day, key and member counts. */
+/** A project's details, settings, this month's spend by day, key and member counts. Access: project members. */
 export async function getProjectOverview(opts: {
   ctx: AppContext;
-  userId: string;
-  orgId: string;
-  projectId: string;
+  access: OrgAccess;
+  project: ProjectAccess;
   now?: Date;
 }): Promise<ProjectOverview> {
   const { db } = opts.ctx;
-  const access = await getOrgAccess(db, opts);
-  const pa = await getProjectAccess(db, access, opts.projectId);
+  const { access, project: pa } = opts;
+  const projectId = pa.project.id;
   const tz = EDITION_TIME_ZONE[access.org.edition];
   const today = localDate(opts.now ?? new Date(), tz);
   const daily = await spendSeries(
     db,
-    { orgId: access.org.id, projectIds: [opts.projectId] },
+    { orgId: access.org.id, projectIds: [projectId] },
     monthPeriod(today.year, today.month),
     tz,
   );
@@ -30,12 +29,12 @@ export async function getProjectOverview(opts: {
   const keyRows = await db
     .select({ status: schema.apiKeys.status, n: count() })
     .from(schema.apiKeys)
-    .where(and(eq(schema.apiKeys.projectId, opts.projectId), isNull(schema.apiKeys.deletedAt)))
+    .where(and(eq(schema.apiKeys.projectId, projectId), isNull(schema.apiKeys.deletedAt)))
     .groupBy(schema.apiKeys.status);
   const [members] = await db
     .select({ n: count() })
     .from(schema.projectMembers)
-    .where(eq(schema.projectMembers.projectId, opts.projectId));
+    .where(eq(schema.projectMembers.projectId, projectId));
   return {
     project: toProjectDetail(pa.project, pa.role, access.org),
     spend: {

@@ -2,32 +2,28 @@ import { maskPhone } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { and, asc, eq, notInArray } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import { assertProjectActive, assertProjectAdmin, getOrgAccess, getProjectAccess } from "../orgs/access.ts";
+import { assertProjectActive, type ProjectAccess } from "../orgs/access.ts";
 
 /**
  * Organization members who are not yet in the project: the only people a project admin can add. Anyone else
- * must first be invited to the organization by an organization admin.
+ * must first be invited to the organization by an organization admin. Access: project admins.
  */
 export async function listProjectMemberCandidates(opts: {
   ctx: AppContext;
-  userId: string;
-  orgId: string;
-  projectId: string;
+  project: ProjectAccess;
 }): Promise<{ items: { userId: string; nickname: string; phoneMasked: string | null }[] }> {
   const { db } = opts.ctx;
-  const access = await getOrgAccess(db, opts);
-  const pa = await getProjectAccess(db, access, opts.projectId);
-  assertProjectAdmin(pa);
-  assertProjectActive(pa.project);
+  const { id: projectId, orgId } = opts.project.project;
+  assertProjectActive(opts.project.project);
   const inProject = db
     .select({ id: schema.projectMembers.userId })
     .from(schema.projectMembers)
-    .where(eq(schema.projectMembers.projectId, opts.projectId));
+    .where(eq(schema.projectMembers.projectId, projectId));
   const rows = await db
     .select({ userId: schema.orgMembers.userId, nickname: schema.orgMembers.nickname, phone: schema.users.phone })
     .from(schema.orgMembers)
     .innerJoin(schema.users, eq(schema.users.id, schema.orgMembers.userId))
-    .where(and(eq(schema.orgMembers.orgId, opts.orgId), notInArray(schema.orgMembers.userId, inProject)))
+    .where(and(eq(schema.orgMembers.orgId, orgId), notInArray(schema.orgMembers.userId, inProject)))
     .orderBy(asc(schema.orgMembers.nickname));
   return {
     items: rows.map((r) => ({

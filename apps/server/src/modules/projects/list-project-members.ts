@@ -2,21 +2,18 @@ import { maskPhone, type ProjectMemberRow } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { and, asc, count, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import { getOrgAccess, getProjectAccess } from "../orgs/access.ts";
+import type { ProjectAccess } from "../orgs/access.ts";
 
-/** Members of a project (anyone who can see the project), with their organization nickname. */
+/** Members of a project (access: project members), with their organization nickname. */
 export async function listProjectMembers(opts: {
   ctx: AppContext;
-  userId: string;
-  orgId: string;
-  projectId: string;
+  project: ProjectAccess;
   page: number;
   pageSize: number;
 }): Promise<{ items: ProjectMemberRow[]; total: number; page: number; pageSize: number }> {
   const { db } = opts.ctx;
-  const access = await getOrgAccess(db, opts);
-  await getProjectAccess(db, access, opts.projectId);
-  const where = eq(schema.projectMembers.projectId, opts.projectId);
+  const { id: projectId, orgId } = opts.project.project;
+  const where = eq(schema.projectMembers.projectId, projectId);
   const [total] = await db.select({ n: count() }).from(schema.projectMembers).where(where);
   const rows = await db
     .select({
@@ -30,7 +27,7 @@ export async function listProjectMembers(opts: {
     .innerJoin(schema.users, eq(schema.users.id, schema.projectMembers.userId))
     .innerJoin(
       schema.orgMembers,
-      and(eq(schema.orgMembers.userId, schema.projectMembers.userId), eq(schema.orgMembers.orgId, opts.orgId)),
+      and(eq(schema.orgMembers.userId, schema.projectMembers.userId), eq(schema.orgMembers.orgId, orgId)),
     )
     .where(where)
     .orderBy(asc(schema.projectMembers.createdAt), asc(schema.projectMembers.userId))

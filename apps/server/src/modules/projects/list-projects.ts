@@ -2,22 +2,20 @@ import type { ProjectRow } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { and, count, desc, eq, inArray, type SQL } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import { getOrgAccess, visibleProjects } from "../orgs/access.ts";
+import { type OrgAccess, visibleProjects } from "../orgs/access.ts";
 import { toProjectRow } from "./project-row.ts";
 
-/** Projects the caller can see (all for organization admins), newest first, one page. */
+/** Projects the caller can see (access: organization members; all projects for admins), newest first, one page. */
 export async function listProjects(opts: {
   ctx: AppContext;
-  userId: string;
-  orgId: string;
+  access: OrgAccess;
   status: "active" | "archived" | "all";
   page: number;
   pageSize: number;
 }): Promise<{ items: ProjectRow[]; total: number; page: number; pageSize: number }> {
   const { db } = opts.ctx;
-  const access = await getOrgAccess(db, opts);
-  const visible = await visibleProjects(db, access);
-  const where: SQL[] = [eq(schema.projects.orgId, opts.orgId)];
+  const visible = await visibleProjects(db, opts.access);
+  const where: SQL[] = [eq(schema.projects.orgId, opts.access.org.id)];
   if (opts.status !== "all") where.push(eq(schema.projects.status, opts.status));
   if (!visible.all) where.push(inArray(schema.projects.id, [...visible.roles.keys(), "-"]));
   const [total] = await db

@@ -20,8 +20,7 @@ import {
   UpdateProjectRequest,
 } from "@moonport/contracts";
 import type { AppContext } from "../../context.ts";
-import type { App } from "../../http/route.ts";
-import { requireUser } from "../../http/session.ts";
+import { type App, orgAccess, projectAccess } from "../../http/route.ts";
 import { archiveProject } from "./archive-project.ts";
 import { changeProjectMember } from "./change-project-member.ts";
 import { createProject } from "./create-project.ts";
@@ -36,60 +35,80 @@ export default async function projectRoutes(app: App, ctx: AppContext) {
   const base = "/orgs/:orgId/projects";
   app.get(
     base,
-    { schema: { params: OrgIdParams, querystring: ListProjectsQuery, response: { 200: ProjectPage } } },
-    async (req) => listProjects({ ctx, userId: requireUser(req).userId, orgId: req.params.orgId, ...req.query }),
+    {
+      config: { access: "orgMember", objectRule: "members see the projects they belong to" },
+      schema: { params: OrgIdParams, querystring: ListProjectsQuery, response: { 200: ProjectPage } },
+    },
+    async (req) => listProjects({ ctx, access: orgAccess(req), ...req.query }),
   );
 
   app.post(
     base,
-    { schema: { params: OrgIdParams, body: CreateProjectRequest, response: { 201: ProjectRow } } },
+    {
+      config: { access: "orgAdmin" },
+      schema: { params: OrgIdParams, body: CreateProjectRequest, response: { 201: ProjectRow } },
+    },
     async (req, reply) => {
-      const { userId } = requireUser(req);
+      const access = orgAccess(req);
       reply.status(201);
-      return createProject({ ctx, userId, orgId: req.params.orgId, ...req.body });
+      return createProject({ ctx, access, ...req.body });
     },
   );
 
   app.get(
     `${base}/:projectId`,
-    { schema: { params: ProjectParams, response: { 200: ProjectOverview } } },
-    async (req) => getProjectOverview({ ctx, userId: requireUser(req).userId, ...req.params }),
+    { config: { access: "projectMember" }, schema: { params: ProjectParams, response: { 200: ProjectOverview } } },
+    async (req) => getProjectOverview({ ctx, access: orgAccess(req), project: projectAccess(req) }),
   );
 
   app.patch(
     `${base}/:projectId`,
-    { schema: { params: ProjectParams, body: UpdateProjectRequest, response: { 200: ProjectDetail } } },
-    async (req) => updateProject({ ctx, userId: requireUser(req).userId, ...req.params, changes: req.body }),
+    {
+      config: { access: "projectAdmin" },
+      schema: { params: ProjectParams, body: UpdateProjectRequest, response: { 200: ProjectDetail } },
+    },
+    async (req) => updateProject({ ctx, access: orgAccess(req), project: projectAccess(req), changes: req.body }),
   );
 
+  // An organization admin's action, on a project they must be able to see like any other.
   app.post(
     `${base}/:projectId/archive`,
-    { schema: { params: ProjectParams, body: ArchiveProjectRequest, response: { 200: ProjectDetail } } },
+    {
+      config: { access: "orgAdmin" },
+      schema: { params: ProjectParams, body: ArchiveProjectRequest, response: { 200: ProjectDetail } },
+    },
     async (req) =>
-      archiveProject({ ctx, userId: requireUser(req).userId, ...req.params, confirmName: req.body.confirmName }),
+      archiveProject({ ctx, access: orgAccess(req), project: projectAccess(req), confirmName: req.body.confirmName }),
   );
 
   app.get(
     `${base}/:projectId/members`,
-    { schema: { params: ProjectParams, querystring: PageQuery, response: { 200: ProjectMemberPage } } },
-    async (req) => listProjectMembers({ ctx, userId: requireUser(req).userId, ...req.params, ...req.query }),
+    {
+      config: { access: "projectMember" },
+      schema: { params: ProjectParams, querystring: PageQuery, response: { 200: ProjectMemberPage } },
+    },
+    async (req) => listProjectMembers({ ctx, project: projectAccess(req), ...req.query }),
   );
 
   app.get(
     `${base}/:projectId/member-candidates`,
-    { schema: { params: ProjectParams, response: { 200: ProjectMemberCandidates } } },
-    async (req) => listProjectMemberCandidates({ ctx, userId: requireUser(req).userId, ...req.params }),
+    {
+      config: { access: "projectAdmin" },
+      schema: { params: ProjectParams, response: { 200: ProjectMemberCandidates } },
+    },
+    async (req) => listProjectMemberCandidates({ ctx, project: projectAccess(req) }),
   );
 
   app.post(
     `${base}/:projectId/members`,
-    { schema: { params: ProjectParams, body: AddProjectMemberRequest, response: { 201: OkResponse } } },
+    {
+      config: { access: "projectAdmin" },
+      schema: { params: ProjectParams, body: AddProjectMemberRequest, response: { 201: OkResponse } },
+    },
     async (req, reply) => {
-      const { userId } = requireUser(req);
       await changeProjectMember({
         ctx,
-        userId,
-        ...req.params,
+        project: projectAccess(req),
         memberUserId: req.body.userId,
         action: { kind: "add", role: req.body.role },
       });
@@ -100,15 +119,15 @@ export default async function projectRoutes(app: App, ctx: AppContext) {
 
   app.patch(
     `${base}/:projectId/members/:userId`,
-    { schema: { params: ProjectMemberParams, body: UpdateProjectMemberRequest, response: { 200: OkResponse } } },
+    {
+      config: { access: "projectAdmin" },
+      schema: { params: ProjectMemberParams, body: UpdateProjectMemberRequest, response: { 200: OkResponse } },
+    },
     async (req) => {
-      const { orgId, projectId, userId: memberUserId } = req.params;
       await changeProjectMember({
         ctx,
-        userId: requireUser(req).userId,
-        orgId,
-        projectId,
-        memberUserId,
+        project: projectAccess(req),
+        memberUserId: req.params.userId,
         action: { kind: "update", role: req.body.role },
       });
       return { ok: true as const };
@@ -117,15 +136,15 @@ export default async function projectRoutes(app: App, ctx: AppContext) {
 
   app.delete(
     `${base}/:projectId/members/:userId`,
-    { schema: { params: ProjectMemberParams, response: { 200: OkResponse } } },
+    {
+      config: { access: "projectAdmin" },
+      schema: { params: ProjectMemberParams, response: { 200: OkResponse } },
+    },
     async (req) => {
-      const { orgId, projectId, userId: memberUserId } = req.params;
       await changeProjectMember({
         ctx,
-        userId: requireUser(req).userId,
-        orgId,
-        projectId,
-        memberUserId,
+        project: projectAccess(req),
+        memberUserId: req.params.userId,
         action: { kind: "remove" },
       });
       return { ok: true as const };
@@ -134,7 +153,11 @@ export default async function projectRoutes(app: App, ctx: AppContext) {
 
   app.get(
     `${base}/:projectId/billing`,
-    { schema: { params: ProjectParams, querystring: ProjectBillingQuery, response: { 200: ProjectBilling } } },
-    async (req) => getProjectBilling({ ctx, userId: requireUser(req).userId, ...req.params, month: req.query.month }),
+    {
+      config: { access: "projectMember" },
+      schema: { params: ProjectParams, querystring: ProjectBillingQuery, response: { 200: ProjectBilling } },
+    },
+    async (req) =>
+      getProjectBilling({ ctx, access: orgAccess(req), project: projectAccess(req), month: req.query.month }),
   );
 }

@@ -3,24 +3,21 @@ import { schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { fieldError } from "../../lib/app-error.ts";
-import { assertProjectActive, assertProjectAdmin, getOrgAccess, getProjectAccess } from "../orgs/access.ts";
+import { assertProjectActive, type OrgAccess, type ProjectAccess } from "../orgs/access.ts";
 import { toProjectDetail } from "./project-row.ts";
 
 /**
- * Project settings (project admins): name, description, budgets and alert amounts in whole currency units, and
+ * Project settings (access: project admins): name, description, budgets and alert amounts in whole currency units, and
  * the per-project TPM cap, which may not exceed the organization's tier TPM.
  */
 export async function updateProject(opts: {
   ctx: AppContext;
-  userId: string;
-  orgId: string;
-  projectId: string;
+  access: OrgAccess;
+  project: ProjectAccess;
   changes: UpdateProjectRequest;
 }): Promise<ProjectDetail> {
+  const { access, project: pa } = opts;
   return opts.ctx.db.transaction(async (tx) => {
-    const access = await getOrgAccess(tx, opts);
-    const pa = await getProjectAccess(tx, access, opts.projectId);
-    assertProjectAdmin(pa);
     assertProjectActive(pa.project);
     const c = opts.changes;
     const orgTpm = tierFor(access.org.edition, access.org.cumulativeRecharge, access.org.tierOverride).tpm;
@@ -43,7 +40,7 @@ export async function updateProject(opts: {
     const [project] = await tx
       .update(schema.projects)
       .set(set)
-      .where(eq(schema.projects.id, opts.projectId))
+      .where(eq(schema.projects.id, pa.project.id))
       .returning();
     return toProjectDetail(project!, pa.role, access.org);
   });

@@ -50,7 +50,7 @@ export default async function systemRoutes(app: App, ctx: AppContext) {
   });
 
   /** Edition and brand for the web app: which site, currency and API base URL this request belongs to. */
-  app.get("/api/config", { schema: { response: { 200: PublicConfig } } }, async (req) => {
+  app.get("/api/config", { config: { access: "public" }, schema: { response: { 200: PublicConfig } } }, async (req) => {
     const origin = `${req.protocol}://${req.headers.host ?? "localhost"}`;
     const edition = resolveEdition({ host: req.headers.host, locale: req.locale, hosts: ctx.config.sites });
     return {

@@ -3,23 +3,23 @@ import { schema } from "@moonport/db";
 import { eq, inArray } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { parsePeriod } from "../../lib/edition-time.ts";
-import { getOrgAccess, visibleProjects } from "../orgs/access.ts";
+import { type OrgAccess, visibleProjects } from "../orgs/access.ts";
 import { type BillDimension, spendBy, spendSeries } from "./bill-queries.ts";
 
 /**
  * Account consumption for a year or a month (edition's zone): a series and breakdowns by API key, project,
- * product type and model. Organization admins see the whole organization; members the projects they belong to.
+ * product type and model. Access: organization members; admins see the whole organization, members the
+ * projects they belong to.
  */
 export async function getConsumption(opts: {
   ctx: AppContext;
-  userId: string;
-  orgId: string;
+  access: OrgAccess;
   granularity: "year" | "month";
   period?: string;
   now?: Date;
 }): Promise<Consumption> {
   const { db } = opts.ctx;
-  const access = await getOrgAccess(db, opts);
+  const { access } = opts;
   const tz = EDITION_TIME_ZONE[access.org.edition];
   const visible = await visibleProjects(db, access);
   const scope = { orgId: access.org.id, projectIds: visible.all ? null : [...visible.roles.keys()] };

@@ -3,7 +3,7 @@ import { schema } from "@moonport/db";
 import { and, eq, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { dayPeriod, localDate } from "../../lib/edition-time.ts";
-import { getOrgAccess } from "../orgs/access.ts";
+import type { OrgAccess } from "../orgs/access.ts";
 import { usageIn } from "./bill-queries.ts";
 
 function toTierRow(t: Tier): TierRow {
@@ -21,16 +21,11 @@ function toTierRow(t: Tier): TierRow {
 /**
  * The organization's tier, the whole tier table of its edition, and current use counted from bill rows (the
  * gateway's limiter does not expose its live counters): requests and tokens of the last 60 seconds, tokens of
- * today in the edition's zone. Every member may read it: limits are shared by all projects.
+ * today in the edition's zone. Access: organization members (limits are shared by all projects).
  */
-export async function getUsageLimits(opts: {
-  ctx: AppContext;
-  userId: string;
-  orgId: string;
-  now?: Date;
-}): Promise<UsageLimits> {
+export async function getUsageLimits(opts: { ctx: AppContext; access: OrgAccess; now?: Date }): Promise<UsageLimits> {
   const { db } = opts.ctx;
-  const { org } = await getOrgAccess(db, opts);
+  const { org } = opts.access;
   const now = opts.now ?? new Date();
   const tz = EDITION_TIME_ZONE[org.edition];
   const tier = tierFor(org.edition, org.cumulativeRecharge, org.tierOverride);
