@@ -1,0 +1,143 @@
+/**
+ * Import boundaries, checked by `npm run check:boundaries` (part of `npm run lint`, so CI fails on a violation).
+ * Rules name folders by pattern, not by today's list, so a new feature, module or engine is covered without
+ * touching this file. ARCHITECTURE.md "Import boundaries" explains each rule.
+ *
+ * KNOWN_VIOLATIONS below are today's exceptions, each with the reason and the work that removes it. Delete an
+ * entry once its import is gone (`npm run check:boundaries` lists every known violation it still sees).
+ */
+
+/** Route files: a module's `routes.ts` or `<name>-routes.ts`, the gateway's `/v1` routes. */
+const ROUTE_FILE = "/[a-z0-9-]*routes\\.ts$";
+
+const WEB = "apps/web/src/features";
+const SERVER = "apps/server/src";
+
+/**
+ * Imports that break a rule today. Branch web-kit splits apps/web/src/features/org and moves the shared pieces
+ * into src/components/console-kit and src/lib; branch chat-core moves gateway/errors.ts into the chat core.
+ * The signed-in user (`auth/api/get-me.ts`) and the site configuration (`config/api/get-config.ts`) are app-wide
+ * queries that several features read; they belong in src/lib, which no branch in flight does yet.
+ */
+const KNOWN_VIOLATIONS = [
+  // chat-core: gateway/errors.ts moves to chat/errors.ts.
+  [`${SERVER}/chat/chat-request.ts`, `${SERVER}/gateway/errors.ts`, "chat-core-and-engines-not-gateway"],
+  // web-kit: features/org is split per domain; the console user hook moves with the console kit.
+  [`${WEB}/org/current-org.ts`, `${WEB}/console/context.ts`],
+  // web-kit: the profile screens move onto the console kit; displayName belongs in src/lib.
+  [`${WEB}/profile/components/profile-page.tsx`, `${WEB}/console/components/user-menu.tsx`],
+  // Follow-up (no branch yet): the SMS sender is shared by sign-up, sign-in and phone binding.
+  [`${WEB}/profile/components/bind-phone-modal.tsx`, `${WEB}/auth/api/send-sms.ts`],
+  // Follow-up (no branch yet): the `me` query and sign-out are app-wide session state → src/lib.
+  [`${WEB}/profile/api/update-account.ts`, `${WEB}/auth/api/get-me.ts`],
+  [`${WEB}/orgs/api/set-current-org.ts`, `${WEB}/auth/api/get-me.ts`],
+  [`${WEB}/console/components/console-shell.tsx`, `${WEB}/auth/api/get-me.ts`],
+  [`${WEB}/console/components/user-menu.tsx`, `${WEB}/auth/api/sign-out.ts`],
+  // web-kit: the organization switcher's request joins the orgs feature or the console kit.
+  [`${WEB}/console/components/org-switcher.tsx`, `${WEB}/orgs/api/set-current-org.ts`],
+  // Follow-up (no branch yet): the site configuration query is app-wide → src/lib.
+  [`${WEB}/home/components/home-page.tsx`, `${WEB}/config/api/get-config.ts`],
+  [`${WEB}/auth/components/auth-layout.tsx`, `${WEB}/config/api/get-config.ts`],
+].map(([from, to, rule = "web-feature-isolation"]) => ({
+  type: "dependency",
+  from,
+  to,
+  rule: { name: rule, severity: "error" },
+}));
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "web-feature-isolation",
+      comment:
+        "A web feature (apps/web/src/features/<name>/) does not import another feature. Shared pieces live in " +
+        "apps/web/src/components (console kit included) or apps/web/src/lib; pages compose features in app/routes.",
+      severity: "error",
+      from: { path: "^apps/web/src/features/([^/]+)/" },
+      to: { path: "^apps/web/src/features/([^/]+)/", pathNot: "^apps/web/src/features/$1/" },
+    },
+    {
+      name: "chat-core-and-engines-not-gateway",
+      comment:
+        "The chat core (apps/server/src/chat) and the engines serve /v1 and the playground alike; keys, limits " +
+        "and metering stay in the gateway, which calls them and never the other way round.",
+      severity: "error",
+      from: { path: "^apps/server/src/(chat|engines)/" },
+      to: { path: "^apps/server/src/gateway/" },
+    },
+    {
+      name: "domain-not-route-files",
+      comment:
+        "Route files are the outermost layer: only app.ts (which registers them) and other route files may " +
+        "import one. Domain functions, the gateway's non-route files, jobs, the CLI and lib/ never do.",
+      severity: "error",
+      from: {
+        path: "^apps/server/src/",
+        pathNot: [ROUTE_FILE, "^apps/server/src/app\\.ts$", "\\.test\\.ts$"],
+      },
+      to: { path: "^apps/server/src/[a-z0-9/-]*routes\\.ts$" },
+    },
+    {
+      name: "modules-not-http-layer",
+      comment:
+        "Domain code in apps/server/src/modules/<name>/ takes plain options objects and throws AppError " +
+        "(lib/app-error.ts); the request, reply, route types, locale and error mapper of http/ are for route " +
+        "files. (http/session.ts is the session store that sign-up and sign-in open sessions with.)",
+      severity: "error",
+      from: { path: "^apps/server/src/modules/[^/]+/", pathNot: [ROUTE_FILE, "\\.test\\.ts$"] },
+      to: { path: "^apps/server/src/http/(route|errors|locale|web)\\.ts$" },
+    },
+    {
+      name: "contracts-stand-alone",
+      comment:
+        "packages/contracts is browser-safe and shared by server and web: it imports no app, no database " +
+        "package and no Node built-in.",
+      severity: "error",
+      from: { path: "^packages/contracts/" },
+      to: { path: "^(apps/|packages/db/)" },
+    },
+    {
+      name: "contracts-no-node-builtins",
+      comment: "packages/contracts runs in the browser too.",
+      severity: "error",
+      from: { path: "^packages/contracts/src/", pathNot: "\\.test\\.ts$" },
+      to: { dependencyTypes: ["core"] },
+    },
+    {
+      name: "db-not-apps",
+      comment: "packages/db knows nothing of the apps built on it.",
+      severity: "error",
+      from: { path: "^packages/db/" },
+      to: { path: "^apps/" },
+    },
+    {
+      name: "web-not-server-or-db",
+      comment: "The web app reaches the server over HTTP only, with shapes from packages/contracts.",
+      severity: "error",
+      from: { path: "^apps/web/" },
+      to: { path: "^(apps/server/|packages/db/)" },
+    },
+    {
+      name: "server-src-not-tests",
+      comment: "Production code never imports test helpers.",
+      severity: "error",
+      from: { path: "^apps/server/src/", pathNot: "\\.test\\.ts$" },
+      to: { path: "(^apps/server/test/|\\.test\\.ts$)" },
+    },
+  ],
+  options: {
+    knownViolations: KNOWN_VIOLATIONS,
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "(^|/)(node_modules|build|\\.react-router|migrations)/" },
+    // Type-only imports couple folders as much as value imports do.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.base.json" },
+    enhancedResolveOptions: {
+      extensions: [".ts", ".tsx", ".js", ".mjs", ".cjs", ".json"],
+      conditionNames: ["import", "require", "node", "default"],
+    },
+    // Vite virtual modules (virtual:docs/…) and asset queries resolve at build time only.
+    moduleSystems: ["es6", "cjs"],
+  },
+};
