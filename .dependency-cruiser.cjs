@@ -91,8 +91,8 @@ module.exports = {
     {
       name: "contracts-stand-alone",
       comment:
-        "packages/contracts is browser-safe and shared by server and web: it imports no app, no database " +
-        "package and no Node built-in.",
+        "packages/contracts is browser-safe and shared by server and web: it imports neither an app nor the " +
+        "database package.",
       severity: "error",
       from: { path: "^packages/contracts/" },
       to: { path: "^(apps/|packages/db/)" },
@@ -134,6 +134,9 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.base.json" },
     enhancedResolveOptions: {
+      // The workspace packages (@moonport/contracts, @moonport/db) are reached through their package.json
+      // "exports"; without this they would not resolve and rules on packages/ would never match.
+      exportsFields: ["exports"],
       extensions: [".ts", ".tsx", ".js", ".mjs", ".cjs", ".json"],
       conditionNames: ["import", "require", "node", "default"],
     },
