@@ -1,7 +1,9 @@
 /**
- * Pulls the runnable code samples out of the documentation MDX files (apps/web/content/docs). A sample is a
+ * Pulls the code samples out of the documentation MDX files (apps/web/content/docs). A runnable sample is a
  * fenced block whose language is `bash` (a curl call) or `javascript` (a Node script using the openai SDK or
  * fetch). A fence with `skip-test` in its meta (```javascript skip-test) is a deliberate fragment and is left out.
+ * `python` blocks are extracted on request: they cannot run here (see docs-samples.test.ts) and are checked
+ * against their JavaScript twins instead.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -9,7 +11,7 @@ import { fileURLToPath } from "node:url";
 
 export const DOCS_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/content/docs");
 
-export type SampleLanguage = "bash" | "javascript";
+export type SampleLanguage = "bash" | "javascript" | "python";
 
 export interface DocSample {
   /** Path relative to DOCS_ROOT, e.g. "en-US/api/chat.mdx". */
@@ -20,10 +22,14 @@ export interface DocSample {
   code: string;
 }
 
-const RUNNABLE = new Set<string>(["bash", "javascript"]);
+const RUNNABLE: readonly SampleLanguage[] = ["bash", "javascript"];
 
 /** Fenced blocks of one MDX source. Fences are ``` or longer at the start of a line; the closing fence matches. */
-export function extractSamples(source: string, file: string): { samples: DocSample[]; skipped: number } {
+export function extractSamples(
+  source: string,
+  file: string,
+  languages: readonly SampleLanguage[] = RUNNABLE,
+): { samples: DocSample[]; skipped: number } {
   const lines = source.split("\n");
   const samples: DocSample[] = [];
   let skipped = 0;
@@ -36,7 +42,7 @@ export function extractSamples(source: string, file: string): { samples: DocSamp
     const start = i;
     const body: string[] = [];
     for (i++; i < lines.length && !new RegExp(`^${fence}\\s*$`).test(lines[i]!); i++) body.push(lines[i]!);
-    if (!RUNNABLE.has(language)) continue;
+    if (!languages.includes(language as SampleLanguage)) continue;
     if (meta.includes("skip-test")) {
       skipped++;
       continue;
@@ -59,11 +65,14 @@ export function listDocFiles(root = DOCS_ROOT): string[] {
   return out.sort();
 }
 
-export function allSamples(root = DOCS_ROOT): { samples: DocSample[]; skipped: number } {
+export function allSamples(
+  root = DOCS_ROOT,
+  languages: readonly SampleLanguage[] = RUNNABLE,
+): { samples: DocSample[]; skipped: number } {
   let skipped = 0;
   const samples: DocSample[] = [];
   for (const file of listDocFiles(root)) {
-    const r = extractSamples(fs.readFileSync(path.join(root, file), "utf8"), file);
+    const r = extractSamples(fs.readFileSync(path.join(root, file), "utf8"), file, languages);
     samples.push(...r.samples);
     skipped += r.skipped;
   }

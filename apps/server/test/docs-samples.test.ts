@@ -3,8 +3,12 @@
  * the built-in simulator engine, a funded key) and must exit 0. curl runs with --fail-with-body, so an HTTP error
  * fails the sample; Node samples run as .mjs files placed under the repository's node_modules so that
  * `import OpenAI from "openai"` resolves to the repo's copy of the SDK.
+ *
+ * Python samples cannot run: Debian 12 packages no Python `openai` client (`apt-cache policy python3-openai`
+ * finds none) and PyPI is out of reach. Each is byte-compiled with python3 and must have a tested JavaScript
+ * twin on its page asking the API the same thing (docs-samples-twins.ts).
  */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import type { AddressInfo } from "node:net";
@@ -12,6 +16,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allSamples, type DocSample, extractSamples } from "./docs-samples-extract.ts";
+import { findTwin, requestShape } from "./docs-samples-twins.ts";
 import { seedAccount } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 
@@ -20,6 +25,7 @@ const SCRATCH = path.join(REPO_ROOT, "node_modules", ".cache", "docs-samples");
 const SAMPLE_TIMEOUT_MS = 60_000;
 
 const { samples, skipped } = allSamples();
+const { samples: pythonSamples, skipped: pythonSkipped } = allSamples(undefined, ["python"]);
 
 let t: TestApp;
 let baseUrl: string;
@@ -125,4 +131,100 @@ describe("documentation samples run against the simulator", () => {
     },
     SAMPLE_TIMEOUT_MS + 5_000,
   );
+});
+
+describe("Python documentation samples", () => {
+  const label = (s: DocSample) => `${s.file}:${s.line}`;
+  /** Syntax errors by sample, from one python3 run over all of them (empty when every sample compiles). */
+  let compileErrors: Record<string, string>;
+
+  beforeAll(() => {
+    const dir = fs.mkdtempSync(path.join(SCRATCH, "python-"));
+    try {
+      const files = pythonSamples.map((s, i) => {
+        const file = path.join(dir, `sample_${i}.py`);
+        fs.writeFileSync(file, s.code);
+        return file;
+      });
+      const script = [
+        "import json, py_compile, sys",
+        "errors = {}",
+        "for i, f in enumerate(sys.argv[1:]):",
+        "    try:",
+        "        py_compile.compile(f, cfile=f + 'c', doraise=True)",
+        "    except py_compile.PyCompileError as e:",
+        "        errors[i] = e.msg",
+        "print(json.dumps(errors))",
+      ].join("\n");
+      let out: string;
+      try {
+        out = execFileSync("python3", ["-c", script, ...files], { encoding: "utf8" });
+      } catch (e) {
+        throw new Error(`python3 is needed to byte-compile the Python samples (apt-get install python3): ${e}`);
+      }
+      const byIndex = JSON.parse(out) as Record<string, string>;
+      compileErrors = Object.fromEntries(Object.entries(byIndex).map(([i, msg]) => [label(pythonSamples[+i]!), msg]));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("finds the Python samples of both locales, none marked skip-test", () => {
+    expect(pythonSamples.filter((s) => s.file.startsWith("en-US/")).length).toBeGreaterThan(15);
+    expect(pythonSamples.filter((s) => s.file.startsWith("zh-CN/")).length).toBeGreaterThan(15);
+    expect(pythonSkipped).toBe(0);
+  });
+
+  it.each(pythonSamples.map((s) => [label(s), s] as const))("%s byte-compiles", (name) => {
+    expect(compileErrors[name]).toBeUndefined();
+  });
+
+  it.each(pythonSamples.map((s) => [label(s), s] as const))(
+    "%s mirrors a tested JavaScript sample of its page",
+    (_name, sample) => {
+      const result = findTwin(sample, samples);
+      const detail =
+        result.kind === "none"
+          ? `asks ${JSON.stringify(result.shape)}; not covered by:\n${result.candidates
+              .map((c) => `  ${label(c.sample)}: ${c.uncovered.join(", ")}`)
+              .join("\n")}`
+          : "";
+      expect(result.kind, detail).not.toBe("none");
+    },
+  );
+
+  it("tells a covered Python sample from one that asks for more than its page's JavaScript", () => {
+    const js = (code: string): DocSample => ({ file: "p.mdx", line: 1, language: "javascript", code });
+    const py = (code: string): DocSample => ({ file: "p.mdx", line: 9, language: "python", code });
+    const jsStream = js(
+      'await client.chat.completions.create({ model: "moonshot-v1-8k", messages, stream: true, temperature: 0.3 });',
+    );
+    expect(requestShape(jsStream)).toEqual({
+      endpoints: ["chat.completions"],
+      models: ["moonshot-v1-8k"],
+      options: ["stream", "temperature=0.3"],
+    });
+    // A simplified twin (no temperature) is covered; another model, another option or another value is not.
+    const covered = py('client.chat.completions.create(model="moonshot-v1-8k", messages=m, stream=True)');
+    expect(findTwin(covered, [jsStream])).toEqual({ kind: "twin", twin: jsStream });
+    for (const code of [
+      'client.chat.completions.create(model="moonshot-v1-32k", messages=m, stream=True)',
+      'client.chat.completions.create(model="moonshot-v1-8k", messages=m, stream=True, max_tokens=10)',
+      'client.chat.completions.create(model="moonshot-v1-8k", messages=m, stream=True, temperature=0.9)',
+      'httpx.get("{{API_BASE_URL}}/users/me/balance")',
+    ]) {
+      expect(findTwin(py(code), [jsStream]).kind, code).toBe("none");
+    }
+    // A twin must be on the same page.
+    expect(findTwin({ ...covered, file: "other.mdx" }, [jsStream]).kind).toBe("none");
+    // Client options count too: Python seconds against Node milliseconds.
+    const jsClient = js('new OpenAI({ baseURL: "{{API_BASE_URL}}", maxRetries: 4, timeout: 120_000 });');
+    expect(findTwin(py('OpenAI(base_url="{{API_BASE_URL}}", max_retries=4, timeout=120.0)'), [jsClient]).kind).toBe(
+      "twin",
+    );
+    expect(findTwin(py('OpenAI(base_url="{{API_BASE_URL}}", max_retries=4, timeout=60.0)'), [jsClient]).kind).toBe(
+      "none",
+    );
+    expect(findTwin(py('OpenAI(base_url="http://127.0.0.1:9988/v1")'), []).kind).toBe("client-only");
+  });
 });

@@ -1,6 +1,7 @@
 /**
- * Two app instances on one database and one Redis: revocations reach the other instance within a second, and
- * rate limits are enforced once for both.
+ * Two app instances on one database: with Redis, revocations reach the other instance within a second and rate
+ * limits are enforced once for both; on PostgreSQL without Redis, revocations travel through the settings-table
+ * counter and still arrive within a second.
  */
 import { newId, randomString, schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
@@ -9,22 +10,41 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GatewayError } from "../src/chat/errors.ts";
 import { disableApiKey } from "../src/modules/keys/disable-api-key.ts";
 import { archiveProjectRecord } from "../src/modules/projects/archive-project.ts";
-import { testEnv } from "./env.ts";
+import { redisUnderTest, testEnv } from "./env.ts";
 import { seedAccount } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 import { FIXTURE_DOCS } from "./support/fixtures.ts";
+import { waitFor } from "./support/wait.ts";
 
 const prefix = `mp-test-${randomString(8, "abcdefghijklmnopqrstuvwxyz")}`;
+const redisUrl = redisUnderTest();
 
-describe.skipIf(!testEnv.redisUrl)("two gateway instances on one Redis", () => {
+/** Polls instance `t` until the key is refused; returns how long that took. */
+async function refusedWithin(t: TestApp, key: string, limitMs: number): Promise<number> {
+  const start = Date.now();
+  while (Date.now() - start < limitMs + 500) {
+    try {
+      await t.ctx.gateway.authenticate(`Bearer ${key}`);
+    } catch (e) {
+      expect((e as GatewayError).message).toBe("Incorrect API key provided");
+      return Date.now() - start;
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return Number.POSITIVE_INFINITY;
+}
+
+// Skipped only in runs that leave Redis out on purpose (the PGlite pass); under TEST_REQUIRE_REDIS a missing URL
+// fails above instead.
+describe.skipIf(!redisUrl)("two gateway instances on one Redis", () => {
   let a: TestApp;
   let b: TestApp;
   let redis: Redis;
   beforeAll(async () => {
-    const env = { REDIS_URL: testEnv.redisUrl!, REDIS_KEY_PREFIX: prefix, DOCS_DIR: FIXTURE_DOCS };
+    const env = { REDIS_URL: redisUrl!, REDIS_KEY_PREFIX: prefix, DOCS_DIR: FIXTURE_DOCS };
     a = await createTestApp(env);
     b = await createTestApp(env, { database: a.ctx.database });
-    redis = new Redis(testEnv.redisUrl!);
+    redis = new Redis(redisUrl!);
   });
   afterAll(async () => {
     await b?.close();
@@ -33,21 +53,6 @@ describe.skipIf(!testEnv.redisUrl)("two gateway instances on one Redis", () => {
     if (keys.length) await redis.del(...keys);
     await redis.quit();
   });
-
-  /** Polls instance `t` until the key is refused; returns how long that took. */
-  async function refusedWithin(t: TestApp, key: string, limitMs: number): Promise<number> {
-    const start = Date.now();
-    while (Date.now() - start < limitMs + 500) {
-      try {
-        await t.ctx.gateway.authenticate(`Bearer ${key}`);
-      } catch (e) {
-        expect((e as GatewayError).message).toBe("Incorrect API key provided");
-        return Date.now() - start;
-      }
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    return Number.POSITIVE_INFINITY;
-  }
 
   it("a key disabled through one instance is refused by the other within one second", async () => {
     const acct = await seedAccount(a.ctx, { cash: "1" });
@@ -116,7 +121,11 @@ describe.skipIf(!testEnv.redisUrl)("two gateway instances on one Redis", () => {
       );
     expect(err?.message).toContain("request reached max concurrency: 1");
     held.release();
-    await new Promise((r) => setTimeout(r, 50)); // the release is a fire-and-forget ZREM
+    // The release is a fire-and-forget ZREM: wait until the lease has left the organization's sorted set.
+    await waitFor(
+      "the concurrency lease to be released",
+      async () => (await redis.zcard(`${prefix}:conc:${acct.orgId}`)) === 0,
+    );
     const next = await b.ctx.gateway.admit({ key: keyB, requestId: "c3", model: "moonshot-v1-8k", admissionTokens: 1 });
     next.release();
   });
@@ -147,5 +156,45 @@ describe.skipIf(!testEnv.redisUrl)("two gateway instances on one Redis", () => {
         `Your account ${acct.orgId}<${acct.keyId}> request reached max request: 3, please try again after ${res.headers["retry-after"]} seconds`,
       );
     }
+  });
+});
+
+// The counter in `settings` is what carries revocations between PostgreSQL instances without Redis. A PGlite
+// database belongs to one process, where local eviction is the whole story, so this needs the PostgreSQL pass.
+describe.skipIf(!testEnv.databaseUrl)("two gateway instances on PostgreSQL without Redis", () => {
+  let a: TestApp;
+  let b: TestApp;
+  beforeAll(async () => {
+    a = await createTestApp({ DOCS_DIR: FIXTURE_DOCS });
+    b = await createTestApp({ DOCS_DIR: FIXTURE_DOCS }, { database: a.ctx.database });
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  it("runs without Redis on a shared PostgreSQL database", () => {
+    for (const t of [a, b]) {
+      expect(t.ctx.redis).toBeUndefined();
+      expect(t.ctx.database.kind).toBe("postgres");
+    }
+  });
+
+  it("a key disabled through one instance is refused by the other within one second", async () => {
+    const acct = await seedAccount(a.ctx, { cash: "1" });
+    await a.ctx.gateway.authenticate(`Bearer ${acct.key}`);
+    await b.ctx.gateway.authenticate(`Bearer ${acct.key}`); // warm: cached in b
+    await disableApiKey({ db: a.ctx.db, keyEvents: a.ctx.keyEvents, orgId: acct.orgId, keyId: acct.keyId });
+    expect(await refusedWithin(b, acct.key, 1000)).toBeLessThan(1000);
+  });
+
+  it("archiving a project through one instance refuses its keys on the other within one second", async () => {
+    const acct = await seedAccount(a.ctx, { cash: "1" });
+    const projectId = newId("proj");
+    await a.ctx.db.insert(schema.projects).values({ id: projectId, orgId: acct.orgId, name: "p2" });
+    await a.ctx.db.update(schema.apiKeys).set({ projectId }).where(eq(schema.apiKeys.id, acct.keyId));
+    await b.ctx.gateway.authenticate(`Bearer ${acct.key}`);
+    await archiveProjectRecord({ db: a.ctx.db, keyEvents: a.ctx.keyEvents, orgId: acct.orgId, projectId });
+    expect(await refusedWithin(b, acct.key, 1000)).toBeLessThan(1000);
   });
 });

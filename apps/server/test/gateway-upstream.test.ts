@@ -3,6 +3,7 @@
  * routing and credentials, streaming passed through chunk by chunk, usage from the upstream or counted,
  * retries before the first byte, error mapping, and cancellation when the client goes away.
  */
+import { EventEmitter } from "node:events";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -14,6 +15,7 @@ import { countTokens } from "../src/chat/tokenizer.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 import { FIXTURE_DOCS } from "./support/fixtures.ts";
 import { TestPipeline } from "./support/test-pipeline.ts";
+import { withDeadline } from "./support/wait.ts";
 
 interface Seen {
   model: string;
@@ -23,6 +25,8 @@ interface Seen {
 
 const seen: Seen[] = [];
 const closedEarly: string[] = [];
+/** Emits "closed-early" with the model when the gateway hangs up on a streaming upstream response. */
+const upstreamEvents = new EventEmitter();
 let flakyCount = 0;
 let upstream: http.Server;
 let t: TestApp;
@@ -81,6 +85,7 @@ function startUpstream(): Promise<http.Server> {
         if (!res.writableFinished) {
           closed = true;
           closedEarly.push(model);
+          upstreamEvents.emit("closed-early", model);
         }
       });
       if (model === "midfail") {
@@ -256,7 +261,20 @@ describe("OpenAI-compatible upstream adapter", () => {
     expect(s.status).toBe("client_closed");
     expect(s.usage.completionTokens).toBeGreaterThan(0);
     expect(s.usage.completionTokens).toBeLessThan(countTokens(WORDS.join("")));
-    for (let i = 0; i < 50 && !closedEarly.includes("slow"); i++) await new Promise((r) => setTimeout(r, 20));
+    if (!closedEarly.includes("slow")) {
+      await withDeadline(
+        "the upstream request to be cancelled",
+        new Promise<void>((resolve) => {
+          const onClosed = (model: string) => {
+            if (model !== "slow") return;
+            upstreamEvents.off("closed-early", onClosed);
+            resolve();
+          };
+          upstreamEvents.on("closed-early", onClosed);
+        }),
+        1000,
+      );
+    }
     expect(closedEarly).toContain("slow");
   });
 });

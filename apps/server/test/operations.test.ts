@@ -13,6 +13,7 @@ import { MeWithOrgs } from "@moonport/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PASSWORD, uniqueUsername } from "./auth-helpers.ts";
 import { testEnv } from "./env.ts";
+import { waitFor } from "./support/wait.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 let dataDir: string;
@@ -25,6 +26,18 @@ afterAll(() => {
   for (const p of running) p.kill("SIGKILL");
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
+
+/** Whether something accepts TCP connections on the port (the server's listener is open). */
+function accepting(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: "127.0.0.1", port });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -188,7 +201,9 @@ describe.skipIf(testEnv.databaseUrl)("operations", () => {
         .then(async () => {
           first.child.kill("SIGTERM");
           await first.waitForLine((l) => l.includes("shutting down"));
-          await new Promise((r) => setTimeout(r, 300));
+          // Finish the body only once the server has stopped taking new connections: the request is then
+          // truly in flight during the shutdown.
+          await waitFor("the listener to close", async () => !(await accepting(port)), { timeoutMs: 20_000 });
           req.end(payload.slice(half));
         }, reject);
     });

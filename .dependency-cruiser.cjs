@@ -1,0 +1,145 @@
+/**
+ * Import boundaries, checked by `npm run check:boundaries` (part of `npm run lint`, so CI fails on a violation).
+ * Rules name folders by pattern, not by today's list, so a new feature, module or engine is covered without
+ * touching this file. ARCHITECTURE.md "Import boundaries" explains each rule.
+ *
+ * KNOWN_VIOLATIONS below are today's exceptions, each with the reason and the work that removes it. Delete an
+ * entry once its import is gone (`npm run check:boundaries` lists every known violation it still sees).
+ */
+
+/** Route files: a module's `routes.ts` or `<name>-routes.ts`, the gateway's `/v1` routes. */
+const ROUTE_FILE = "/[a-z0-9-]*routes\\.ts$";
+
+const WEB = "apps/web/src/features";
+const SERVER = "apps/server/src";
+
+/**
+ * Imports that break a rule today. Branch web-kit
+ * splits apps/web/src/features/org (both checked against this file: each removes exactly its entry). The others
+ * are not in any branch's scope yet: the signed-in user (`auth/api/get-me.ts`), sign-out, the SMS sender and the
+ * site configuration (`config/api/get-config.ts`) are app-wide pieces several features use; they belong in
+ * src/lib (or the console kit), a follow-up.
+ */
+const KNOWN_VIOLATIONS = [
+  // web-kit: features/org is split per domain and no longer reads the console shell's context.
+  [`${WEB}/org/current-org.ts`, `${WEB}/console/context.ts`],
+  // Follow-up (no branch yet): displayName belongs in src/lib.
+  [`${WEB}/profile/components/profile-page.tsx`, `${WEB}/console/components/user-menu.tsx`],
+  // Follow-up (no branch yet): the SMS sender is shared by sign-up, sign-in and phone binding.
+  [`${WEB}/profile/components/bind-phone-modal.tsx`, `${WEB}/auth/api/send-sms.ts`],
+  // Follow-up (no branch yet): the `me` query and sign-out are app-wide session state → src/lib.
+  [`${WEB}/profile/api/update-account.ts`, `${WEB}/auth/api/get-me.ts`],
+  [`${WEB}/orgs/api/set-current-org.ts`, `${WEB}/auth/api/get-me.ts`],
+  [`${WEB}/console/components/console-shell.tsx`, `${WEB}/auth/api/get-me.ts`],
+  [`${WEB}/console/components/user-menu.tsx`, `${WEB}/auth/api/sign-out.ts`],
+  // Follow-up (no branch yet): the organization switcher's request belongs with the console shell or src/lib.
+  [`${WEB}/console/components/org-switcher.tsx`, `${WEB}/orgs/api/set-current-org.ts`],
+  // Follow-up (no branch yet): the site configuration query is app-wide → src/lib.
+  [`${WEB}/home/components/home-page.tsx`, `${WEB}/config/api/get-config.ts`],
+  [`${WEB}/auth/components/auth-layout.tsx`, `${WEB}/config/api/get-config.ts`],
+].map(([from, to, rule = "web-feature-isolation"]) => ({
+  type: "dependency",
+  from,
+  to,
+  rule: { name: rule, severity: "error" },
+}));
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "web-feature-isolation",
+      comment:
+        "A web feature (apps/web/src/features/<name>/) does not import another feature. Shared pieces live in " +
+        "apps/web/src/components (console kit included) or apps/web/src/lib; pages compose features in app/routes.",
+      severity: "error",
+      from: { path: "^apps/web/src/features/([^/]+)/" },
+      to: { path: "^apps/web/src/features/([^/]+)/", pathNot: "^apps/web/src/features/$1/" },
+    },
+    {
+      name: "chat-core-and-engines-not-gateway",
+      comment:
+        "The chat core (apps/server/src/chat) and the engines serve /v1 and the playground alike; keys, limits " +
+        "and metering stay in the gateway, which calls them and never the other way round.",
+      severity: "error",
+      from: { path: "^apps/server/src/(chat|engines)/" },
+      to: { path: "^apps/server/src/gateway/" },
+    },
+    {
+      name: "domain-not-route-files",
+      comment:
+        "Route files are the outermost layer: only app.ts (which registers them) and other route files may " +
+        "import one. Domain functions, the gateway's non-route files, jobs, the CLI and lib/ never do.",
+      severity: "error",
+      from: {
+        path: "^apps/server/src/",
+        pathNot: [ROUTE_FILE, "^apps/server/src/app\\.ts$", "\\.test\\.ts$"],
+      },
+      to: { path: "^apps/server/src/[a-z0-9/-]*routes\\.ts$" },
+    },
+    {
+      name: "modules-not-http-layer",
+      comment:
+        "Domain code in apps/server/src/modules/<name>/ takes plain options objects and throws AppError " +
+        "(lib/app-error.ts); the request, reply, route types, locale and error mapper of http/ are for route " +
+        "files. (http/session.ts is the session store that sign-up and sign-in open sessions with.)",
+      severity: "error",
+      from: { path: "^apps/server/src/modules/[^/]+/", pathNot: [ROUTE_FILE, "\\.test\\.ts$"] },
+      to: { path: "^apps/server/src/http/(route|errors|locale|web)\\.ts$" },
+    },
+    {
+      name: "contracts-stand-alone",
+      comment:
+        "packages/contracts is browser-safe and shared by server and web: it imports neither an app nor the " +
+        "database package.",
+      severity: "error",
+      from: { path: "^packages/contracts/" },
+      to: { path: "^(apps/|packages/db/)" },
+    },
+    {
+      name: "contracts-no-node-builtins",
+      comment: "packages/contracts runs in the browser too.",
+      severity: "error",
+      from: { path: "^packages/contracts/src/", pathNot: "\\.test\\.ts$" },
+      to: { dependencyTypes: ["core"] },
+    },
+    {
+      name: "db-not-apps",
+      comment: "packages/db knows nothing of the apps built on it.",
+      severity: "error",
+      from: { path: "^packages/db/" },
+      to: { path: "^apps/" },
+    },
+    {
+      name: "web-not-server-or-db",
+      comment: "The web app reaches the server over HTTP only, with shapes from packages/contracts.",
+      severity: "error",
+      from: { path: "^apps/web/" },
+      to: { path: "^(apps/server/|packages/db/)" },
+    },
+    {
+      name: "server-src-not-tests",
+      comment: "Production code never imports test helpers.",
+      severity: "error",
+      from: { path: "^apps/server/src/", pathNot: "\\.test\\.ts$" },
+      to: { path: "(^apps/server/test/|\\.test\\.ts$)" },
+    },
+  ],
+  options: {
+    knownViolations: KNOWN_VIOLATIONS,
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "(^|/)(node_modules|build|\\.react-router|migrations)/" },
+    // Type-only imports couple folders as much as value imports do.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.base.json" },
+    enhancedResolveOptions: {
+      // The workspace packages (@moonport/contracts, @moonport/db) are reached through their package.json
+      // "exports"; without this they would not resolve and rules on packages/ would never match.
+      exportsFields: ["exports"],
+      extensions: [".ts", ".tsx", ".js", ".mjs", ".cjs", ".json"],
+      conditionNames: ["import", "require", "node", "default"],
+    },
+    // Vite virtual modules (virtual:docs/…) and asset queries resolve at build time only.
+    moduleSystems: ["es6", "cjs"],
+  },
+};
