@@ -11,7 +11,6 @@
 const ROUTE_FILE = "/[a-z0-9-]*routes\\.ts$";
 
 const WEB = "apps/web/src/features";
-const SERVER = "apps/server/src";
 
 /**
  * Imports that break a rule today. Branch web-kit
