@@ -61,9 +61,14 @@ export const EnvSchema = z.object({
   SMS_HTTP_URL: url(/^https?:\/\//, "http:// or https://"),
   SMS_HTTP_TOKEN: z.string().optional(),
   TRUST_PROXY: bool,
+  /**
+   * Development seams (the SMS outbox GET /api/dev/sms-outbox, the cash grant POST /api/dev/orgs/:orgId/grant).
+   * Off unless set, refused in production, and even when on they answer loopback clients only (http/dev-seams.ts).
+   */
+  DEV_SEAMS: bool,
+  /** Replaced by DEV_SEAMS; named here so an old deployment learns why its grant route vanished. */
+  DEV_GRANTS: z.string().optional(),
   /** Per-organization quotas; projects share the organization's key quota. */
-  /** Test seam: POST /api/dev/orgs/:orgId/grant credits cash to an organization (admins); refused in production. */
-  DEV_GRANTS: bool,
   MAX_ACTIVE_PROJECTS: z.coerce.number().int().min(1).max(100_000).default(20),
   MAX_API_KEYS: z.coerce.number().int().min(1).max(1_000_000).default(100),
   /** Serve the built web app (apps/web/build/client). Off in server-only test runs. */
@@ -106,7 +111,8 @@ export interface Config {
   trustProxy: boolean;
   serveWeb: boolean;
   limits: { maxActiveProjects: number; maxApiKeys: number };
-  devGrants: boolean;
+  /** SMS outbox and grant routes, loopback clients only (http/dev-seams.ts). */
+  devSeams: boolean;
   simulatorDelayMs: number;
   docsDir: string;
   webSearch: { provider: "docs" | "http"; url?: string; token?: string };
@@ -215,8 +221,11 @@ export function buildConfig(raw: Record<string, string | undefined>): Config {
     if (e.NODE_ENV === "production" && e.SMS_PROVIDER === "dev") {
       problems.push("SMS_PROVIDER: production mode needs a real SMS provider (set SMS_PROVIDER=http and SMS_HTTP_URL)");
     }
-    if (e.NODE_ENV === "production" && e.DEV_GRANTS) {
-      problems.push("DEV_GRANTS: a test seam that credits money; it cannot be enabled in production");
+    if (e.NODE_ENV === "production" && e.DEV_SEAMS) {
+      problems.push("DEV_SEAMS: development seams expose SMS codes and credit money; not allowed in production");
+    }
+    if (e.DEV_GRANTS !== undefined) {
+      problems.push("DEV_GRANTS: replaced by DEV_SEAMS=true (which also enables the SMS outbox, loopback only)");
     }
     if (e.SMS_PROVIDER === "http" && !e.SMS_HTTP_URL) problems.push("SMS_HTTP_URL: required when SMS_PROVIDER=http");
     if (e.WEB_SEARCH_PROVIDER === "http" && !e.WEB_SEARCH_URL) {
@@ -247,7 +256,7 @@ export function buildConfig(raw: Record<string, string | undefined>): Config {
     trustProxy: e.TRUST_PROXY,
     serveWeb: e.SERVE_WEB,
     limits: { maxActiveProjects: e.MAX_ACTIVE_PROJECTS, maxApiKeys: e.MAX_API_KEYS },
-    devGrants: e.DEV_GRANTS,
+    devSeams: e.DEV_SEAMS,
     simulatorDelayMs: e.SIMULATOR_DELAY_MS ?? (e.NODE_ENV === "test" ? 0 : 15),
     docsDir: path.resolve(e.DOCS_DIR ?? DEFAULT_DOCS_DIR),
     webSearch: { provider: e.WEB_SEARCH_PROVIDER, url: e.WEB_SEARCH_URL, token: e.WEB_SEARCH_TOKEN },

@@ -9,6 +9,7 @@ import {
 } from "@moonport/contracts";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
+import { loopbackOnly } from "../../http/dev-seams.ts";
 import type { App } from "../../http/route.ts";
 import { requireUser } from "../../http/session.ts";
 import { createAdditionalOrganization } from "./create-additional-organization.ts";
@@ -44,11 +45,12 @@ export default async function orgRoutes(app: App, ctx: AppContext) {
     getOrganizationOverview({ ctx, userId: requireUser(req).userId, orgId: req.params.orgId }),
   );
 
-  // Test seam, registered only with DEV_GRANTS=true (refused in production by env.ts).
-  if (ctx.config.devGrants) {
+  // Development seam, registered only with DEV_SEAMS=true (refused in production), loopback clients only.
+  if (ctx.config.devSeams) {
     app.post(
       "/dev/orgs/:orgId/grant",
       {
+        onRequest: loopbackOnly,
         schema: {
           params: OrgIdParams,
           body: z.object({ amount: z.string() }),
