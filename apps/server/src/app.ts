@@ -17,9 +17,11 @@ import { createGatewayPipeline } from "./gateway/create-gateway-pipeline.ts";
 import { createKeyEvents } from "./gateway/key-events.ts";
 import type { GatewayPipeline } from "./gateway/pipeline.ts";
 import gatewayRoutes from "./gateway/routes.ts";
+import { capConnectionsPerIp, connectionOptions } from "./http/connections.ts";
 import { consoleErrorHandler } from "./http/errors.ts";
 import { requestLocale } from "./http/locale.ts";
 import type { App } from "./http/route.ts";
+import { registerSecurityHeaders } from "./http/security-headers.ts";
 import { CSRF_COOKIE, checkCsrf, loadSession, newToken, setCsrfCookie } from "./http/session.ts";
 import { registerWeb } from "./http/web.ts";
 import { AppError } from "./lib/app-error.ts";
@@ -76,9 +78,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
       return typeof incoming === "string" && /^[\w.-]{1,64}$/.test(incoming) ? incoming : newId("req");
     },
     bodyLimit: 1024 * 1024,
+    ...connectionOptions(config),
     // Graceful shutdown: in-flight requests finish, idle keep-alive sockets close at once.
     forceCloseConnections: "idle",
   }).withTypeProvider<ZodTypeProvider>();
+  capConnectionsPerIp(fastify.server, config.http.maxConnectionsPerIp);
   fastify.setValidatorCompiler(validatorCompiler);
   fastify.setSerializerCompiler(serializerCompiler);
 
@@ -120,6 +124,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
     await ctx.engines.close();
   });
 
+  registerSecurityHeaders(fastify);
   await fastify.register(cookie);
   fastify.decorateRequest("locale", "zh-CN");
   fastify.decorateRequest("auth", null);
