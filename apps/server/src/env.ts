@@ -69,6 +69,9 @@ export const EnvSchema = z.object({
   /** Replaced by DEV_SEAMS; named here so an old deployment learns why its grant route vanished. */
   DEV_GRANTS: z.string().optional(),
   /** Per-organization quotas; projects share the organization's key quota. */
+  /** Accounts created from one IP address per hour and per day (sign-up abuse). */
+  SIGNUPS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(5),
+  SIGNUPS_PER_IP_PER_DAY: z.coerce.number().int().min(1).max(1_000_000).default(20),
   MAX_ACTIVE_PROJECTS: z.coerce.number().int().min(1).max(100_000).default(20),
   MAX_API_KEYS: z.coerce.number().int().min(1).max(1_000_000).default(100),
   /**
@@ -116,6 +119,7 @@ export interface Config {
   analytics: { cn: AnalyticsTag[]; global: AnalyticsTag[] };
   defaultEdition: "cn" | "global";
   sessionTtlMs: number;
+  signUpsPerIp: { perHour: number; perDay: number };
   sms: { provider: "dev" | "http"; httpUrl?: string; httpToken?: string };
   trustProxy: boolean;
   serveWeb: boolean;
@@ -278,6 +282,7 @@ export function buildConfig(raw: Record<string, string | undefined>): Config {
     analytics,
     defaultEdition: e.DEFAULT_EDITION,
     sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
+    signUpsPerIp: { perHour: e.SIGNUPS_PER_IP_PER_HOUR, perDay: e.SIGNUPS_PER_IP_PER_DAY },
     sms: { provider: e.SMS_PROVIDER, httpUrl: e.SMS_HTTP_URL, httpToken: e.SMS_HTTP_TOKEN },
     trustProxy: e.TRUST_PROXY,
     serveWeb: e.SERVE_WEB,
