@@ -20,6 +20,7 @@ import gatewayRoutes from "./gateway/routes.ts";
 import { capConnectionsPerIp, connectionOptions } from "./http/connections.ts";
 import { consoleErrorHandler } from "./http/errors.ts";
 import { requestLocale } from "./http/locale.ts";
+import { rejectNulCharacters } from "./http/reject-nul.ts";
 import type { App } from "./http/route.ts";
 import { registerSecurityHeaders } from "./http/security-headers.ts";
 import { CSRF_COOKIE, checkCsrf, loadSession, newToken, setCsrfCookie } from "./http/session.ts";
@@ -149,6 +150,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
   await fastify.register(
     async (api) => {
       api.setErrorHandler(consoleErrorHandler);
+      api.addHook("preValidation", rejectNulCharacters);
       api.addHook("preHandler", async (req) => {
         await loadSession(ctx.db, req, ctx.clock.now());
         checkCsrf(req);

@@ -66,12 +66,19 @@ export function inlineScriptHashes(html: string): string[] {
  * Mantine sets CSS variables in style attributes and injects <style> elements at run time, which hashes cannot
  * cover; a style cannot run code.
  */
-export function pageContentSecurityPolicy(opts: { html: string; extraOrigins: string[] }): string {
+export function pageContentSecurityPolicy(opts: {
+  html: string;
+  extraOrigins: string[];
+  debugConsole?: boolean;
+}): string {
   const extra = opts.extraOrigins.join(" ");
   const withExtra = (base: string) => (extra ? `${base} ${extra}` : base);
+  // The docs' `platformdebug` console (eruda) evaluates what its user types; only a page whose address asks for it
+  // allows eval, and injected markup still cannot run (inline scripts stay hash-only).
+  const evalSource = opts.debugConsole ? " 'unsafe-eval'" : "";
   return [
     "default-src 'self'",
-    withExtra(`script-src 'self' ${inlineScriptHashes(opts.html).join(" ")}`.trimEnd()),
+    withExtra(`script-src 'self'${evalSource} ${inlineScriptHashes(opts.html).join(" ")}`.trimEnd()),
     "style-src 'self' 'unsafe-inline'",
     withExtra("img-src 'self' data: blob:"),
     "font-src 'self' data:",

@@ -224,7 +224,12 @@ export async function registerWeb(app: App, config: Config, root: string) {
     reply
       .header(
         "content-security-policy",
-        pageContentSecurityPolicy({ html, extraOrigins: analyticsOrigins(config, edition) }),
+        pageContentSecurityPolicy({
+          html,
+          extraOrigins: analyticsOrigins(config, edition),
+          // Mirrors the docs' check (window.location.href.includes("platformdebug")).
+          debugConsole: req.url.includes("platformdebug"),
+        }),
       )
       .status(status)
       .header("cache-control", "no-cache")
