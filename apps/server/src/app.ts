@@ -7,13 +7,14 @@ import { fileURLToPath } from "node:url";
 import cookie from "@fastify/cookie";
 import type { Database } from "@moonport/db";
 import { newId } from "@moonport/db";
-import Fastify, { type FastifyServerOptions } from "fastify";
+import Fastify, { type FastifyReply, type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { Redis } from "ioredis";
 import { type AppContext, type Clock, systemClock } from "./context.ts";
 import { createEngines } from "./engines/index.ts";
 import type { Config } from "./env.ts";
 import { createGatewayPipeline } from "./gateway/create-gateway-pipeline.ts";
+import { gatewayErrors } from "./gateway/errors.ts";
 import { createKeyEvents } from "./gateway/key-events.ts";
 import type { GatewayPipeline } from "./gateway/pipeline.ts";
 import gatewayRoutes from "./gateway/routes.ts";
@@ -80,6 +81,17 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
     },
     bodyLimit: 1024 * 1024,
     ...connectionOptions(config),
+    // Malformed URLs and over-long path parameters are answered by the router before any hook: give them the
+    // envelope of their surface rather than Fastify's own body (found by apps/server/test/fuzz-console.test.ts).
+    frameworkErrors: (err, req, reply) => {
+      if (req.url.startsWith("/v1")) {
+        const e = gatewayErrors.invalidRequest("malformed URL");
+        return (reply as FastifyReply).status(e.status).send(e.toBody());
+      }
+      // No onRequest hook ran: the request's locale is read here.
+      req.locale = requestLocale(req);
+      return consoleErrorHandler(new AppError("bad_request", { params: { reason: "malformed URL" } }), req, reply);
+    },
     // Graceful shutdown: in-flight requests finish, idle keep-alive sockets close at once.
     forceCloseConnections: "idle",
   }).withTypeProvider<ZodTypeProvider>();
