@@ -83,7 +83,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
     ...connectionOptions(config),
     // Malformed URLs and over-long path parameters are answered by the router before any hook: give them the
     // envelope of their surface rather than Fastify's own body (found by apps/server/test/fuzz-console.test.ts).
-    frameworkErrors: (err, req, reply) => {
+    frameworkErrors: (_err, req, reply) => {
       if (req.url.startsWith("/v1")) {
         const e = gatewayErrors.invalidRequest("malformed URL");
         return (reply as FastifyReply).status(e.status).send(e.toBody());
