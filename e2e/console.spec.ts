@@ -50,7 +50,7 @@ test("an invited user joins, gets a project, calls the API with a new key, and l
   await signUp(admin, `admin_${Date.now() % 100000}`, String(Number(userPhone) - 1));
   await signUp(user, `user_${Date.now() % 100000}`, userPhone);
 
-  // No recharge flow exists yet: the DEV_GRANTS test seam credits the admin's organization.
+  // No recharge flow exists yet: the DEV_SEAMS grant route credits the admin's organization.
   const me = await (await admin.request.get("/api/me")).json();
   const grant = await admin.request.post(`/api/dev/orgs/${me.currentOrganizationId}/grant`, {
     data: { amount: "100" },

@@ -10,7 +10,7 @@ export function uniqueUsername(prefix = "e2e"): string {
   return `${prefix}_${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 }
 
-/** The newest code the development SMS provider "sent" to `phone` (read from the dev outbox). */
+/** The newest code the development SMS provider "sent" to `phone` (the dev outbox: DEV_SEAMS=true, loopback only). */
 export async function latestSmsCode(page: Page, phone: string): Promise<string> {
   const e164 = phone.startsWith("+") ? phone : `+86${phone}`;
   let code: string | null | undefined;

@@ -8,7 +8,7 @@ import cookie from "@fastify/cookie";
 import swagger from "@fastify/swagger";
 import type { Database } from "@moonport/db";
 import { newId } from "@moonport/db";
-import Fastify, { type FastifyServerOptions } from "fastify";
+import Fastify, { type FastifyReply, type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { Redis } from "ioredis";
 import { type AppContext, type Clock, systemClock } from "./context.ts";
@@ -20,10 +20,13 @@ import { createKeyEvents } from "./gateway/key-events.ts";
 import type { GatewayPipeline } from "./gateway/pipeline.ts";
 import gatewayRoutes from "./gateway/routes.ts";
 import { installAccessControl } from "./http/access.ts";
+import { capConnectionsPerIp, connectionOptions } from "./http/connections.ts";
 import { consoleErrorHandler } from "./http/errors.ts";
 import { requestLocale } from "./http/locale.ts";
 import { openApiOptions } from "./http/openapi.ts";
+import { rejectNulCharacters } from "./http/reject-nul.ts";
 import type { App } from "./http/route.ts";
+import { registerSecurityHeaders } from "./http/security-headers.ts";
 import { CSRF_COOKIE, checkCsrf, loadSession, newToken, setCsrfCookie } from "./http/session.ts";
 import { registerWeb } from "./http/web.ts";
 import { registerJobs } from "./jobs/register-jobs.ts";
@@ -83,14 +86,22 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
       return typeof incoming === "string" && /^[\w.-]{1,64}$/.test(incoming) ? incoming : newId("req");
     },
     bodyLimit: 1024 * 1024,
+    ...connectionOptions(config),
     // /v1 answers in the api-compat §3 envelope even when Fastify or Node's parser refuses the request before any
-    // route runs (gateway/edge.ts); other paths keep the usual handling.
+    // route runs (gateway/edge.ts). Elsewhere malformed URLs and over-long path parameters get the console
+    // envelope rather than Fastify's own body (found by apps/server/test/fuzz-console.test.ts).
     rewriteUrl: collapseGatewaySlashes,
-    frameworkErrors: (err, req, reply) => gatewayFrameworkError(err, req, reply, consoleErrorHandler),
+    frameworkErrors: (err, req, reply) =>
+      gatewayFrameworkError(err, req, reply, (_e, r, rep) => {
+        // No onRequest hook ran: the request's locale is read here.
+        r.locale = requestLocale(r);
+        return consoleErrorHandler(new AppError("bad_request", { params: { reason: "malformed URL" } }), r, rep);
+      }),
     clientErrorHandler: handleClientError,
     // Graceful shutdown: in-flight requests finish, idle keep-alive sockets close at once.
     forceCloseConnections: "idle",
   }).withTypeProvider<ZodTypeProvider>();
+  capConnectionsPerIp(fastify.server, config.http.maxConnectionsPerIp);
   fastify.setValidatorCompiler(validatorCompiler);
   fastify.setSerializerCompiler(serializerCompiler);
 
@@ -136,6 +147,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
     await ctx.engines.close();
   });
 
+  registerSecurityHeaders(fastify);
   await fastify.register(cookie);
   // Before any route: every /api route must declare who may call it (http/access.ts), and the OpenAPI
   // document (/api/openapi.json) is built from the same routes.
@@ -164,8 +176,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
   await fastify.register(
     async (api) => {
       api.setErrorHandler(consoleErrorHandler);
-      // The session is loaded before validation so that operator routes can answer like a missing route
-      // before their schemas are checked (http/access.ts); the CSRF check stays after validation.
+      // NUL characters are refused first; the session is loaded before validation so that operator routes can
+      // answer like a missing route before their schemas are checked (http/access.ts); the CSRF check stays after
+      // validation.
+      api.addHook("preValidation", rejectNulCharacters);
       api.addHook("preValidation", async (req) => {
         await loadSession(ctx.db, req, ctx.clock.now());
       });

@@ -45,7 +45,7 @@ export const EnvSchema = z.object({
   GLOBAL_SITE_URL: url(/^https?:\/\//, "http:// or https://"),
   CN_API_BASE_URL: url(/^https?:\/\//, "http:// or https://"),
   GLOBAL_API_BASE_URL: url(/^https?:\/\//, "http:// or https://"),
-  /** JSON array of {src?, inline?} script tags per edition; none by default. */
+  /** JSON array of {src?, inline?, origin?} per edition (script tags; origins for the CSP); none by default. */
   CN_ANALYTICS: z.string().optional(),
   GLOBAL_ANALYTICS: z.string().optional(),
   /** Edition of organizations created where no request decides it (CLI, demo key). */
@@ -61,11 +61,28 @@ export const EnvSchema = z.object({
   SMS_HTTP_URL: url(/^https?:\/\//, "http:// or https://"),
   SMS_HTTP_TOKEN: z.string().optional(),
   TRUST_PROXY: bool,
+  /**
+   * Development seams (the SMS outbox GET /api/dev/sms-outbox, the cash grant POST /api/dev/orgs/:orgId/grant).
+   * Off unless set, refused in production, and even when on they answer loopback clients only (http/dev-seams.ts).
+   */
+  DEV_SEAMS: bool,
+  /** Replaced by DEV_SEAMS; named here so an old deployment learns why its grant route vanished. */
+  DEV_GRANTS: z.string().optional(),
   /** Per-organization quotas; projects share the organization's key quota. */
-  /** Test seam: POST /api/dev/orgs/:orgId/grant credits cash to an organization (admins); refused in production. */
-  DEV_GRANTS: bool,
+  /** Accounts created from one IP address per hour and per day (sign-up abuse). */
+  SIGNUPS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(5),
+  SIGNUPS_PER_IP_PER_DAY: z.coerce.number().int().min(1).max(1_000_000).default(20),
   MAX_ACTIVE_PROJECTS: z.coerce.number().int().min(1).max(100_000).default(20),
   MAX_API_KEYS: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  /**
+   * Connection hygiene (slow-loris): time to receive a request's headers, the whole request (headers and body),
+   * an idle keep-alive gap, and any silence in both directions; and open connections per client address.
+   */
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(72_000),
+  HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(600_000),
+  MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).max(1_000_000).default(256),
   /** Serve the built web app (apps/web/build/client). Off in server-only test runs. */
   SERVE_WEB: z
     .enum(["true", "false", "1", "0"])
@@ -102,11 +119,21 @@ export interface Config {
   analytics: { cn: AnalyticsTag[]; global: AnalyticsTag[] };
   defaultEdition: "cn" | "global";
   sessionTtlMs: number;
+  signUpsPerIp: { perHour: number; perDay: number };
   sms: { provider: "dev" | "http"; httpUrl?: string; httpToken?: string };
   trustProxy: boolean;
   serveWeb: boolean;
+  /** Socket timeouts (ms) and the open-connection cap per client address (0 = none); see http/connections.ts. */
+  http: {
+    headersTimeoutMs: number;
+    requestTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+    idleTimeoutMs: number;
+    maxConnectionsPerIp: number;
+  };
   limits: { maxActiveProjects: number; maxApiKeys: number };
-  devGrants: boolean;
+  /** SMS outbox and grant routes, loopback clients only (http/dev-seams.ts). */
+  devSeams: boolean;
   simulatorDelayMs: number;
   docsDir: string;
   webSearch: { provider: "docs" | "http"; url?: string; token?: string };
@@ -177,9 +204,13 @@ function readUpstreams(
 export interface AnalyticsTag {
   src?: string;
   inline?: string;
+  /** No tag: a host an inline tag loads from or reports to, allowed by the pages' Content-Security-Policy. */
+  origin?: string;
 }
 
-const AnalyticsSchema = z.array(z.object({ src: z.string().url().optional(), inline: z.string().optional() }));
+const AnalyticsSchema = z.array(
+  z.object({ src: z.string().url().optional(), inline: z.string().optional(), origin: z.string().url().optional() }),
+);
 
 export class EnvError extends Error {
   constructor(readonly problems: string[]) {
@@ -205,7 +236,7 @@ export function buildConfig(raw: Record<string, string | undefined>): Config {
     try {
       const r = AnalyticsSchema.safeParse(JSON.parse(value));
       if (r.success) analytics[edition] = r.data;
-      else problems.push(`${key}: must be a JSON array of {"src": url} or {"inline": script}`);
+      else problems.push(`${key}: must be a JSON array of {"src": url}, {"inline": script} or {"origin": url}`);
     } catch {
       problems.push(`${key}: not valid JSON`);
     }
@@ -215,10 +246,18 @@ export function buildConfig(raw: Record<string, string | undefined>): Config {
     if (e.NODE_ENV === "production" && e.SMS_PROVIDER === "dev") {
       problems.push("SMS_PROVIDER: production mode needs a real SMS provider (set SMS_PROVIDER=http and SMS_HTTP_URL)");
     }
-    if (e.NODE_ENV === "production" && e.DEV_GRANTS) {
-      problems.push("DEV_GRANTS: a test seam that credits money; it cannot be enabled in production");
+    if (e.NODE_ENV === "production" && e.DEV_SEAMS) {
+      problems.push("DEV_SEAMS: development seams expose SMS codes and credit money; not allowed in production");
+    }
+    if (e.DEV_GRANTS !== undefined) {
+      problems.push("DEV_GRANTS: replaced by DEV_SEAMS=true (which also enables the SMS outbox, loopback only)");
     }
     if (e.SMS_PROVIDER === "http" && !e.SMS_HTTP_URL) problems.push("SMS_HTTP_URL: required when SMS_PROVIDER=http");
+    if (e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS) {
+      problems.push(
+        "HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS (headers are part of the request)",
+      );
+    }
     if (e.WEB_SEARCH_PROVIDER === "http" && !e.WEB_SEARCH_URL) {
       problems.push("WEB_SEARCH_URL: required when WEB_SEARCH_PROVIDER=http");
     }
@@ -243,11 +282,19 @@ export function buildConfig(raw: Record<string, string | undefined>): Config {
     analytics,
     defaultEdition: e.DEFAULT_EDITION,
     sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
+    signUpsPerIp: { perHour: e.SIGNUPS_PER_IP_PER_HOUR, perDay: e.SIGNUPS_PER_IP_PER_DAY },
     sms: { provider: e.SMS_PROVIDER, httpUrl: e.SMS_HTTP_URL, httpToken: e.SMS_HTTP_TOKEN },
     trustProxy: e.TRUST_PROXY,
     serveWeb: e.SERVE_WEB,
+    http: {
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      idleTimeoutMs: e.HTTP_IDLE_TIMEOUT_MS,
+      maxConnectionsPerIp: e.MAX_CONNECTIONS_PER_IP,
+    },
     limits: { maxActiveProjects: e.MAX_ACTIVE_PROJECTS, maxApiKeys: e.MAX_API_KEYS },
-    devGrants: e.DEV_GRANTS,
+    devSeams: e.DEV_SEAMS,
     simulatorDelayMs: e.SIMULATOR_DELAY_MS ?? (e.NODE_ENV === "test" ? 0 : 15),
     docsDir: path.resolve(e.DOCS_DIR ?? DEFAULT_DOCS_DIR),
     webSearch: { provider: e.WEB_SEARCH_PROVIDER, url: e.WEB_SEARCH_URL, token: e.WEB_SEARCH_TOKEN },

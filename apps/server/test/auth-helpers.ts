@@ -30,10 +30,20 @@ export async function signUpUser(
   return { client, me: MeWithOrgs.parse(res.body), username, password };
 }
 
+/** What the development SMS provider sent to `phone`, newest first, read like a developer on the server's machine. */
+export async function devOutbox(app: App, phone: string): Promise<DevSmsMessage[]> {
+  const res = await app.inject({
+    method: "GET",
+    url: `/api/dev/sms-outbox?phone=${encodeURIComponent(phone)}`,
+    remoteAddress: "127.0.0.1",
+  });
+  if (res.statusCode !== 200) throw new Error(`dev outbox: ${res.statusCode} ${res.body}`);
+  return z.array(DevSmsMessage).parse(res.json());
+}
+
 /** The newest code the development SMS provider sent to `phone`. */
 export async function latestSmsCode(client: TestClient, phone: string): Promise<string> {
-  const res = await client.get(`/api/dev/sms-outbox?phone=${encodeURIComponent(phone)}`);
-  const messages = z.array(DevSmsMessage).parse(res.body);
+  const messages = await devOutbox(client.app, phone);
   const code = messages[0]?.code;
   if (!code) throw new Error(`no SMS sent to ${phone}`);
   return code;

@@ -3,7 +3,7 @@ import { schema, sha256Hex } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { latestSmsCode, PASSWORD, signUpUser, uniquePhone, uniqueUsername } from "./auth-helpers.ts";
+import { devOutbox, latestSmsCode, PASSWORD, signUpUser, uniquePhone, uniqueUsername } from "./auth-helpers.ts";
 import { createTestApp, type TestApp, TestClient, testClock } from "./helpers.ts";
 
 const clock = testClock();
@@ -299,18 +299,18 @@ describe("SMS codes", () => {
     const phone = uniquePhone();
     const sent = await c.post("/api/auth/sms", { phone: phone.local, purpose: "signup" });
     expect(SendSmsResponse.parse(sent.body)).toEqual({ resendAfterSeconds: 60, expiresInSeconds: 300 });
-    const outbox = (await c.get(`/api/dev/sms-outbox?phone=${phone.local}`)).body;
-    expect(outbox[0].phone).toBe(phone.e164);
-    expect(outbox[0].code).toMatch(/^\d{6}$/);
-    expect(outbox[0].text).toContain("【Moonport】");
-    expect(outbox[0].text).toContain(outbox[0].code);
+    const sms = (await devOutbox(t.app, phone.local))[0]!;
+    expect(sms.phone).toBe(phone.e164);
+    expect(sms.code).toMatch(/^\d{6}$/);
+    expect(sms.text).toContain("【Moonport】");
+    expect(sms.text).toContain(sms.code);
     const [stored] = await t.ctx.db.select().from(schema.smsCodes).where(eq(schema.smsCodes.phone, phone.e164));
-    expect(stored!.codeHash).not.toContain(outbox[0].code);
+    expect(stored!.codeHash).not.toContain(sms.code);
 
     const username = uniqueUsername();
     const res = await c.post("/api/auth/signup/phone", {
       phone: phone.local,
-      code: outbox[0].code,
+      code: sms.code,
       username,
       password: PASSWORD,
       confirmPassword: PASSWORD,
@@ -323,7 +323,7 @@ describe("SMS codes", () => {
     const en = new TestClient(t.app);
     const p2 = uniquePhone();
     await en.post("/api/auth/sms", { phone: p2.local, purpose: "signup" });
-    const text = (await en.get(`/api/dev/sms-outbox?phone=${p2.local}`)).body[0].text;
+    const text = (await devOutbox(t.app, p2.local))[0]!.text;
     expect(text).toMatch(/^\[Moonport\] Your verification code is \d{6}\./);
   });
 

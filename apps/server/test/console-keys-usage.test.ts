@@ -231,36 +231,3 @@ describe("organization, usage limits and consumption", () => {
     expect(limits.current.tpd).toBeGreaterThanOrEqual(1215);
   });
 });
-
-describe("the DEV_GRANTS test seam", () => {
-  it("does not exist unless enabled", async () => {
-    const admin = await signUp(t);
-    const res = await admin.client.post(`/api/dev/orgs/${admin.orgId}/grant`, { amount: "10" });
-    expect(res.status).toBe(404);
-    expect(res.body.error.code).toBe("route_not_found");
-  });
-
-  it("lets only an organization admin credit their organization when enabled", async () => {
-    const seam = await createTestApp({ DEV_GRANTS: "true" });
-    try {
-      const admin = await signUp(seam);
-      const member = await signUp(seam);
-      await addOrgMember(seam, admin.orgId, member, "member");
-      expect((await member.client.post(`/api/dev/orgs/${admin.orgId}/grant`, { amount: "10" })).status).toBe(403);
-      expect((await admin.client.post(`/api/dev/orgs/${admin.orgId}/grant`, { amount: "-1" })).status).toBe(400);
-      const ok = await admin.client.post(`/api/dev/orgs/${admin.orgId}/grant`, { amount: "12.5" });
-      expect(ok.body).toEqual({ cashBalance: "12500000000" });
-      const overview = OrgOverview.parse((await admin.client.get(`/api/orgs/${admin.orgId}/overview`)).body);
-      expect(overview.balance.cash).toBe("12500000000");
-    } finally {
-      await seam.close();
-    }
-  });
-
-  it("cannot be enabled in production", async () => {
-    const { buildConfig } = await import("../src/env.ts");
-    expect(() =>
-      buildConfig({ NODE_ENV: "production", SMS_PROVIDER: "http", SMS_HTTP_URL: "http://x", DEV_GRANTS: "true" }),
-    ).toThrow(/DEV_GRANTS/);
-  });
-});

@@ -78,6 +78,8 @@ export async function createTestApp(
     SERVE_WEB: "false",
     LOG_LEVEL: "silent",
     BILLING_JOURNAL_DIR: journalDir,
+    // Tests read SMS codes from the development outbox (from loopback, see auth-helpers.ts).
+    ...(env.NODE_ENV === "production" ? {} : { DEV_SEAMS: "true" }),
     ...env,
   });
   const shared = sharedDatabase;

@@ -1,9 +1,9 @@
 import { ApiErrorBody } from "@moonport/contracts";
-import { randomString } from "@moonport/db";
+import { randomString, schema } from "@moonport/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLimiter } from "../src/lib/limiter.ts";
-import { AUTH_LIMITS } from "../src/modules/auth/limits.ts";
-import { PASSWORD, signUpUser, uniquePhone } from "./auth-helpers.ts";
+import { AUTH_LIMITS, signInDelayMs } from "../src/modules/auth/limits.ts";
+import { PASSWORD, signUpUser, uniquePhone, uniqueUsername } from "./auth-helpers.ts";
 import { redisUnderTest } from "./env.ts";
 import { createTestApp, type TestApp, TestClient, testClock } from "./helpers.ts";
 
@@ -30,14 +30,19 @@ describe.each(backends)("rate limits %s", (_name, env) => {
     expect(Boolean(t.ctx.redis)).toBe(Boolean(env.REDIS_URL));
   });
 
-  it("blocks an account after 10 failed sign-ins, even with the right password, whatever the IP", async () => {
+  it("refuses an attacker's address after 10 failures on an account, while the owner elsewhere signs in", async () => {
     const { username } = await signUpUser(t.app);
-    for (let i = 0; i < AUTH_LIMITS.signInFailuresPerAccount.points; i++) {
-      const c = new TestClient(t.app);
-      const res = await c.post("/api/auth/signin", { username, password: "Wrong#123" });
-      expect(ApiErrorBody.parse(res.body).error.code).toBe("invalid_credentials");
+    const attacker = new TestClient(t.app);
+    for (let i = 0; i < AUTH_LIMITS.signInFailuresPerAccountIp.points + 2; i++) {
+      const res = await attacker.post("/api/auth/signin", { username, password: "Wrong#123" });
+      if (i < AUTH_LIMITS.signInFailuresPerAccountIp.points) {
+        expect(ApiErrorBody.parse(res.body).error.code).toBe("invalid_credentials");
+      } else {
+        expect(res.status).toBe(429);
+      }
     }
-    const res = await new TestClient(t.app).post("/api/auth/signin", { username, password: PASSWORD });
+    // The attacker's address is held back for this account, even with the right password …
+    const res = await attacker.post("/api/auth/signin", { username, password: PASSWORD });
     expect(res.status).toBe(429);
     const e = ApiErrorBody.parse(res.body).error;
     expect(e.code).toBe("rate_limited");
@@ -45,16 +50,103 @@ describe.each(backends)("rate limits %s", (_name, env) => {
     expect(seconds).toBeGreaterThan(800);
     expect(seconds).toBeLessThanOrEqual(900);
     expect(e.message).toBe(`Too many attempts. Try again in ${seconds} seconds.`);
+    // … but the owner, from their own machine, is not locked out.
+    const owner = new TestClient(t.app);
+    expect((await owner.post("/api/auth/signin", { username, password: PASSWORD })).status).toBe(200);
+    // Nor is the attacker's address for other accounts (that is the per-IP limit's job).
+    const other = await signUpUser(t.app);
+    expect((await attacker.post("/api/auth/signin", { username: other.username, password: PASSWORD })).status).toBe(
+      200,
+    );
+  });
+
+  it("slows, never refuses, an account attacked from many addresses", async () => {
+    const { username } = await signUpUser(t.app);
+    const { slowAfter } = AUTH_LIMITS.signInFailuresPerAccount;
+    for (let i = 0; i < slowAfter + 2; i++) {
+      const res = await new TestClient(t.app).post("/api/auth/signin", { username, password: "Wrong#123" });
+      expect(res.status).toBe(401);
+    }
+    expect(signInDelayMs(slowAfter)).toBe(0);
+    expect(signInDelayMs(slowAfter + 2)).toBe(500);
+    expect(signInDelayMs(10_000)).toBe(5000);
+    const started = performance.now();
+    const owner = await new TestClient(t.app).post("/api/auth/signin", { username, password: PASSWORD });
+    expect(owner.status).toBe(200);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(450);
+  });
+
+  it("allows 5 sign-ups per address per hour, then answers rate_limited in the user's language", async () => {
+    const c = new TestClient(t.app);
+    for (let i = 0; i < 5; i++) {
+      c.cookies.clear();
+      await signUpUser(t.app, { client: c });
+    }
+    c.cookies.clear();
+    const users = (await t.ctx.db.select().from(schema.users)).length;
+    const body = { username: uniqueUsername(), password: PASSWORD, confirmPassword: PASSWORD };
+    const en = await c.post("/api/auth/signup/password", body);
+    expect(en.status).toBe(429);
+    const seconds = Number(en.headers["retry-after"]);
+    expect(seconds).toBeGreaterThan(3500);
+    expect(seconds).toBeLessThanOrEqual(3600);
+    expect(ApiErrorBody.parse(en.body).error.message).toBe(`Too many attempts. Try again in ${seconds} seconds.`);
+    c.locale = "zh-CN";
+    const zh = await c.post("/api/auth/signup/password", body);
+    expect(zh.status).toBe(429);
+    expect(ApiErrorBody.parse(zh.body).error.message).toMatch(/^尝试次数过多，请 \d+ 秒后再试。$/);
+    // Phone sign-up shares the allowance; nothing was created; another address still signs up.
+    const phone = uniquePhone();
+    const viaPhone = await c.post("/api/auth/signup/phone", { ...body, phone: phone.local, code: "123456" });
+    expect(viaPhone.status).toBe(429);
+    expect((await t.ctx.db.select().from(schema.users)).length).toBe(users);
+    await signUpUser(t.app);
+  });
+
+  it("does not count a refused sign-up (taken name) against the address", async () => {
+    const c = new TestClient(t.app);
+    const { username } = await signUpUser(t.app);
+    for (let i = 0; i < 8; i++) {
+      const res = await c.post("/api/auth/signup/password", {
+        username,
+        password: PASSWORD,
+        confirmPassword: PASSWORD,
+      });
+      expect(res.status).toBe(409);
+    }
+    c.cookies.clear();
+    await signUpUser(t.app, { client: c });
+  });
+
+  it("caps sign-ups per address per day (SIGNUPS_PER_IP_PER_DAY)", async () => {
+    const day = await createTestApp({ ...env, SIGNUPS_PER_IP_PER_HOUR: "50", SIGNUPS_PER_IP_PER_DAY: "3" });
+    try {
+      const c = new TestClient(day.app);
+      for (let i = 0; i < 3; i++) {
+        c.cookies.clear();
+        await signUpUser(day.app, { client: c });
+      }
+      c.cookies.clear();
+      const res = await c.post("/api/auth/signup/password", {
+        username: uniqueUsername(),
+        password: PASSWORD,
+        confirmPassword: PASSWORD,
+      });
+      expect(res.status).toBe(429);
+      expect(Number(res.headers["retry-after"])).toBeGreaterThan(80_000);
+    } finally {
+      await day.close();
+    }
   });
 
   it("clears an account's failures on a successful sign-in", async () => {
     const { username } = await signUpUser(t.app);
     const c = new TestClient(t.app);
-    for (let i = 0; i < AUTH_LIMITS.signInFailuresPerAccount.points - 1; i++) {
+    for (let i = 0; i < AUTH_LIMITS.signInFailuresPerAccountIp.points - 1; i++) {
       await c.post("/api/auth/signin", { username, password: "Wrong#123" });
     }
     expect((await c.post("/api/auth/signin", { username, password: PASSWORD })).status).toBe(200);
-    for (let i = 0; i < AUTH_LIMITS.signInFailuresPerAccount.points - 1; i++) {
+    for (let i = 0; i < AUTH_LIMITS.signInFailuresPerAccountIp.points - 1; i++) {
       await c.post("/api/auth/signin", { username, password: "Wrong#123" });
     }
     expect((await c.post("/api/auth/signin", { username, password: PASSWORD })).status).toBe(200);

@@ -156,7 +156,7 @@ export const SessionInfo = z.object({
 export type SessionInfo = z.infer<typeof SessionInfo>;
 export const SessionIdParams = z.object({ id: z.string().min(1) });
 
-/** A message the development SMS provider "sent" (GET /api/dev/sms-outbox, not in production). */
+/** A message the development SMS provider "sent" (GET /api/dev/sms-outbox: DEV_SEAMS=true, loopback only). */
 export const DevSmsMessage = z.object({
   phone: z.string(),
   text: z.string(),

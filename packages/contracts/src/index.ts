@@ -1,3 +1,5 @@
+import "./zod-setup.ts";
+
 export * from "./auth.ts";
 export * from "./catalog.ts";
 export * from "./chat-wire.ts";

@@ -1,3 +1,5 @@
+import "./zod-setup.ts";
+import { z } from "zod";
 import { fillTemplate } from "./errors.ts";
 import type { Locale, Localized } from "./locale.ts";
 
@@ -54,7 +56,14 @@ export const VALIDATION_MESSAGES = {
     "en-US": "Type the project name exactly to confirm.",
     "zh-CN": "请准确输入项目名称以确认。",
   },
-  period_format: { "en-US": "Invalid period.", "zh-CN": "统计周期无效。" },
+  period_format: {
+    "en-US": "Invalid period: use YYYY or YYYY-MM with a year from 1970 to 9998.",
+    "zh-CN": "统计周期无效：请使用 YYYY 或 YYYY-MM，年份在 1970 到 9998 之间。",
+  },
+  nul_character: {
+    "en-US": "Must not contain the NUL character (\\u0000).",
+    "zh-CN": "不能包含 NUL 字符（\\u0000）。",
+  },
   email: { "en-US": "Enter a valid e-mail address.", "zh-CN": "请输入有效的邮箱地址。" },
   url: { "en-US": "Enter a valid URL.", "zh-CN": "请输入有效的 URL。" },
 } as const satisfies Record<string, Localized>;
@@ -83,4 +92,39 @@ export function translateValidation(message: string, locale: Locale): string {
     }
   }
   return fillTemplate(entry[locale], params);
+}
+
+/**
+ * Calendar periods of consumption and billing queries: "YYYY" or "YYYY-MM". Years are bounded so that period
+ * arithmetic (the next month, the zone's midnight) stays inside what dates and SQL timestamps represent; year 0000
+ * does not exist.
+ */
+export const PERIOD_YEARS = { min: 1970, max: 9998 } as const;
+
+export function isPeriod(granularity: "year" | "month", value: string): boolean {
+  const m = (granularity === "year" ? /^(\d{4})$/ : /^(\d{4})-(0[1-9]|1[0-2])$/).exec(value);
+  if (!m) return false;
+  const year = Number(m[1]);
+  return year >= PERIOD_YEARS.min && year <= PERIOD_YEARS.max;
+}
+
+/** A month period ("YYYY-MM") with the shared bounds. */
+export const MonthPeriod = z.string().refine((v) => isPeriod("month", v), vmsg("period_format"));
+
+/** Where a string in a request holds NUL (PostgreSQL text cannot); `undefined` when none does. Iterative: any depth. */
+export function findNulCharacter(value: unknown, root = ""): string | undefined {
+  const stack: [unknown, string][] = [[value, root]];
+  while (stack.length) {
+    const [v, path] = stack.pop()!;
+    if (typeof v === "string") {
+      if (v.includes("\u0000")) return path;
+    } else if (v && typeof v === "object") {
+      for (const [k, child] of Object.entries(v)) {
+        const childPath = path ? `${path}.${k}` : k;
+        if (k.includes("\u0000")) return childPath;
+        stack.push([child, childPath]);
+      }
+    }
+  }
+  return undefined;
 }

@@ -20,6 +20,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import fastifyStatic from "@fastify/static";
 import {
+  type Edition,
   LOCALE_COOKIE,
   LOCALE_COOKIE_MAX_AGE_S,
   LOCALES,
@@ -34,6 +35,7 @@ import type { Config } from "../env.ts";
 import { AppError } from "../lib/app-error.ts";
 import { consoleErrorHandler } from "./errors.ts";
 import type { App } from "./route.ts";
+import { pageContentSecurityPolicy } from "./security-headers.ts";
 
 /** URL path (no trailing slash, "/" for home) → the prerendered file of each locale, relative to the root. */
 export type LocalizedPages = Map<string, Partial<Record<Locale, string>>>;
@@ -69,6 +71,16 @@ function walkHtml(dir: string, prefix = ""): string[] {
 
 function localePrefix(url: string): Locale | undefined {
   return parseLocale(url.split("/")[1]);
+}
+
+/**
+ * A redirect target that cannot leave the site: "//evil.com" (or "/\\evil.com", which browsers read the same way)
+ * in a Location header is another host. Runs of slashes and backslashes collapse to one slash and each segment is
+ * percent-encoded again, so a decoded "?", "#" or control character stays part of the path.
+ */
+export function sameSitePath(decodedPath: string): string {
+  const segments = decodedPath.split(/[\\/]+/).filter(Boolean);
+  return `/${segments.map((s) => encodeURIComponent(s)).join("/")}${/[\\/]$/.test(decodedPath) && segments.length ? "/" : ""}`;
 }
 
 /** The browser decides the UI language from the same cookie, so it always gets one with the first page. */
@@ -121,8 +133,7 @@ export function replaceSiteTokens(text: string, values: SiteTokenValues): string
   return text.replace(TOKEN_RE, (t) => values[TOKEN_KEY[t]!]);
 }
 
-function analyticsTags(config: Config, req: FastifyRequest, locale: Locale): string {
-  const edition = resolveEdition({ host: req.headers.host, locale, hosts: config.sites });
+function analyticsTags(config: Config, edition: Edition): string {
   return config.analytics[edition]
     .map((tag) => {
       if (tag.src) return `<script async src="${safeUrl(tag.src)}"></script>`;
@@ -131,6 +142,22 @@ function analyticsTags(config: Config, req: FastifyRequest, locale: Locale): str
       return "";
     })
     .join("");
+}
+
+/** Hosts the edition's analytics load from or report to: the origin of each `src` tag and each `origin` entry. */
+function analyticsOrigins(config: Config, edition: Edition): string[] {
+  const out = new Set<string>();
+  for (const tag of config.analytics[edition]) {
+    for (const u of [tag.src, tag.origin]) {
+      if (!u) continue;
+      try {
+        out.add(new URL(u).origin);
+      } catch {
+        // env.ts checked these are URLs.
+      }
+    }
+  }
+  return [...out];
 }
 
 /** Pages differ per request (tokens, analytics), so they are compressed as they are sent; they are small. */
@@ -188,11 +215,22 @@ export async function registerWeb(app: App, config: Config, root: string) {
 
   const sendPage = (req: FastifyRequest, reply: FastifyReply, file: string, locale: Locale, status = 200) => {
     pageRequests.add(req);
+    const edition = resolveEdition({ host: req.headers.host, locale, hosts: config.sites });
     const html = replaceSiteTokens(readText(file), siteTokenValues(config, req)).replace(
       "</head>",
-      `${analyticsTags(config, req, locale)}</head>`,
+      `${analyticsTags(config, edition)}</head>`,
     );
+    // The policy follows the page as sent: its inline scripts (site tokens and analytics filled in) by hash.
     reply
+      .header(
+        "content-security-policy",
+        pageContentSecurityPolicy({
+          html,
+          extraOrigins: analyticsOrigins(config, edition),
+          // Mirrors the docs' check (window.location.href.includes("platformdebug")).
+          debugConsole: req.url.includes("platformdebug"),
+        }),
+      )
       .status(status)
       .header("cache-control", "no-cache")
       .header("vary", "Cookie, Accept-Language, Accept-Encoding")
@@ -224,8 +262,7 @@ export async function registerWeb(app: App, config: Config, root: string) {
     const prefixed = localePrefix(url);
     if (prefixed) {
       ensureLocaleCookie(req, reply, prefixed);
-      const rest = url.slice(prefixed.length + 1) || "/";
-      return reply.redirect(`${encodeURI(rest)}${query ? `?${query}` : ""}`, 302);
+      return reply.redirect(`${sameSitePath(url.slice(prefixed.length + 1))}${query ? `?${query}` : ""}`, 302);
     }
     if (TOKENIZED_FILES.has(url) && fs.existsSync(path.join(root, url))) {
       return reply

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { vmsg } from "../validation.ts";
+import { MonthPeriod, vmsg } from "../validation.ts";
 import { Nanos, PageQuery, ProjectRole, paged, SpendPoint } from "./common.ts";
 
 /** §5: 1–20 characters without whitespace. */
@@ -105,7 +105,7 @@ export type AddProjectMemberRequest = z.input<typeof AddProjectMemberRequest>;
 export const UpdateProjectMemberRequest = z.object({ role: ProjectRole });
 
 export const ProjectBillingQuery = z.object({
-  month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, vmsg("period_format")),
+  month: MonthPeriod,
 });
 export const ProjectBilling = z.object({
   month: z.string(),

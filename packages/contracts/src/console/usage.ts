@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { Currency, Edition } from "../edition.ts";
-import { vmsg } from "../validation.ts";
+import { isPeriod, vmsg } from "../validation.ts";
 import { Nanos, SpendPoint } from "./common.ts";
 
 export const TierRow = z.object({
@@ -42,10 +42,10 @@ export const ConsumptionQuery = z
     /** YYYY for a year, YYYY-MM for a month; default: the current one in the edition's zone. */
     period: z.string().optional(),
   })
-  .refine(
-    (v) => v.period === undefined || (v.granularity === "year" ? /^\d{4}$/ : /^\d{4}-(0[1-9]|1[0-2])$/).test(v.period),
-    { message: vmsg("period_format"), path: ["period"] },
-  );
+  .refine((v) => v.period === undefined || isPeriod(v.granularity, v.period), {
+    message: vmsg("period_format"),
+    path: ["period"],
+  });
 
 export const ConsumptionItem = z.object({ id: z.string(), name: z.string(), amount: Nanos });
 export type ConsumptionItem = z.infer<typeof ConsumptionItem>;

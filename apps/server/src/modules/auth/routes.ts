@@ -14,6 +14,7 @@ import {
 } from "@moonport/contracts";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
+import { loopbackOnly } from "../../http/dev-seams.ts";
 import type { App, FastifyRequest } from "../../http/route.ts";
 import { clientInfo, endSession, setSessionCookies } from "../../http/session.ts";
 import { listDevSms } from "./dev-outbox.ts";
@@ -27,7 +28,7 @@ export function requestEdition(ctx: AppContext, req: FastifyRequest) {
   return resolveEdition({ host: req.headers.host, locale: req.locale, hosts: ctx.config.sites });
 }
 
-/** Sign-up, sign-in, sign-out, SMS codes, the operator setup link and (outside production) the SMS outbox. */
+/** Sign-up, sign-in, sign-out, SMS codes, the operator setup link and (DEV_SEAMS) the SMS outbox. */
 export default async function authRoutes(app: App, ctx: AppContext) {
   app.post(
     "/auth/sms",
@@ -135,12 +136,13 @@ export default async function authRoutes(app: App, ctx: AppContext) {
     },
   );
 
-  // Development only: the codes the dev SMS provider "sent". Not registered at all in production.
-  if (ctx.config.nodeEnv !== "production") {
+  // Development seam (DEV_SEAMS=true, loopback clients only): the codes the dev SMS provider "sent".
+  if (ctx.config.devSeams) {
     app.get(
       "/dev/sms-outbox",
       {
         config: { access: "public" },
+        onRequest: loopbackOnly,
         schema: { querystring: DevSmsOutboxQuery, response: { 200: z.array(DevSmsMessage) } },
       },
       async (req) => listDevSms({ ctx, phone: req.query.phone }),

@@ -5,7 +5,7 @@ import type { AppContext } from "../../context.ts";
 import { type ClientInfo, createSession, type NewSession } from "../../http/session.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { getMe } from "./get-me.ts";
-import { authLimiters, ensureNotBlocked } from "./limits.ts";
+import { authLimiters, ensureNotBlocked, signInDelayMs } from "./limits.ts";
 import { verifyPassword } from "./password.ts";
 import { checkSmsCode, consumeSmsCode } from "./sms-codes.ts";
 
@@ -35,19 +35,26 @@ export async function signInByPassword(opts: {
   const phone = normalizePhone(opts.username);
   const accountKey = phone ?? opts.username.toLowerCase();
   const ipKey = client.ip ?? "unknown";
+  const pairKey = `${accountKey}|${ipKey}`;
   await ensureNotBlocked(limits.signInFailuresPerIp, ipKey);
-  await ensureNotBlocked(limits.signInFailuresPerAccount, accountKey);
+  await ensureNotBlocked(limits.signInFailuresPerAccountIp, pairKey);
+  // An account under attack from many addresses answers slowly, to everyone; it never refuses its owner.
+  const accountFailures =
+    limits.signInFailuresPerAccount.points - (await limits.signInFailuresPerAccount.peek(accountKey)).remaining;
+  const delay = signInDelayMs(accountFailures);
+  if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
   const [user] = await ctx.db
     .select({ id: schema.users.id, passwordHash: schema.users.passwordHash })
     .from(schema.users)
     .where(phone ? eq(schema.users.phone, phone) : sql`lower(${schema.users.username}) = lower(${opts.username})`);
   const ok = await verifyPassword(user?.passwordHash, opts.password);
   if (!user || !ok) {
+    await limits.signInFailuresPerAccountIp.hit(pairKey);
     await limits.signInFailuresPerAccount.hit(accountKey);
     await limits.signInFailuresPerIp.hit(ipKey);
     throw new AppError("invalid_credentials");
   }
-  await limits.signInFailuresPerAccount.reset(accountKey);
+  await limits.signInFailuresPerAccountIp.reset(pairKey);
   return openSession(ctx, user.id, client);
 }
 

@@ -5,7 +5,7 @@ import { grantBalance } from "../billing/grant-balance.ts";
 import type { OrgAccess } from "./access.ts";
 
 /**
- * Test seam (DEV_GRANTS=true, never in production; access: organization admins): an organization admin credits cash to their organization, so
+ * Test seam (DEV_SEAMS=true, loopback only, never in production; access: organization admins): an organization admin credits cash to their organization, so
  * browser tests can call /v1 before a recharge flow exists. Recorded as an operator-style grant in the ledger.
  */
 export async function grantDevBalance(opts: {
@@ -25,7 +25,7 @@ export async function grantDevBalance(opts: {
     ctx: opts.ctx,
     orgId,
     amount,
-    note: "DEV_GRANTS test grant",
+    note: "DEV_SEAMS test grant",
     createdBy: opts.access.userId,
   });
   return { cashBalance: cashBalance.toString() };

@@ -9,6 +9,7 @@ import {
 } from "@moonport/contracts";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
+import { loopbackOnly } from "../../http/dev-seams.ts";
 import { type App, callerAuth, orgAccess } from "../../http/route.ts";
 import { createAdditionalOrganization } from "./create-additional-organization.ts";
 import { getOrganization } from "./get-organization.ts";
@@ -49,12 +50,13 @@ export default async function orgRoutes(app: App, ctx: AppContext) {
     async (req) => getOrganizationOverview({ ctx, access: orgAccess(req) }),
   );
 
-  // Test seam, registered only with DEV_GRANTS=true (refused in production by env.ts).
-  if (ctx.config.devGrants) {
+  // Development seam, registered only with DEV_SEAMS=true (refused in production), loopback clients only.
+  if (ctx.config.devSeams) {
     app.post(
       "/dev/orgs/:orgId/grant",
       {
         config: { access: "orgAdmin" },
+        onRequest: loopbackOnly,
         schema: {
           params: OrgIdParams,
           body: z.object({ amount: z.string() }),

@@ -24,15 +24,24 @@ export class SmsSendError extends Error {
 }
 
 /**
- * Development provider: writes the code to the server log and to the sms_outbox table, which tests and the
- * development outbox endpoint read. env.ts refuses it in production mode.
+ * Development provider (the default; env.ts refuses it in production). Codes never go to the log, which an
+ * exposed server's operators and log shippers read: with DEV_SEAMS=true they go to the sms_outbox table, read
+ * from this machine at GET /api/dev/sms-outbox; without it nothing can deliver the code, so sending fails
+ * (the user is told, nothing is counted) and the log says how to receive codes.
  */
-export function devSmsProvider(opts: { db: Db; log: FastifyBaseLogger }): SmsProvider {
+export function devSmsProvider(opts: { db: Db; log: FastifyBaseLogger; outbox: boolean }): SmsProvider {
   return {
     kind: "dev",
     async send({ phone, text, code }) {
+      if (!opts.outbox) {
+        opts.log.warn(
+          { sms: { phone } },
+          "dev SMS provider: code not delivered; set DEV_SEAMS=true to read codes at /api/dev/sms-outbox from this machine, or configure SMS_PROVIDER=http",
+        );
+        throw new SmsSendError("no SMS provider is configured");
+      }
       await opts.db.insert(schema.smsOutbox).values({ id: newId("sms"), phone, text, code: code ?? null });
-      opts.log.info({ sms: { phone, code } }, `dev SMS to ${phone}: ${text}`);
+      opts.log.info({ sms: { phone } }, "dev SMS provider: code in GET /api/dev/sms-outbox (loopback only)");
     },
   };
 }
@@ -71,5 +80,5 @@ export function createSmsProvider(opts: { config: Config; db: Db; log: FastifyBa
     // env.ts guarantees the URL when the provider is http.
     return httpSmsProvider({ url: sms.httpUrl!, token: sms.httpToken });
   }
-  return devSmsProvider({ db: opts.db, log: opts.log });
+  return devSmsProvider({ db: opts.db, log: opts.log, outbox: opts.config.devSeams });
 }
