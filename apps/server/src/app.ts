@@ -8,7 +8,7 @@ import cookie from "@fastify/cookie";
 import swagger from "@fastify/swagger";
 import type { Database } from "@moonport/db";
 import { newId } from "@moonport/db";
-import Fastify, { type FastifyReply, type FastifyServerOptions } from "fastify";
+import Fastify, { type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { Redis } from "ioredis";
 import { type AppContext, type Clock, systemClock } from "./context.ts";
