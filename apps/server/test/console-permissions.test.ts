@@ -141,6 +141,12 @@ const CASES: Case[] = [
     expect: orgAdminOnly,
   },
   {
+    name: "resend an invitation",
+    method: "POST",
+    url: (f) => `/api/orgs/${f.orgId}/invitations/${f.invitationId}/resend`,
+    expect: orgAdminOnly,
+  },
+  {
     name: "edit a member",
     method: "PATCH",
     url: (f) => `/api/orgs/${f.orgId}/members/${f.target.userId}`,

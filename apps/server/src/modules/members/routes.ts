@@ -19,6 +19,7 @@ import { getInvitation } from "./get-invitation.ts";
 import { inviteMember } from "./invite-member.ts";
 import { listMembers } from "./list-members.ts";
 import { removeMember } from "./remove-member.ts";
+import { resendInvitation } from "./resend-invitation.ts";
 import { respondToInvitation } from "./respond-to-invitation.ts";
 import { revokeInvitation } from "./revoke-invitation.ts";
 import { updateMember } from "./update-member.ts";
@@ -47,6 +48,12 @@ export default async function memberRoutes(app: App, ctx: AppContext) {
       await revokeInvitation({ ctx, userId: requireUser(req).userId, ...req.params });
       return { ok: true as const };
     },
+  );
+
+  app.post(
+    "/orgs/:orgId/invitations/:invitationId/resend",
+    { schema: { params: InvitationParams, response: { 200: InviteMemberResponse } } },
+    async (req) => resendInvitation({ ctx, userId: requireUser(req).userId, ...req.params }),
   );
 
   app.patch(
@@ -81,7 +88,7 @@ export default async function memberRoutes(app: App, ctx: AppContext) {
   app.get(
     "/invitations/:token",
     { schema: { params: InvitationTokenParams, response: { 200: InvitationPreview } } },
-    async (req) => getInvitation({ ctx, token: req.params.token }),
+    async (req) => getInvitation({ ctx, token: req.params.token, userId: req.auth?.userId }),
   );
 
   for (const answer of ["accept", "decline"] as const) {
