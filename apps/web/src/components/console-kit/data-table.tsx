@@ -1,5 +1,6 @@
 import { Group, Table, Text } from "@mantine/core";
 import { IconArrowsHorizontal } from "@tabler/icons-react";
+import { type QueryKey, type UseQueryOptions, useQuery } from "@tanstack/react-query";
 import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from "@tanstack/react-table";
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -167,3 +168,23 @@ function ScrollFrame({ children, minWidth }: { children: ReactNode; minWidth?: n
 
 /** The `query` of a table whose rows are already loaded (part of a larger response). */
 export const LOADED: TableQuery = { isPending: false, isError: false, error: null, refetch: () => undefined };
+
+/**
+ * A server-paged list for `DataTable`: the page number, the query for it, and the table props that follow
+ * (`rows`, `query`, `pagination`). `options(page, pageSize)` is a feature's query-options factory.
+ */
+export function usePagedTable<TPage extends { items: unknown[]; total: number }, TKey extends QueryKey>(
+  options: (page: number, pageSize: number) => UseQueryOptions<TPage, Error, TPage, TKey>,
+  pageSize = 10,
+) {
+  const [page, setPage] = useState(1);
+  const query = useQuery(options(page, pageSize));
+  return {
+    setPage,
+    table: {
+      rows: query.data?.items as TPage["items"] | undefined,
+      query,
+      pagination: query.data ? { page, pageSize, total: query.data.total, onChange: setPage } : undefined,
+    },
+  };
+}

@@ -129,3 +129,10 @@ function DialogButtons({
     </Group>
   );
 }
+
+/** Props of a dialog about one row of an organization's list; `row` null means closed. */
+export interface RowDialogProps<T> {
+  orgId: string;
+  row: T | null;
+  onClose: () => void;
+}

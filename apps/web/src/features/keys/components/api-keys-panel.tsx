@@ -5,9 +5,10 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
+import { DateTimeCell, TextCell } from "../../../components/console-kit/cells.tsx";
+import { columns as col } from "../../../components/console-kit/columns.tsx";
+import { type DataColumn, DataTable, usePagedTable } from "../../../components/console-kit/data-table.tsx";
 import { useNotifyFailure } from "../../../components/console-kit/failure.ts";
-import { RowActions } from "../../../components/console-kit/row-actions.tsx";
 import { EmptyState } from "../../../components/console-kit/states.tsx";
 import { useLocale } from "../../../i18n/index.ts";
 import { formatDateTime } from "../../../lib/format.ts";
@@ -19,7 +20,7 @@ import { CreateKeyDialog } from "./create-key-dialog.tsx";
 import { DeleteKeyDialog } from "./delete-key-dialog.tsx";
 import { RenameKeyDialog } from "./rename-key-dialog.tsx";
 
-const PAGE_SIZE = 10;
+const _PAGE_SIZE = 10;
 
 /**
  * API keys of the organization (or of one project): list, create (secret shown once), rename, enable/disable,
@@ -39,9 +40,8 @@ export function ApiKeysPanel({
 }) {
   const { t } = useTranslation("org");
   const locale = useLocale();
-  const [page, setPage] = useState(1);
   const [filter, setFilter] = useState<string | null>(null);
-  const keys = useQuery(apiKeysQuery(orgId, page, PAGE_SIZE, projectId ?? filter ?? undefined));
+  const keys = usePagedTable((page, pageSize) => apiKeysQuery(orgId, page, pageSize, projectId ?? filter ?? undefined));
   const projects = useQuery({ ...projectOptionsQuery(orgId), enabled: !projectId });
   const [creating, setCreating] = useState(false);
   const [renaming, setRenaming] = useState<ApiKeyRow | null>(null);
@@ -86,12 +86,12 @@ export function ApiKeysPanel({
     {
       id: "creator",
       header: t("keys.creator"),
-      cell: (k) => <Text size="sm">{k.creator.nickname ?? t("keys.formerMember")}</Text>,
+      cell: (k) => <TextCell>{k.creator.nickname ?? t("keys.formerMember")}</TextCell>,
     },
     {
       id: "createdAt",
       header: t("keys.createdAt"),
-      cell: (k) => <Text size="sm">{formatDateTime(k.createdAt, locale)}</Text>,
+      cell: (k) => <DateTimeCell iso={k.createdAt} />,
     },
     {
       id: "lastUsed",
@@ -120,24 +120,16 @@ export function ApiKeysPanel({
         />
       ),
     },
-    {
-      id: "actions",
-      header: null,
-      width: 48,
-      cell: (k) => (
-        <RowActions
-          label={t("keys.actions", { name: k.name })}
-          actions={
-            k.canManage
-              ? [
-                  { label: t("keys.rename"), onClick: () => setRenaming(k) },
-                  { label: t("keys.delete"), danger: true, onClick: () => setDeleting(k) },
-                ]
-              : []
-          }
-        />
-      ),
-    },
+    col.actions(
+      (k) => t("keys.actions", { name: k.name }),
+      (k) =>
+        k.canManage
+          ? [
+              { label: t("keys.rename"), onClick: () => setRenaming(k) },
+              { label: t("keys.delete"), danger: true, onClick: () => setDeleting(k) },
+            ]
+          : [],
+    ),
   ];
 
   const createButton = (variant?: "light") => (
@@ -163,7 +155,7 @@ export function ApiKeysPanel({
             value={filter}
             onChange={(v) => {
               setFilter(v);
-              setPage(1);
+              keys.setPage(1);
             }}
             clearable
             w={240}
@@ -188,12 +180,10 @@ export function ApiKeysPanel({
       ) : null}
       <DataTable
         columns={columns}
-        rows={keys.data?.items}
-        query={keys}
+        {...keys.table}
         getRowId={(k) => k.id}
         rowTestId="api-key-row"
         minWidth={900}
-        pagination={keys.data ? { page, pageSize: PAGE_SIZE, total: keys.data.total, onChange: setPage } : undefined}
         empty={
           <EmptyState
             icon={IconKey}
@@ -210,8 +200,8 @@ export function ApiKeysPanel({
         projects={projectOptions}
         fixedProjectId={projectId}
       />
-      <RenameKeyDialog orgId={orgId} apiKey={renaming} onClose={() => setRenaming(null)} />
-      <DeleteKeyDialog orgId={orgId} apiKey={deleting} onClose={() => setDeleting(null)} />
+      <RenameKeyDialog orgId={orgId} row={renaming} onClose={() => setRenaming(null)} />
+      <DeleteKeyDialog orgId={orgId} row={deleting} onClose={() => setDeleting(null)} />
     </Stack>
   );
 }

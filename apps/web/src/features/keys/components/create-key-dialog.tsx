@@ -75,6 +75,7 @@ export function CreateKeyDialog({
               placeholder={t("keys.projectPlaceholder")}
               data={projects}
               withAsterisk
+              allowDeselect={false}
               value={f.value || null}
               onChange={(v) => f.onChange(v ?? "")}
               error={error("projectId")}

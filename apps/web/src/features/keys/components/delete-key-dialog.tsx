@@ -2,18 +2,10 @@ import { Text } from "@mantine/core";
 import type { ApiKeyRow } from "@moonport/contracts";
 import { useTranslation } from "react-i18next";
 import { useFailureMessage } from "../../../components/console-kit/failure.ts";
-import { ConfirmDialog } from "../../../components/console-kit/form-dialog.tsx";
+import { ConfirmDialog, type RowDialogProps } from "../../../components/console-kit/form-dialog.tsx";
 import { useDeleteApiKey } from "../api/delete-api-key.ts";
 
-export function DeleteKeyDialog({
-  orgId,
-  apiKey,
-  onClose,
-}: {
-  orgId: string;
-  apiKey: ApiKeyRow | null;
-  onClose: () => void;
-}) {
+export function DeleteKeyDialog({ orgId, row: apiKey, onClose }: RowDialogProps<ApiKeyRow>) {
   const { t } = useTranslation("org");
   const remove = useDeleteApiKey(orgId);
   const failure = useFailureMessage();

@@ -3,21 +3,13 @@ import { ApiKeyName, type ApiKeyRow } from "@moonport/contracts";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { useFailureMessage } from "../../../components/console-kit/failure.ts";
-import { FormDialog } from "../../../components/console-kit/form-dialog.tsx";
+import { FormDialog, type RowDialogProps } from "../../../components/console-kit/form-dialog.tsx";
 import { useDialogForm } from "../../../components/console-kit/use-zod-form.ts";
 import { useUpdateApiKey } from "../api/update-api-key.ts";
 
 const RenameForm = z.object({ name: ApiKeyName });
 
-export function RenameKeyDialog({
-  orgId,
-  apiKey,
-  onClose,
-}: {
-  orgId: string;
-  apiKey: ApiKeyRow | null;
-  onClose: () => void;
-}) {
+export function RenameKeyDialog({ orgId, row: apiKey, onClose }: RowDialogProps<ApiKeyRow>) {
   const { t } = useTranslation("org");
   const failure = useFailureMessage();
   const update = useUpdateApiKey(orgId);

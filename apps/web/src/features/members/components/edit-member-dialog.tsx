@@ -1,24 +1,16 @@
-import { Select, TextInput } from "@mantine/core";
+import { TextInput } from "@mantine/core";
 import { type MemberRow, Nickname, OrgRole } from "@moonport/contracts";
-import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { useFailureMessage } from "../../../components/console-kit/failure.ts";
-import { FormDialog } from "../../../components/console-kit/form-dialog.tsx";
+import { FormDialog, type RowDialogProps } from "../../../components/console-kit/form-dialog.tsx";
 import { useDialogForm } from "../../../components/console-kit/use-zod-form.ts";
 import { useUpdateMember } from "../api/update-member.ts";
+import { RoleSelect } from "./role-select.tsx";
 
 const EditMember = z.object({ nickname: Nickname, role: OrgRole });
 
-export function EditMemberDialog({
-  orgId,
-  member,
-  onClose,
-}: {
-  orgId: string;
-  member: MemberRow | null;
-  onClose: () => void;
-}) {
+export function EditMemberDialog({ orgId, row: member, onClose }: RowDialogProps<MemberRow>) {
   const { t } = useTranslation("org");
   const failure = useFailureMessage();
   const update = useUpdateMember(orgId);
@@ -34,21 +26,7 @@ export function EditMemberDialog({
   return (
     <FormDialog {...dialog} title={t("members.editTitle")}>
       <TextInput label={t("members.nickname")} withAsterisk data-autofocus {...field("nickname")} />
-      <Controller
-        control={form.control}
-        name="role"
-        render={({ field: f }) => (
-          <Select
-            label={t("members.role")}
-            withAsterisk
-            data={OrgRole.options.map((r) => ({ value: r, label: t(`roles.${r}`) }))}
-            value={f.value}
-            onChange={(v) => v && f.onChange(v)}
-            error={error("role")}
-            comboboxProps={{ withinPortal: true }}
-          />
-        )}
-      />
+      <RoleSelect control={form.control} name="role" error={error("role")} />
     </FormDialog>
   );
 }

@@ -1,13 +1,13 @@
-import { Select, TextInput } from "@mantine/core";
-import { InviteMemberRequest, OrgRole } from "@moonport/contracts";
+import { TextInput } from "@mantine/core";
+import { InviteMemberRequest } from "@moonport/contracts";
 import { useState } from "react";
-import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { useFailureMessage } from "../../../components/console-kit/failure.ts";
 import { FormDialog } from "../../../components/console-kit/form-dialog.tsx";
 import { useDialogForm } from "../../../components/console-kit/use-zod-form.ts";
 import { useInviteMember } from "../api/invite-member.ts";
 import { InviteLinkDialog } from "./invite-link-dialog.tsx";
+import { RoleSelect } from "./role-select.tsx";
 
 /** Invites a registered user by phone; the answer is a link for the admin to share. */
 export function InviteDialog({ orgId, opened, onClose }: { orgId: string; opened: boolean; onClose: () => void }) {
@@ -45,21 +45,7 @@ export function InviteDialog({ orgId, opened, onClose }: { orgId: string; opened
         withAsterisk
         {...field("nickname")}
       />
-      <Controller
-        control={form.control}
-        name="role"
-        render={({ field: f }) => (
-          <Select
-            label={t("members.role")}
-            withAsterisk
-            data={OrgRole.options.map((r) => ({ value: r, label: t(`roles.${r}`) }))}
-            value={f.value ?? null}
-            onChange={(v) => f.onChange(v ?? undefined)}
-            error={error("role")}
-            comboboxProps={{ withinPortal: true }}
-          />
-        )}
-      />
+      <RoleSelect control={form.control} name="role" error={error("role")} />
     </FormDialog>
   );
 }

@@ -1,15 +1,12 @@
 import { Badge, Button, Group, Stack, Text } from "@mantine/core";
 import type { MemberRow } from "@moonport/contracts";
 import { IconUserPlus, IconUsers } from "@tabler/icons-react";
-import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
+import { columns as col } from "../../../components/console-kit/columns.tsx";
+import { type DataColumn, DataTable, usePagedTable } from "../../../components/console-kit/data-table.tsx";
 import { useNotifyFailure } from "../../../components/console-kit/failure.ts";
-import { RowActions } from "../../../components/console-kit/row-actions.tsx";
 import { EmptyState } from "../../../components/console-kit/states.tsx";
-import { useLocale } from "../../../i18n/index.ts";
-import { formatDateTime } from "../../../lib/format.ts";
 import { membersQuery } from "../api/get-members.ts";
 import { useResendInvitation } from "../api/resend-invitation.ts";
 import { EditMemberDialog } from "./edit-member-dialog.tsx";
@@ -17,14 +14,12 @@ import { InviteDialog } from "./invite-dialog.tsx";
 import { InviteLinkDialog } from "./invite-link-dialog.tsx";
 import { RemoveMemberDialog } from "./remove-member-dialog.tsx";
 
-const PAGE_SIZE = 10;
+const _PAGE_SIZE = 10;
 
 /** Organization members and pending invitations (organization admins). */
 export function MembersPanel({ orgId }: { orgId: string }) {
   const { t } = useTranslation("org");
-  const locale = useLocale();
-  const [page, setPage] = useState(1);
-  const members = useQuery(membersQuery(orgId, page, PAGE_SIZE));
+  const members = usePagedTable((page, pageSize) => membersQuery(orgId, page, pageSize));
   const [inviting, setInviting] = useState(false);
   const [editing, setEditing] = useState<MemberRow | null>(null);
   const [removing, setRemoving] = useState<MemberRow | null>(null);
@@ -38,15 +33,7 @@ export function MembersPanel({ orgId }: { orgId: string }) {
       onError: (e) => notifyFailure("inviteMember", e),
     });
   const columns: DataColumn<MemberRow>[] = [
-    {
-      id: "name",
-      header: t("members.name"),
-      cell: (m) => (
-        <Text fw={500} size="sm">
-          {m.nickname}
-        </Text>
-      ),
-    },
+    col.strong("name", t("members.name"), (m) => m.nickname),
     {
       id: "userId",
       header: t("members.userId"),
@@ -56,56 +43,31 @@ export function MembersPanel({ orgId }: { orgId: string }) {
         </Text>
       ),
     },
-    { id: "phone", header: t("members.phone"), cell: (m) => <Text size="sm">{m.phoneMasked ?? "—"}</Text> },
-    {
-      id: "role",
-      header: t("members.role"),
-      cell: (m) => (
-        <Badge variant="light" color={m.role === "admin" ? "indigo" : "gray"}>
-          {t(`roles.${m.role}`)}
-        </Badge>
-      ),
-    },
-    {
-      id: "createdAt",
-      header: t("members.createdAt"),
-      cell: (m) => <Text size="sm">{formatDateTime(m.createdAt, locale)}</Text>,
-    },
+    col.text("phone", t("members.phone"), (m) => m.phoneMasked),
+    col.role(t("members.role"), (m) => m.role),
+    col.dateTime("createdAt", t("members.createdAt"), (m) => m.createdAt),
     {
       id: "status",
       header: t("members.status"),
-      cell: (m) =>
-        m.status === "pending" ? (
-          <Badge color="yellow" variant="light">
-            {t("members.pending")}
-          </Badge>
-        ) : (
-          <Badge color="teal" variant="light">
-            {t("members.joined")}
-          </Badge>
-        ),
-    },
-    {
-      id: "actions",
-      header: null,
-      width: 48,
       cell: (m) => (
-        <RowActions
-          label={t("members.actions", { name: m.nickname })}
-          actions={
-            m.status === "joined"
-              ? [
-                  { label: t("members.edit"), onClick: () => setEditing(m) },
-                  { label: t("members.remove"), danger: true, onClick: () => setRemoving(m) },
-                ]
-              : [
-                  { label: t("members.resend"), onClick: () => resendLink(m) },
-                  { label: t("members.revoke"), danger: true, onClick: () => setRemoving(m) },
-                ]
-          }
-        />
+        <Badge color={m.status === "pending" ? "yellow" : "teal"} variant="light">
+          {t(m.status === "pending" ? "members.pending" : "members.joined")}
+        </Badge>
       ),
     },
+    col.actions(
+      (m) => t("members.actions", { name: m.nickname }),
+      (m) =>
+        m.status === "joined"
+          ? [
+              { label: t("members.edit"), onClick: () => setEditing(m) },
+              { label: t("members.remove"), danger: true, onClick: () => setRemoving(m) },
+            ]
+          : [
+              { label: t("members.resend"), onClick: () => resendLink(m) },
+              { label: t("members.revoke"), danger: true, onClick: () => setRemoving(m) },
+            ],
+    ),
   ];
   return (
     <Stack gap="md">
@@ -119,19 +81,15 @@ export function MembersPanel({ orgId }: { orgId: string }) {
       </Group>
       <DataTable
         columns={columns}
-        rows={members.data?.items}
-        query={members}
+        {...members.table}
         getRowId={(m) => m.userId ?? m.invitationId ?? m.nickname}
         rowTestId="member-row"
         minWidth={760}
-        pagination={
-          members.data ? { page, pageSize: PAGE_SIZE, total: members.data.total, onChange: setPage } : undefined
-        }
         empty={<EmptyState icon={IconUsers} title={t("members.emptyTitle")} />}
       />
       <InviteDialog orgId={orgId} opened={inviting} onClose={() => setInviting(false)} />
-      <EditMemberDialog orgId={orgId} member={editing} onClose={() => setEditing(null)} />
-      <RemoveMemberDialog orgId={orgId} member={removing} onClose={() => setRemoving(null)} />
+      <EditMemberDialog orgId={orgId} row={editing} onClose={() => setEditing(null)} />
+      <RemoveMemberDialog orgId={orgId} row={removing} onClose={() => setRemoving(null)} />
       <InviteLinkDialog link={link} resent onClose={() => setLink(null)} />
     </Stack>
   );

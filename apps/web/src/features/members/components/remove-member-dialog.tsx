@@ -2,20 +2,12 @@ import { Text } from "@mantine/core";
 import type { MemberRow } from "@moonport/contracts";
 import { useTranslation } from "react-i18next";
 import { useFailureMessage } from "../../../components/console-kit/failure.ts";
-import { ConfirmDialog } from "../../../components/console-kit/form-dialog.tsx";
+import { ConfirmDialog, type RowDialogProps } from "../../../components/console-kit/form-dialog.tsx";
 import { useRemoveMember } from "../api/remove-member.ts";
 import { useRevokeInvitation } from "../api/revoke-invitation.ts";
 
 /** Removes a joined member, or revokes a pending invitation. */
-export function RemoveMemberDialog({
-  orgId,
-  member,
-  onClose,
-}: {
-  orgId: string;
-  member: MemberRow | null;
-  onClose: () => void;
-}) {
+export function RemoveMemberDialog({ orgId, row: member, onClose }: RowDialogProps<MemberRow>) {
   const { t } = useTranslation("org");
   const failure = useFailureMessage();
   const remove = useRemoveMember(orgId);

@@ -1,12 +1,12 @@
-import { Alert, Button, Card, Group, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Button, Card, Group, Stack, Text, TextInput, Title } from "@mantine/core";
 import { type OrgGeneral, UpdateOrgRequest } from "@moonport/contracts";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CopyField } from "../../../components/console-kit/copy-field.tsx";
 import { useFailureMessage } from "../../../components/console-kit/failure.ts";
+import { FormFooter } from "../../../components/console-kit/form-footer.tsx";
 import { timeZoneName } from "../../../components/console-kit/time-zone.ts";
 import { useZodForm } from "../../../components/console-kit/use-zod-form.ts";
-import { FormError } from "../../../components/form-error.tsx";
 import { useLocale } from "../../../i18n/index.ts";
 import { formatDateTime } from "../../../lib/format.ts";
 import { useRenameOrg } from "../api/rename-org.ts";
@@ -65,19 +65,13 @@ export function GeneralPanel({ org, onCreated }: { org: OrgGeneral; onCreated?: 
                 </div>
               ))}
             </Group>
-            <FormError message={formError} />
-            {saved ? (
-              <Alert color="teal" variant="light">
-                {t("general.saved")}
-              </Alert>
-            ) : null}
-            {isAdmin ? (
-              <Group justify="flex-end">
-                <Button type="submit" loading={form.formState.isSubmitting} disabled={!form.formState.isDirty}>
-                  {t("common:save")}
-                </Button>
-              </Group>
-            ) : null}
+            <FormFooter
+              error={formError}
+              saved={saved}
+              editable={isAdmin}
+              submitting={form.formState.isSubmitting}
+              disabled={!form.formState.isDirty}
+            />
           </Stack>
         </form>
       </Card>

@@ -1,28 +1,24 @@
-import { Anchor, Badge, Button, Group, SegmentedControl, Stack, Text } from "@mantine/core";
+import { Anchor, Badge, Button, Group, SegmentedControl, Stack } from "@mantine/core";
 import type { OrgRole, ProjectRow } from "@moonport/contracts";
 import { IconFolder, IconPlus } from "@tabler/icons-react";
-import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
+import { DateTimeCell, TextCell } from "../../../components/console-kit/cells.tsx";
+import { type DataColumn, DataTable, usePagedTable } from "../../../components/console-kit/data-table.tsx";
 import { EmptyState } from "../../../components/console-kit/states.tsx";
-import { useLocale } from "../../../i18n/index.ts";
-import { formatDateTime } from "../../../lib/format.ts";
 import { paths } from "../../../lib/paths.ts";
 import { projectsQuery } from "../api/get-projects.ts";
 import { CreateProjectDialog } from "./create-project-dialog.tsx";
 
-const PAGE_SIZE = 10;
+const _PAGE_SIZE = 10;
 type Status = "all" | "active" | "archived";
 
 /** Projects the caller can see; organization admins create them. */
 export function ProjectsPanel({ orgId, role }: { orgId: string; role: OrgRole }) {
   const { t } = useTranslation("org");
-  const locale = useLocale();
-  const [page, setPage] = useState(1);
   const [status, setStatus] = useState<Status>("all");
-  const projects = useQuery(projectsQuery(orgId, page, PAGE_SIZE, status));
+  const projects = usePagedTable((page, pageSize) => projectsQuery(orgId, page, pageSize, status));
   const [creating, setCreating] = useState(false);
   const columns: DataColumn<ProjectRow>[] = [
     {
@@ -44,11 +40,7 @@ export function ProjectsPanel({ orgId, role }: { orgId: string; role: OrgRole })
     {
       id: "description",
       header: t("projects.description"),
-      cell: (p) => (
-        <Text size="sm" c={p.description ? undefined : "dimmed"}>
-          {p.description || "—"}
-        </Text>
-      ),
+      cell: (p) => <TextCell>{p.description}</TextCell>,
     },
     {
       id: "status",
@@ -59,11 +51,11 @@ export function ProjectsPanel({ orgId, role }: { orgId: string; role: OrgRole })
         </Badge>
       ),
     },
-    { id: "role", header: t("projects.myRole"), cell: (p) => <Text size="sm">{t(`roles.${p.role}`)}</Text> },
+    { id: "role", header: t("projects.myRole"), cell: (p) => <TextCell>{t(`roles.${p.role}`)}</TextCell> },
     {
       id: "createdAt",
       header: t("projects.createdAt"),
-      cell: (p) => <Text size="sm">{formatDateTime(p.createdAt, locale)}</Text>,
+      cell: (p) => <DateTimeCell iso={p.createdAt} />,
     },
   ];
   return (
@@ -73,7 +65,7 @@ export function ProjectsPanel({ orgId, role }: { orgId: string; role: OrgRole })
           value={status}
           onChange={(v) => {
             setStatus(v as Status);
-            setPage(1);
+            projects.setPage(1);
           }}
           data={[
             { value: "all", label: t("projects.filter.all") },
@@ -89,14 +81,10 @@ export function ProjectsPanel({ orgId, role }: { orgId: string; role: OrgRole })
       </Group>
       <DataTable
         columns={columns}
-        rows={projects.data?.items}
-        query={projects}
+        {...projects.table}
         getRowId={(p) => p.id}
         rowTestId="project-row"
         minWidth={640}
-        pagination={
-          projects.data ? { page, pageSize: PAGE_SIZE, total: projects.data.total, onChange: setPage } : undefined
-        }
         empty={
           <EmptyState
             icon={IconFolder}

@@ -1,12 +1,12 @@
-import { Alert, Button, Card, Divider, Group, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Button, Card, Divider, Group, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
 import { type Currency, type OrgRole, type ProjectDetail, UpdateProjectRequest } from "@moonport/contracts";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { useFailureMessage } from "../../../../components/console-kit/failure.ts";
+import { FormFooter } from "../../../../components/console-kit/form-footer.tsx";
 import { formatInt } from "../../../../components/console-kit/money.ts";
 import { useZodForm } from "../../../../components/console-kit/use-zod-form.ts";
-import { FormError } from "../../../../components/form-error.tsx";
 import { useLocale } from "../../../../i18n/index.ts";
 import { useUpdateProject } from "../../api/update-project.ts";
 import { ArchiveDialog } from "../archive-dialog.tsx";
@@ -146,19 +146,12 @@ export function SettingsTab({
                 data-testid="field-tpmLimit"
                 {...numberProps("tpmLimit")}
               />
-              <FormError message={formError} />
-              {saved ? (
-                <Alert color="teal" variant="light">
-                  {t("general.saved")}
-                </Alert>
-              ) : null}
-              {editable ? (
-                <Group justify="flex-end">
-                  <Button type="submit" loading={form.formState.isSubmitting}>
-                    {t("common:save")}
-                  </Button>
-                </Group>
-              ) : null}
+              <FormFooter
+                error={formError}
+                saved={saved}
+                editable={editable}
+                submitting={form.formState.isSubmitting}
+              />
             </Stack>
           </fieldset>
         </form>
