@@ -48,6 +48,7 @@ export function DataTable<T>({
   minWidth,
   rowTestId,
   striped = false,
+  highlight,
 }: {
   columns: DataColumn<T>[];
   rows: T[] | undefined;
@@ -58,6 +59,8 @@ export function DataTable<T>({
   minWidth?: number;
   rowTestId?: string;
   striped?: boolean;
+  /** Rows shown in bold (the current tier). */
+  highlight?: (row: T) => boolean;
 }) {
   const defs = useMemo(() => {
     const helper = createColumnHelper<T>();
@@ -103,7 +106,7 @@ export function DataTable<T>({
           </Table.Thead>
           <Table.Tbody>
             {table.getRowModel().rows.map((row) => (
-              <Table.Tr key={row.id} data-testid={rowTestId}>
+              <Table.Tr key={row.id} data-testid={rowTestId} fw={highlight?.(row.original) ? 700 : undefined}>
                 {row.getVisibleCells().map((cell) => {
                   const meta = cell.column.columnDef.meta as ColumnMeta | undefined;
                   return (

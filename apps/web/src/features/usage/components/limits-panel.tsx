@@ -92,7 +92,7 @@ function LimitsView({ data, t }: { data: UsageLimits; t: (k: string, o?: Record<
               id: "tier",
               header: t("limits.tier"),
               cell: (row: TierRow) => (
-                <Group gap={6} wrap="nowrap" fw={row.tier === data.tier.tier ? 700 : undefined}>
+                <Group gap={6} wrap="nowrap">
                   {row.name}
                   {row.tier === data.tier.tier ? (
                     <Badge size="xs" variant="filled">
@@ -115,6 +115,7 @@ function LimitsView({ data, t }: { data: UsageLimits; t: (k: string, o?: Record<
           rows={data.tiers}
           query={LOADED}
           getRowId={(row) => String(row.tier)}
+          highlight={(row) => row.tier === data.tier.tier}
           empty={null}
           minWidth={640}
           striped
