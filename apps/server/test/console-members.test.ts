@@ -64,6 +64,59 @@ describe("members and invitations", () => {
     expect(InvitationPreview.parse((await invitee.client.get(`/api/invitations/${token}`)).body).status).toBe("used");
   });
 
+  it("resends a pending invitation: a fresh link that works, the old one retired, seven more days", async () => {
+    const admin = await signUp(t);
+    const invitee = await signUp(t);
+    const first = InviteMemberResponse.parse(
+      (
+        await admin.client.post(`/api/orgs/${admin.orgId}/invitations`, {
+          phone: invitee.phone,
+          nickname: "carol",
+          role: "member",
+        })
+      ).body,
+    );
+    const oldToken = first.path.split("/").pop()!;
+    const res = await admin.client.post(`/api/orgs/${admin.orgId}/invitations/${first.invitationId}/resend`, {});
+    expect(res.status).toBe(200);
+    const resent = InviteMemberResponse.parse(res.body);
+    expect(resent.invitationId).toBe(first.invitationId);
+    const newToken = resent.path.split("/").pop()!;
+    expect(newToken).not.toBe(oldToken);
+    expect(new Date(resent.expiresAt).getTime() - Date.now()).toBeGreaterThan(6.9 * 24 * 3600_000);
+
+    const old = await invitee.client.get(`/api/invitations/${oldToken}`);
+    expect(old.status).toBe(404);
+    expect(old.body.error.code).toBe("invitation_invalid");
+    expect((await invitee.client.post(`/api/invitations/${oldToken}/accept`)).status).toBe(404);
+
+    // Still one pending row, not two.
+    expect((await members(admin.client, admin.orgId)).items.filter((m) => m.status === "pending")).toHaveLength(1);
+    expect((await invitee.client.post(`/api/invitations/${newToken}/accept`)).status).toBe(200);
+
+    // An answered invitation cannot be resent.
+    const again = await admin.client.post(`/api/orgs/${admin.orgId}/invitations/${first.invitationId}/resend`, {});
+    expect(again.status).toBe(404);
+  });
+
+  it("tells a signed-in visitor whether the invitation is for their phone, and shows whose it is", async () => {
+    const admin = await signUp(t);
+    const invitee = await signUp(t);
+    const stranger = await signUp(t);
+    const inv = await admin.client.post(`/api/orgs/${admin.orgId}/invitations`, {
+      phone: invitee.phone,
+      nickname: "dave",
+      role: "member",
+    });
+    const token = inv.body.path.split("/").pop();
+    const mine = InvitationPreview.parse((await invitee.client.get(`/api/invitations/${token}`)).body);
+    const theirs = InvitationPreview.parse((await stranger.client.get(`/api/invitations/${token}`)).body);
+    expect(mine.forSignedInUser).toBe(true);
+    expect(theirs.forSignedInUser).toBe(false);
+    expect(theirs.phoneMasked).toMatch(/\*\*\*\*/);
+    expect(theirs.phoneMasked).not.toContain(invitee.phone.slice(3, 7));
+  });
+
   it("refuses an invitation to anyone whose bound phone differs, naming the masked phone", async () => {
     const admin = await signUp(t);
     const stranger = await signUp(t);

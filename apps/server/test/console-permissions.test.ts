@@ -332,6 +332,11 @@ const CASES: Case[] = [
     url: (f) => `${O(f)}/invitations/${f.invitationId}`,
   },
   {
+    name: "resend an invitation",
+    route: "POST /api/orgs/:orgId/invitations/:invitationId/resend",
+    url: (f) => `${O(f)}/invitations/${f.invitationId}/resend`,
+  },
+  {
     name: "edit a member",
     route: "PATCH /api/orgs/:orgId/members/:userId",
     url: (f) => `${O(f)}/members/${f.target.userId}`,

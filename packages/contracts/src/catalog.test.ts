@@ -34,6 +34,6 @@ describe("catalog", () => {
   it("formats money with one rounding step", () => {
     expect(formatMoney(parseMoney("1234.5"), "CNY")).toBe("¥1,234.50");
     expect(formatMoney(parseMoney("0.0049"), "USD", 3)).toBe("$0.005");
-    expect(formatMoney(-parseMoney("0.005"), "USD")).toBe("-$0.01");
+    expect(formatMoney(-parseMoney("0.005"), "USD", 2)).toBe("-$0.01");
   });
 });

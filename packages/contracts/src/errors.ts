@@ -96,11 +96,19 @@ export type ErrorCode = keyof typeof ERROR_MESSAGES;
 export const ERROR_CODES = Object.keys(ERROR_MESSAGES) as ErrorCode[];
 
 export function errorMessage(code: ErrorCode, locale: Locale, params: Record<string, string | number> = {}): string {
-  return fillTemplate(ERROR_MESSAGES[code][locale], params);
+  return fillTemplate(ERROR_MESSAGES[code][locale], params, locale);
 }
 
-export function fillTemplate(template: string, params: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (m, k: string) => (k in params ? String(params[k]) : m));
+/**
+ * Fills `{name}` placeholders. With a locale, numbers are written as pages write them ("500,000"), so a message
+ * quoting a limit matches the page that shows it.
+ */
+export function fillTemplate(template: string, params: Record<string, string | number>, locale?: Locale): string {
+  return template.replace(/\{(\w+)\}/g, (m, k: string) => {
+    if (!(k in params)) return m;
+    const v = params[k]!;
+    return typeof v === "number" && locale ? new Intl.NumberFormat(locale).format(v) : String(v);
+  });
 }
 
 /** Field error: `path` names the form field (dot-joined), `message` is already localized. */

@@ -34,16 +34,27 @@ export function roundMoney(nanos: bigint, digits: number): bigint {
   return neg ? -rounded : rounded;
 }
 
-/** Display string with a fixed number of decimals, e.g. "¥12.50" / "$0.0050". */
-export function formatMoney(nanos: bigint | string, currency: Currency, digits = 2): string {
+/**
+ * Display string. With `digits`, a fixed number of decimals ("¥12.50" / "$0.0050"). Without, every significant
+ * decimal is kept (at least two, at most nine), so that any spend changes what is shown: a balance of 100 after
+ * spending 0.0043 reads "¥99.9957", never "¥100.00".
+ */
+export function formatMoney(nanos: bigint | string, currency: Currency, digits?: number): string {
   const n = typeof nanos === "string" ? BigInt(nanos) : nanos;
-  const r = roundMoney(n, digits);
+  const shown = digits ?? visibleDigits(n);
+  const r = roundMoney(n, shown);
   const neg = r < 0n;
   const abs = neg ? -r : r;
   const whole = (abs / NANO_PER_UNIT).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  const frac = (abs % NANO_PER_UNIT).toString().padStart(9, "0").slice(0, digits);
+  const frac = (abs % NANO_PER_UNIT).toString().padStart(9, "0").slice(0, shown);
   const symbol = currency === "CNY" ? "¥" : "$";
-  return `${neg ? "-" : ""}${symbol}${whole}${digits > 0 ? `.${frac}` : ""}`;
+  return `${neg ? "-" : ""}${symbol}${whole}${shown > 0 ? `.${frac}` : ""}`;
+}
+
+/** Decimals needed to show an amount exactly: two, or up to its last non-zero nano digit. */
+function visibleDigits(nanos: bigint): number {
+  const frac = ((nanos < 0n ? -nanos : nanos) % NANO_PER_UNIT).toString().padStart(9, "0").replace(/0+$/, "");
+  return Math.max(2, frac.length);
 }
 
 /** JSON number for APIs that must speak floats (the balance endpoint): exact decimal text parsed once. */

@@ -91,7 +91,7 @@ export function translateValidation(message: string, locale: Locale): string {
       params = {};
     }
   }
-  return fillTemplate(entry[locale], params);
+  return fillTemplate(entry[locale], params, locale);
 }
 
 /**

@@ -49,6 +49,10 @@ export const InvitationPreview = z.object({
   role: OrgRole,
   status: z.enum(["open", "expired", "used", "revoked"]),
   expiresAt: z.string(),
+  /** The invited phone, masked: lets someone signed in with another account see whose invitation it is. */
+  phoneMasked: z.string(),
+  /** Whether the signed-in caller's phone is the invited one; null when nobody is signed in. */
+  forSignedInUser: z.boolean().nullable(),
 });
 export type InvitationPreview = z.infer<typeof InvitationPreview>;
 export const AcceptInvitationResponse = z.object({ orgId: z.string() });

@@ -18,6 +18,7 @@ import { getInvitation } from "./get-invitation.ts";
 import { inviteMember } from "./invite-member.ts";
 import { listMembers } from "./list-members.ts";
 import { removeMember } from "./remove-member.ts";
+import { resendInvitation } from "./resend-invitation.ts";
 import { respondToInvitation } from "./respond-to-invitation.ts";
 import { revokeInvitation } from "./revoke-invitation.ts";
 import { updateMember } from "./update-member.ts";
@@ -54,6 +55,12 @@ export default async function memberRoutes(app: App, ctx: AppContext) {
     },
   );
 
+  app.post(
+    "/orgs/:orgId/invitations/:invitationId/resend",
+    { config: { access: "orgAdmin" }, schema: { params: InvitationParams, response: { 200: InviteMemberResponse } } },
+    async (req) => resendInvitation({ ctx, access: orgAccess(req), invitationId: req.params.invitationId }),
+  );
+
   app.patch(
     "/orgs/:orgId/members/:userId",
     {
@@ -79,7 +86,7 @@ export default async function memberRoutes(app: App, ctx: AppContext) {
   app.get(
     "/invitations/:token",
     { config: { access: "public" }, schema: { params: InvitationTokenParams, response: { 200: InvitationPreview } } },
-    async (req) => getInvitation({ ctx, token: req.params.token }),
+    async (req) => getInvitation({ ctx, token: req.params.token, userId: req.auth?.userId }),
   );
 
   for (const answer of ["accept", "decline"] as const) {

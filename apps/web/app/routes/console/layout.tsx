@@ -1,6 +1,6 @@
 import { Outlet } from "react-router";
+import type { ConsoleContext } from "../../../src/components/console-kit/console-user.ts";
 import { ConsoleShell } from "../../../src/features/console/components/console-shell.tsx";
-import type { ConsoleContext } from "../../../src/features/console/context.ts";
 
 /** /console/**: client-only; every screen renders inside the shell and reads the user with useConsoleUser(). */
 export default function ConsoleLayout() {

@@ -1,5 +1,5 @@
-import { OrgScreen } from "../../../src/features/org/components/screen.tsx";
-import { OverviewScreen } from "../../../src/features/org/screens/overview-screen.tsx";
+import { OrgScreen } from "../../../src/components/console-kit/org-screen.tsx";
+import { OverviewScreen } from "../../../src/features/usage/components/overview-screen.tsx";
 
 export default function OverviewRoute() {
   return <OrgScreen page="overview">{(org) => <OverviewScreen orgId={org.id} key={org.id} />}</OrgScreen>;

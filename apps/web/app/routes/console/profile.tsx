@@ -1,4 +1,4 @@
-import { useConsoleUser } from "../../../src/features/console/context.ts";
+import { useConsoleUser } from "../../../src/components/console-kit/console-user.ts";
 import { ProfilePage } from "../../../src/features/profile/components/profile-page.tsx";
 
 export default function ProfileRoute() {

@@ -1,18 +1,18 @@
 import { useTranslation } from "react-i18next";
 import { useNavigate, useParams } from "react-router";
-import { EmptyState } from "../../../src/features/org/components/states.tsx";
-import { useCurrentOrg } from "../../../src/features/org/current-org.ts";
-import { PROJECT_TABS, ProjectScreen, type ProjectTab } from "../../../src/features/org/screens/project-screen.tsx";
+import { useCurrentOrg } from "../../../src/components/console-kit/current-org.ts";
+import { EmptyState } from "../../../src/components/console-kit/states.tsx";
+import { ApiKeysPanel } from "../../../src/features/keys/components/api-keys-panel.tsx";
+import { ProjectScreen } from "../../../src/features/projects/components/project-screen.tsx";
+import { PROJECT_TABS, paths, tabFrom } from "../../../src/lib/paths.ts";
 
+/** One project; its API keys tab is the keys feature's panel, fixed to the project. */
 export default function ProjectRoute() {
   const { projectId = "", tab } = useParams();
   const navigate = useNavigate();
   const org = useCurrentOrg();
   const { t } = useTranslation("org");
   if (!org) return <EmptyState title={t("pages.noOrg")} />;
-  const current: ProjectTab = (PROJECT_TABS as readonly string[]).includes(tab ?? "")
-    ? (tab as ProjectTab)
-    : "overview";
   return (
     <ProjectScreen
       key={`${org.id}/${projectId}`}
@@ -20,8 +20,11 @@ export default function ProjectRoute() {
       orgRole={org.role}
       currency={org.currency}
       projectId={projectId}
-      tab={current}
-      onTab={(next) => navigate(`/console/projects/${projectId}/${next}`)}
+      tab={tabFrom(PROJECT_TABS, tab)}
+      onTab={(next) => navigate(paths.project(projectId, next))}
+      apiKeysTab={(project) => (
+        <ApiKeysPanel orgId={org.id} role={org.role} projectId={project.id} readOnly={project.status === "archived"} />
+      )}
     />
   );
 }

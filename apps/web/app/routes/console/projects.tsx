@@ -1,5 +1,5 @@
-import { OrgScreen } from "../../../src/features/org/components/screen.tsx";
-import { ProjectsPanel } from "../../../src/features/org/screens/projects-panel.tsx";
+import { OrgScreen } from "../../../src/components/console-kit/org-screen.tsx";
+import { ProjectsPanel } from "../../../src/features/projects/components/projects-panel.tsx";
 
 export default function ProjectsRoute() {
   return (

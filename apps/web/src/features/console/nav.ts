@@ -8,6 +8,7 @@ import {
   IconUserCircle,
 } from "@tabler/icons-react";
 import type { ComponentType } from "react";
+import { paths } from "../../lib/paths.ts";
 
 export interface ConsoleNavEntry {
   /** Absolute path of the screen; the entry is active on it and below it. */
@@ -33,16 +34,16 @@ export const CONSOLE_NAV: ConsoleNavSection[] = [
   {
     label: "org:nav.organization",
     entries: [
-      { to: "/console/overview", label: "org:nav.overview", icon: IconLayoutDashboard },
-      { to: "/console/organization", label: "org:nav.manage", icon: IconBuildingCommunity },
-      { to: "/console/projects", label: "org:nav.projects", icon: IconFolder },
-      { to: "/console/api-keys", label: "org:nav.apiKeys", icon: IconKey },
-      { to: "/console/limits", label: "org:nav.limits", icon: IconGauge },
-      { to: "/console/consumption", label: "org:nav.consumption", icon: IconChartBar },
+      { to: paths.overview, label: "org:nav.overview", icon: IconLayoutDashboard },
+      { to: paths.organization(), label: "org:nav.manage", icon: IconBuildingCommunity },
+      { to: paths.projects, label: "org:nav.projects", icon: IconFolder },
+      { to: paths.apiKeys, label: "org:nav.apiKeys", icon: IconKey },
+      { to: paths.limits, label: "org:nav.limits", icon: IconGauge },
+      { to: paths.consumption, label: "org:nav.consumption", icon: IconChartBar },
     ],
   },
   {
     label: "console:nav.account",
-    entries: [{ to: "/console/profile", label: "console:nav.profile", icon: IconUserCircle }],
+    entries: [{ to: paths.profile, label: "console:nav.profile", icon: IconUserCircle }],
   },
 ];

@@ -20,6 +20,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useLocation, useNavigate } from "react-router";
 import { Logo } from "../../../components/logo.tsx";
 import { LocaleSwitch, ThemeSwitch } from "../../../components/preferences.tsx";
+import { paths } from "../../../lib/paths.ts";
 import { isSignedOut, useMe } from "../../auth/api/get-me.ts";
 import { CONSOLE_NAV } from "../nav.ts";
 import classes from "./console-shell.module.css";
@@ -45,7 +46,7 @@ export function ConsoleShell({ children }: { children: (me: MeWithOrgs) => React
   useEffect(() => {
     if (signedOut) {
       const next = `${location.pathname}${location.search}`;
-      navigate(`/signin?next=${encodeURIComponent(next)}`, { replace: true });
+      navigate(paths.signIn(next), { replace: true });
     }
   }, [signedOut, location.pathname, location.search, navigate]);
 
@@ -88,7 +89,7 @@ export function ConsoleShell({ children }: { children: (me: MeWithOrgs) => React
         <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="xs">
           <Group gap="sm" wrap="nowrap">
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t("nav.toggle")} />
-            <Link to="/console" style={{ textDecoration: "none", color: "inherit" }} aria-label={t("nav.home")}>
+            <Link to={paths.console} style={{ textDecoration: "none", color: "inherit" }} aria-label={t("nav.home")}>
               <Logo compact />
             </Link>
             <Divider orientation="vertical" visibleFrom="sm" />

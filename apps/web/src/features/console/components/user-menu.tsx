@@ -3,6 +3,7 @@ import type { MeWithOrgs } from "@moonport/contracts";
 import { IconChevronDown, IconLogout, IconUserCircle } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
+import { paths } from "../../../lib/paths.ts";
 import { useSignOut } from "../../auth/api/sign-out.ts";
 import classes from "./console-shell.module.css";
 
@@ -32,7 +33,7 @@ export function UserMenu({ me }: { me: MeWithOrgs }) {
       </Menu.Target>
       <Menu.Dropdown>
         <Menu.Label>{t("user.signedInAs", { name })}</Menu.Label>
-        <Menu.Item component={Link} to="/console/profile" leftSection={<IconUserCircle size={16} stroke={1.6} />}>
+        <Menu.Item component={Link} to={paths.profile} leftSection={<IconUserCircle size={16} stroke={1.6} />}>
           {t("nav.profile")}
         </Menu.Item>
         <Menu.Divider />
@@ -40,7 +41,7 @@ export function UserMenu({ me }: { me: MeWithOrgs }) {
           color="red"
           leftSection={<IconLogout size={16} stroke={1.6} />}
           data-testid="sign-out"
-          onClick={() => signOut.mutate(undefined, { onSettled: () => navigate("/signin", { replace: true }) })}
+          onClick={() => signOut.mutate(undefined, { onSettled: () => navigate(paths.signIn(), { replace: true }) })}
         >
           {t("user.signOut")}
         </Menu.Item>

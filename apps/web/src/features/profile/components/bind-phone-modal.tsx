@@ -1,21 +1,14 @@
-import { zodResolver } from "@hookform/resolvers/zod";
-import { Button, Group, Modal, Stack, Text, TextInput } from "@mantine/core";
+import { Text, TextInput } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { BindPhoneRequest, normalizePhone, vmsg } from "@moonport/contracts";
-import { useEffect, useMemo, useState } from "react";
-import { useForm } from "react-hook-form";
+import { useEffect, useMemo } from "react";
 import { useTranslation } from "react-i18next";
-import type { z } from "zod";
-import { FormError } from "../../../components/form-error.tsx";
+import { FormDialog } from "../../../components/console-kit/form-dialog.tsx";
+import { useZodForm } from "../../../components/console-kit/use-zod-form.ts";
 import { SmsCodeInput } from "../../../components/sms-code-input.tsx";
 import { ApiError } from "../../../lib/api.ts";
-import { useApplyApiError, useFieldMessage } from "../../../lib/forms.ts";
 import { useSendSms } from "../../auth/api/send-sms.ts";
 import { useBindPhone } from "../api/update-account.ts";
-
-type Input = z.input<typeof BindPhoneRequest>;
-type Output = z.output<typeof BindPhoneRequest>;
-const EMPTY: Input = { oldCode: "", newPhone: "", newCode: "" };
 
 /** Binding a first phone needs a code to it; rebinding also needs a code sent to the phone bound now. */
 export function BindPhoneModal({
@@ -28,11 +21,8 @@ export function BindPhoneModal({
   currentPhone: string | null;
 }) {
   const { t } = useTranslation("profile");
-  const msg = useFieldMessage();
-  const applyApiError = useApplyApiError();
   const bind = useBindPhone();
   const sendSms = useSendSms();
-  const [formError, setFormError] = useState<string>();
   const rebinding = currentPhone !== null;
   const schema = useMemo(
     () =>
@@ -41,17 +31,15 @@ export function BindPhoneModal({
         : BindPhoneRequest,
     [rebinding],
   );
-  const form = useForm<Input, unknown, Output>({
-    resolver: zodResolver(schema),
-    defaultValues: EMPTY,
-  });
-  const errors = form.formState.errors;
+  // A first binding has no old phone: its code stays undefined (not ""), which the contract accepts.
+  const empty = useMemo(() => ({ oldCode: rebinding ? "" : undefined, newPhone: "", newCode: "" }), [rebinding]);
+  const { form, field, onSubmit, formError, setFormError } = useZodForm(schema, { defaultValues: empty });
   useEffect(() => {
     if (opened) {
-      form.reset(EMPTY);
+      form.reset(empty);
       setFormError(undefined);
     }
-  }, [opened, form]);
+  }, [opened, form, empty, setFormError]);
 
   const smsFailed = (error: unknown) =>
     error instanceof ApiError && error.code === "sms_send_failed"
@@ -80,65 +68,41 @@ export function BindPhoneModal({
     }
   };
 
-  const submit = form.handleSubmit(async (values) => {
-    setFormError(undefined);
-    try {
+  const submit = onSubmit(
+    async (values) => {
       await bind.mutateAsync(rebinding ? values : { newPhone: values.newPhone, newCode: values.newCode });
       notifications.show({ color: "teal", message: t("phone.done") });
       onClose();
-    } catch (error) {
-      setFormError(
-        applyApiError(error, form.setError, ["oldCode", "newPhone", "newCode"], (reason) =>
-          t("phone.failed", { reason }),
-        ),
-      );
-    }
-  });
+    },
+    (reason) => t("phone.failed", { reason }),
+  );
 
   return (
-    <Modal opened={opened} onClose={onClose} title={t(rebinding ? "phone.rebindTitle" : "phone.bindTitle")} centered>
-      <form onSubmit={submit} noValidate>
-        <fieldset disabled={form.formState.isSubmitting} style={{ border: 0, padding: 0, margin: 0 }}>
-          <Stack>
-            <FormError message={formError} />
-            {rebinding ? (
-              <>
-                <Text size="sm" c="dimmed">
-                  {t("phone.oldHint", { phone: currentPhone })}
-                </Text>
-                <SmsCodeInput
-                  label={t("phone.oldCode")}
-                  onSend={sendOld}
-                  error={msg(errors.oldCode?.message)}
-                  {...form.register("oldCode")}
-                />
-              </>
-            ) : null}
-            <TextInput
-              label={t("phone.newPhone")}
-              placeholder={t("auth:phonePlaceholder")}
-              inputMode="tel"
-              autoComplete="tel"
-              error={msg(errors.newPhone?.message)}
-              {...form.register("newPhone")}
-            />
-            <SmsCodeInput
-              label={t("phone.newCode")}
-              onSend={sendNew}
-              error={msg(errors.newCode?.message)}
-              {...form.register("newCode")}
-            />
-            <Group justify="flex-end" gap="sm">
-              <Button variant="default" onClick={onClose}>
-                {t("common:cancel")}
-              </Button>
-              <Button type="submit" loading={form.formState.isSubmitting}>
-                {t(rebinding ? "phone.rebind" : "phone.bind")}
-              </Button>
-            </Group>
-          </Stack>
-        </fieldset>
-      </form>
-    </Modal>
+    <FormDialog
+      opened={opened}
+      onClose={onClose}
+      title={t(rebinding ? "phone.rebindTitle" : "phone.bindTitle")}
+      onSubmit={submit}
+      submitting={form.formState.isSubmitting}
+      submitLabel={t(rebinding ? "phone.rebind" : "phone.bind")}
+      error={formError}
+    >
+      {rebinding ? (
+        <>
+          <Text size="sm" c="dimmed">
+            {t("phone.oldHint", { phone: currentPhone })}
+          </Text>
+          <SmsCodeInput label={t("phone.oldCode")} onSend={sendOld} {...field("oldCode")} />
+        </>
+      ) : null}
+      <TextInput
+        label={t("phone.newPhone")}
+        placeholder={t("auth:phonePlaceholder")}
+        inputMode="tel"
+        autoComplete="tel"
+        {...field("newPhone")}
+      />
+      <SmsCodeInput label={t("phone.newCode")} onSend={sendNew} {...field("newCode")} />
+    </FormDialog>
   );
 }

@@ -1,0 +1,36 @@
+import { Badge, Text } from "@mantine/core";
+import type { OrgRole } from "@moonport/contracts";
+import { useTranslation } from "react-i18next";
+import { useLocale } from "../../i18n/index.ts";
+import { formatDateTime } from "../../lib/format.ts";
+
+/** Table cells every console list uses, so columns stay one line each. */
+export function StrongCell({ children }: { children: string }) {
+  return (
+    <Text fw={500} size="sm">
+      {children}
+    </Text>
+  );
+}
+
+/** Plain text; an em dash when there is nothing. */
+export function TextCell({ children }: { children: string | null | undefined }) {
+  return (
+    <Text size="sm" c={children ? undefined : "dimmed"}>
+      {children || "—"}
+    </Text>
+  );
+}
+
+export function DateTimeCell({ iso }: { iso: string }) {
+  return <Text size="sm">{formatDateTime(iso, useLocale())}</Text>;
+}
+
+export function RoleBadge({ role }: { role: OrgRole }) {
+  const { t } = useTranslation("org");
+  return (
+    <Badge variant="light" color={role === "admin" ? "indigo" : "gray"}>
+      {t(`roles.${role}`)}
+    </Badge>
+  );
+}
