@@ -5,6 +5,7 @@ import {
   resolveEdition,
   SendSmsRequest,
   SendSmsResponse,
+  SessionState,
   SetupRequest,
   SetupStatus,
   SignInByPasswordRequest,
@@ -100,6 +101,11 @@ export default async function authRoutes(app: App, ctx: AppContext) {
       return r.me;
     },
   );
+
+  // The public pages' header asks this (not /api/me, whose 401 would be a console error for every visitor).
+  app.get("/auth/session", { schema: { response: { 200: SessionState } } }, async (req) => ({
+    signedIn: req.auth !== null,
+  }));
 
   app.post("/auth/signout", { schema: { response: { 204: z.null() } } }, async (req, reply) => {
     await endSession({ db: ctx.db, req, reply, now: ctx.clock.now() });

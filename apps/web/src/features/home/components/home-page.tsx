@@ -31,6 +31,7 @@ import { Link } from "react-router";
 import { Logo } from "../../../components/logo.tsx";
 import { PageMeta } from "../../../components/page-meta.tsx";
 import { LocaleSwitch, ThemeSwitch } from "../../../components/preferences.tsx";
+import { useSignedIn } from "../../auth/api/get-session.ts";
 import { useBrand, useConfig } from "../../config/api/get-config.ts";
 import { SITE_LINKS } from "../site-links.ts";
 import classes from "./home.module.css";
@@ -45,6 +46,8 @@ const FEATURES: { key: string; icon: ComponentType<{ size?: number; stroke?: num
 function SiteHeader() {
   const { t } = useTranslation("home");
   const [opened, { toggle, close }] = useDisclosure(false);
+  // A signed-in visitor is offered the console only; "Sign in" would be a dead end for them.
+  const signedIn = useSignedIn();
   return (
     <header className={classes.header}>
       <Container size="lg" h={64}>
@@ -65,9 +68,11 @@ function SiteHeader() {
             <Group gap="xs" visibleFrom="sm" wrap="nowrap">
               <LocaleSwitch />
               <ThemeSwitch />
-              <Button component={Link} to="/signin" variant="default">
-                {t("nav.signIn")}
-              </Button>
+              {signedIn ? null : (
+                <Button component={Link} to="/signin" variant="default" data-testid="home-sign-in">
+                  {t("nav.signIn")}
+                </Button>
+              )}
             </Group>
             <Button component={Link} to="/console" visibleFrom="xs">
               {t("nav.openConsole")}
@@ -83,9 +88,11 @@ function SiteHeader() {
               {t(l.label)}
             </Link>
           ))}
-          <Link to="/signin" className={classes.navLink} onClick={close}>
-            {t("nav.signIn")}
-          </Link>
+          {signedIn ? null : (
+            <Link to="/signin" className={classes.navLink} onClick={close}>
+              {t("nav.signIn")}
+            </Link>
+          )}
           <Group gap="xs" mt="md">
             <LocaleSwitch />
             <ThemeSwitch />
@@ -147,7 +154,7 @@ function SiteFooter() {
               </Link>
             ))}
             {other ? (
-              <Anchor href={other.siteUrl} className={classes.footerLink} data-testid="other-edition">
+              <Anchor href={other.siteUrl} className={classes.footerLink} underline="hover" data-testid="other-edition">
                 <Group gap={4} component="span">
                   <IconWorld size={14} />
                   {t(`footer.edition.${other.edition}`)}
@@ -165,6 +172,8 @@ function SiteFooter() {
 export function HomePage() {
   const { t } = useTranslation("home");
   const brand = useBrand();
+  // New visitors start by creating an account; someone signed in goes straight to the console.
+  const startHref = useSignedIn() ? "/console" : "/signup";
   return (
     <Box>
       <PageMeta />
@@ -184,7 +193,13 @@ export function HomePage() {
                   {t("hero.subtitle", { brand })}
                 </Text>
                 <Group gap="sm">
-                  <Button component={Link} to="/console" size="md" rightSection={<IconArrowRight size={18} />}>
+                  <Button
+                    component={Link}
+                    to={startHref}
+                    size="md"
+                    rightSection={<IconArrowRight size={18} />}
+                    data-testid="get-started"
+                  >
                     {t("hero.start")}
                   </Button>
                   <Button
