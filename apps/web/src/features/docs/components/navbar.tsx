@@ -182,7 +182,12 @@ export function Navbar({ onSearch }: { onSearch: () => void }) {
           size="sm"
           aria-label={mobileOpen ? t("nav.closeMenu") : t("nav.menu")}
         />
-        <a className={classes.logo} href={docsConfig.homeUrl} aria-label={t("nav.home")}>
+        {/* The accessible name starts with the visible words (WCAG 2.5.3), then says where the link goes. */}
+        <a
+          className={classes.logo}
+          href={docsConfig.homeUrl}
+          aria-label={`${t("brand")} ${t("docsTitle")}, ${t("nav.home")}`}
+        >
           {/* The same mark as the home page and the console. */}
           <LogoMark size={26} />
           {t("brand")}
