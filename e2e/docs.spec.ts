@@ -255,7 +255,9 @@ for (const locale of ["zh-CN", "en-US"] as const) {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     await useLocale(context, baseURL!, locale);
     const page = await context.newPage();
-    await openDocs(page, "/docs/pricing/chat");
+    // The table of contents is hidden on phones: wait for the page to be interactive instead.
+    await page.goto("/docs/pricing/chat");
+    await expect(page.locator("html")).toHaveAttribute("data-docs-ready", /.+/);
     await expect(page.getByTestId("language-switch")).toBeInViewport({ ratio: 1 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     // The same crescent mark as the home page and the console.
