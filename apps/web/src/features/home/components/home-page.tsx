@@ -275,7 +275,7 @@ export function HomePage() {
                 <Text opacity={0.85}>{t("band.text")}</Text>
               </Stack>
               <Group align="center" gap="sm" className={classes.bandActions}>
-                <Button component={Link} to="/console" size="md" variant="white" color="indigo">
+                <Button component={Link} to="/console" size="md" variant="white" color="indigo.8">
                   {t("band.console")}
                 </Button>
                 <Button
