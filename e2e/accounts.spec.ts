@@ -67,6 +67,20 @@ test("the sign-up form applies the shared validation rules before calling the se
   await expect(page).toHaveURL(/\/signup/);
 });
 
+test("Get code on the sign-up form checks only the phone, not the fields below it", async ({ page }) => {
+  await page.goto("/signup");
+  await page.getByTestId("tab-phone").click();
+  const form = page.locator("form");
+  const phone = form.locator('input[autocomplete="tel"]');
+  await form.getByTestId("send-code").click();
+  await expect(phone).toHaveAttribute("aria-invalid", "true");
+  await expect(form.locator('[aria-invalid="true"]')).toHaveCount(1);
+  await phone.fill(uniquePhone());
+  await form.getByTestId("send-code").click();
+  await expect(form.getByTestId("send-code")).toBeDisabled();
+  await expect(form.locator('[aria-invalid="true"]')).toHaveCount(0);
+});
+
 test("locale and theme switches persist across reloads", async ({ page }) => {
   const username = uniqueUsername("pref");
   await signUpByPhone(page, { phone: uniquePhone(), username, password: PASSWORD });

@@ -1,39 +1,5 @@
 import { type BrowserContext, expect, type Page, test } from "@playwright/test";
-
-/** Every documentation route of the product spec (§2), which must exist in both locales. */
-const SPEC_ROUTES = [
-  "overview",
-  "introduction",
-  "promotion",
-  ...["balance", "chat", "estimate", "files", "partial", "tool-use"].map((r) => `api/${r}`),
-  ...[
-    "agent-support",
-    "auto-reconnect",
-    "choose-an-appropriate-kimi-model",
-    "configure-the-modelscope-mcp-server",
-    "engage-in-multi-turn-conversations-using-kimi-api",
-    "faq",
-    "kimi-cli-support",
-    "kimi-k2-quickstart",
-    "migrating-from-openai-to-kimi",
-    "org-best-practice",
-    "prompt-best-practice",
-    "start-using-kimi-api",
-    "use-json-mode-feature-of-kimi-api",
-    "use-kimi-api-for-file-based-qa",
-    "use-kimi-api-to-complete-tool-calls",
-    "use-kimi-thinking-preview-model",
-    "use-kimi-vision-model",
-    "use-moonpalace",
-    "use-official-tools",
-    "use-partial-mode-feature-of-kimi-api",
-    "use-playground-to-debug-the-model",
-    "use-web-search",
-    "utilize-the-streaming-output-feature-of-kimi-api",
-  ].map((r) => `guide/${r}`),
-  ...["chat", "tools", "limits", "faq"].map((r) => `pricing/${r}`),
-  ...["modeluse", "userprivacy", "userservice", "payment"].map((r) => `agreement/${r}`),
-];
+import { SPEC_ROUTES } from "./docs-routes.ts";
 
 const LOCALES = ["zh-CN", "en-US"] as const;
 type Locale = (typeof LOCALES)[number];
@@ -259,5 +225,47 @@ for (const locale of LOCALES) {
     }
     expect(broken).toEqual([]);
     expect(baseURL).toBeTruthy();
+  });
+}
+
+test("search ranks the streaming page first for 流式, keeps identifiers and highlights the match", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  await useLocale(context, baseURL!, "zh-CN");
+  await openDocs(page, "/docs/overview");
+  await page.keyboard.press("/");
+  const input = page.getByTestId("docs-search-input");
+  await input.fill("流式");
+  const first = page.getByRole("option").first();
+  await expect(first).toContainText("流式输出");
+  await expect(first.locator("mark").first()).toHaveText("流式");
+  await input.fill("include_usage");
+  await expect(page.getByRole("listbox")).toContainText("include_usage");
+  await expect(page.getByRole("listbox").locator("mark").first()).toHaveText("include_usage");
+  await expect(page.getByRole("listbox")).not.toContainText("includeusage");
+});
+
+for (const locale of ["zh-CN", "en-US"] as const) {
+  test(`the docs navbar has Pricing and the site's logo, and fits 390 px in ${locale}`, async ({
+    browser,
+    baseURL,
+  }) => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    await useLocale(context, baseURL!, locale);
+    const page = await context.newPage();
+    // The table of contents is hidden on phones: wait for the page to be interactive instead.
+    await page.goto("/docs/pricing/chat");
+    await expect(page.locator("html")).toHaveAttribute("data-docs-ready", /.+/);
+    await expect(page.getByTestId("language-switch")).toBeInViewport({ ratio: 1 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // The same crescent mark as the home page and the console.
+    await expect(page.locator("header svg path[d^='M40 14']")).toHaveCount(1);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const pricing = page.locator("header nav a", { hasText: locale === "en-US" ? "Pricing" : "价格" });
+    await expect(pricing).toHaveAttribute("href", "/docs/pricing/chat");
+    await expect(pricing).toHaveAttribute("aria-current", "page");
+    await context.close();
   });
 }

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { PASSWORD, signUpByPhone, uniquePhone, uniqueUsername } from "./support.ts";
 
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false, locale: "fr-FR" });
@@ -32,4 +33,17 @@ test("the home page hydrates without errors and links to docs, pricing and the c
   await expect(page.locator('a[href="/console"]').first()).toBeVisible();
   await page.waitForLoadState("networkidle");
   expect(errors).toEqual([]);
+});
+
+test("Get started leads a visitor to sign-up; a signed-in user sees no Sign in and goes to the console", async ({
+  page,
+}) => {
+  await page.goto("/");
+  await expect(page.getByTestId("home-sign-in")).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  await expect(page.getByTestId("get-started")).toHaveAttribute("href", "/signup");
+  await signUpByPhone(page, { phone: uniquePhone(), username: uniqueUsername("home"), password: PASSWORD });
+  await page.goto("/");
+  await expect(page.getByTestId("get-started")).toHaveAttribute("href", "/console");
+  await expect(page.getByTestId("home-sign-in")).toHaveCount(0);
 });

@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 /**
- * Lighthouse on the docs: /docs/overview and one guide, in each locale, against a running instance, in Debian's
- * Chromium. Prints the four category scores per page and exits non-zero when one is below the target (95).
+ * Lighthouse on the public pages: the home page, /docs/overview, one guide and the chat price page, in each locale,
+ * against a running instance, in Debian's Chromium. Prints the four category scores per page and exits non-zero
+ * when accessibility, best practices or SEO is below 100, or performance below LIGHTHOUSE_MIN (performance
+ * depends on the machine's load; the other three do not).
  *
  *   npm run lighthouse                       # starts a built instance on LIGHTHOUSE_PORT (default 3400)
  *   LIGHTHOUSE_URL=http://localhost:3000 npm run lighthouse   # audits an instance that is already running
  *
- * Options (environment): CHROMIUM_PATH (default /usr/bin/chromium), LIGHTHOUSE_MIN (default 95),
+ * Options (environment): CHROMIUM_PATH (default /usr/bin/chromium), LIGHTHOUSE_MIN (performance, default 95),
  * LIGHTHOUSE_FORM_FACTOR (mobile | desktop, default mobile: Lighthouse's own default, the stricter one).
  */
 import { spawn } from "node:child_process";
@@ -20,12 +22,8 @@ import desktopConfig from "lighthouse/core/config/desktop-config.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const MIN = Number(process.env.LIGHTHOUSE_MIN ?? 95);
-const PAGES = [
-  ["zh-CN", "/docs/overview"],
-  ["zh-CN", "/docs/guide/start-using-kimi-api"],
-  ["en-US", "/docs/overview"],
-  ["en-US", "/docs/guide/start-using-kimi-api"],
-];
+const ROUTES = ["/", "/docs/overview", "/docs/guide/start-using-kimi-api", "/docs/pricing/chat"];
+const PAGES = ["zh-CN", "en-US"].flatMap((locale) => ROUTES.map((route) => [locale, route]));
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
 
 async function waitFor(url, ms) {
@@ -93,7 +91,7 @@ try {
     const lhr = result?.lhr;
     if (!lhr) throw new Error(`no result for ${route}`);
     const scores = CATEGORIES.map((c) => Math.round((lhr.categories[c]?.score ?? 0) * 100));
-    if (scores.some((s) => s < MIN)) failed = true;
+    if (scores.some((s, i) => s < (CATEGORIES[i] === "performance" ? MIN : 100))) failed = true;
     console.log([`${locale} ${route}`.padEnd(44), ...scores.map((s) => String(s).padStart(15))].join(""));
     for (const c of CATEGORIES) {
       const cat = lhr.categories[c];
@@ -102,6 +100,9 @@ try {
         const audit = lhr.audits[ref.id];
         if (ref.weight > 0 && audit && audit.score !== null && audit.score < 0.9) {
           console.log(`    ${c}: ${audit.id} (${audit.displayValue ?? audit.score})`);
+          for (const item of audit.details?.items?.slice(0, 5) ?? []) {
+            if (item.node?.selector) console.log(`      ${item.node.selector}: ${item.node.snippet?.slice(0, 120)}`);
+          }
         }
       }
     }
@@ -111,6 +112,6 @@ try {
   server.stop();
 }
 if (failed) {
-  console.error(`\nSome score is below ${MIN}.`);
+  console.error(`\nSome score is below target (performance ${MIN}, the others 100).`);
   process.exit(1);
 }

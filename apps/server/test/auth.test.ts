@@ -184,8 +184,12 @@ describe("sign-in, sign-out and sessions", () => {
   it("signs out: the session is revoked and the old cookie counts as expired", async () => {
     const { client: c } = await signUpUser(t.app);
     const oldToken = c.cookies.get("mp_session")!;
+    expect((await c.get("/api/auth/session")).body).toEqual({ signedIn: true });
     const out = await c.post("/api/auth/signout");
     expect(out.status).toBe(204);
+    // Public pages ask this without a session and get 200, not an error.
+    const state = await c.get("/api/auth/session");
+    expect([state.status, state.body]).toEqual([200, { signedIn: false }]);
     expect(c.cookies.has("mp_session")).toBe(false);
     expect(err(await c.get("/api/me")).code).toBe("unauthenticated");
     c.cookies.set("mp_session", oldToken);

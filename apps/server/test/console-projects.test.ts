@@ -1,9 +1,14 @@
 import { ApiKeyPage, ProjectDetail, ProjectOverview, ProjectPage } from "@moonport/contracts";
-import { schema } from "@moonport/db";
+import { newId, schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AppError } from "../src/lib/app-error.ts";
+import { mapProjectNameViolation } from "../src/modules/projects/project-name.ts";
 import { addOrgMember, addProjectMember, signUp } from "./console-helpers.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
+
+/** A 20-digit amount (JSON.stringify writes 12345678901234567000). */
+const TWENTY_DIGITS = 1.2345678901234567e19;
 
 let t: TestApp;
 beforeAll(async () => {
@@ -203,6 +208,116 @@ describe("projects", () => {
     // Still readable by the organization admin, and the key shows as read-only.
     const keys = ApiKeyPage.parse((await admin.client.get(`/api/orgs/${admin.orgId}/api-keys`)).body);
     expect(keys.items.find((i) => i.id === key.body.key.id)).toMatchObject({ status: "disabled", canManage: false });
+  });
+
+  it("refuses budgets that contradict each other or exceed the stated maximum, and changes nothing", async () => {
+    const admin = await signUp(t);
+    const url = `/api/orgs/${admin.orgId}/projects/${admin.defaultProjectId}`;
+    const base = { monthlyBudget: 100, dailyBudget: 10, monthlyAlert: 80, dailyAlert: 8 };
+    expect((await admin.client.patch(url, base)).status).toBe(200);
+    for (const [body, field, message] of [
+      [{ dailyBudget: 500 }, "dailyBudget", "The daily budget cannot exceed the monthly budget (100)."],
+      [
+        { monthlyBudget: 50, dailyBudget: 60 },
+        "dailyBudget",
+        "The daily budget cannot exceed the monthly budget (50).",
+      ],
+      [{ monthlyAlert: 101 }, "monthlyAlert", "The alert amount cannot exceed the budget (100)."],
+      [{ dailyAlert: 11 }, "dailyAlert", "The alert amount cannot exceed the budget (10)."],
+      // Lowering a budget below its stored alert is a contradiction too.
+      [{ dailyBudget: 5 }, "dailyAlert", "The alert amount cannot exceed the budget (5)."],
+      [{ monthlyBudget: 1_000_000_001 }, "monthlyBudget", "Enter a whole number from 0 to 1,000,000,000."],
+      [{ monthlyBudget: TWENTY_DIGITS }, "monthlyBudget", "Enter a whole number from 0 to 1,000,000,000."],
+      [{ dailyAlert: -12.5 }, "dailyAlert", "Enter a whole number from 0 to 1,000,000,000."],
+    ] as const) {
+      const res = await admin.client.patch(url, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error.details, JSON.stringify(body)).toContainEqual({ path: field, message });
+    }
+    admin.client.locale = "zh-CN";
+    const zh = await admin.client.patch(url, { dailyBudget: 500 });
+    expect(zh.body.error.details).toEqual([{ path: "dailyBudget", message: "日预算不能超过月预算（100）。" }]);
+    const big = await admin.client.patch(url, { monthlyBudget: TWENTY_DIGITS });
+    expect(big.body.error.details[0].message).toBe("请输入 0 到 1,000,000,000 之间的整数。");
+    const after = ProjectOverview.parse((await admin.client.get(url)).body);
+    expect(after.project.settings).toMatchObject(base);
+    // Clearing a budget lifts its relations; the maximum itself is accepted.
+    const ok = await admin.client.patch(url, { monthlyBudget: null, dailyBudget: 1_000_000_000, dailyAlert: 900 });
+    expect(ok.status).toBe(200);
+  });
+
+  it("keeps project names unique within an organization in any letter case, archived projects included", async () => {
+    const admin = await signUp(t);
+    const other = await signUp(t);
+    const projects = `/api/orgs/${admin.orgId}/projects`;
+    const dup = await admin.client.post(projects, { name: "Default" });
+    expect(dup.status).toBe(409);
+    expect(dup.body.error).toMatchObject({
+      code: "project_name_taken",
+      details: [
+        {
+          path: "name",
+          message:
+            "This organization already has a project with this name (in any letter case, archived projects included).",
+        },
+      ],
+    });
+    admin.client.locale = "zh-CN";
+    const zh = await admin.client.post(projects, { name: "DEFAULT" });
+    expect(zh.body.error.details[0].message).toBe("该组织已有同名项目（不区分大小写，含已归档项目）。");
+    // Another organization may use the name.
+    expect((await other.client.post(`/api/orgs/${other.orgId}/projects`, { name: "Shared" })).status).toBe(201);
+    const shared = await admin.client.post(projects, { name: "shared" });
+    expect(shared.status).toBe(201);
+
+    // Renaming: onto another project's name is refused; a project may change its own name's letter case.
+    const rename = await admin.client.patch(`${projects}/${shared.body.id}`, { name: "DeFault" });
+    expect(rename.status).toBe(409);
+    expect(rename.body.error.details[0].path).toBe("name");
+    expect((await admin.client.patch(`${projects}/${shared.body.id}`, { name: "SHARED" })).status).toBe(200);
+
+    // Archived names stay reserved.
+    const old = await admin.client.post(projects, { name: "old" });
+    expect((await admin.client.post(`${projects}/${old.body.id}/archive`, { confirmName: "old" })).status).toBe(200);
+    expect((await admin.client.post(projects, { name: "Old" })).body.error.code).toBe("project_name_taken");
+
+    // Racing creations and renames: exactly one wins, the rest get the same field error.
+    const racers = await Promise.all(
+      ["race", "RACE", "Race", "rAce"].map((name) => admin.client.post(projects, { name })),
+    );
+    expect(racers.map((r) => r.status).sort()).toEqual([201, 409, 409, 409]);
+    const a = await admin.client.post(projects, { name: "a1" });
+    const b = await admin.client.post(projects, { name: "b1" });
+    const renames = await Promise.all([
+      admin.client.patch(`${projects}/${a.body.id}`, { name: "same" }),
+      admin.client.patch(`${projects}/${b.body.id}`, { name: "SAME" }),
+    ]);
+    expect(renames.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(renames.find((r) => r.status === 409)!.body.error.code).toBe("project_name_taken");
+
+    const list = ProjectPage.parse((await admin.client.get(`${projects}?pageSize=100`)).body);
+    const lower = list.items.map((p) => p.name.toLowerCase());
+    expect(new Set(lower).size).toBe(lower.length);
+  });
+
+  it("maps the unique index's violation (the race the check cannot see) to project_name_taken", async () => {
+    const admin = await signUp(t);
+    const err = await t.ctx.db
+      .insert(schema.projects)
+      .values({ id: newId("proj"), orgId: admin.orgId, name: "DEFAULT" })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(err).toBeDefined();
+    let mapped: unknown;
+    try {
+      mapProjectNameViolation(err);
+    } catch (e) {
+      mapped = e;
+    }
+    expect(mapped).toBeInstanceOf(AppError);
+    expect((mapped as AppError).code).toBe("project_name_taken");
   });
 
   it("does not archive the default project", async () => {

@@ -195,3 +195,75 @@ describe("site tokens, analytics and not-found pages in prerendered files", () =
     expect(index.body["/docs/x"].data[""]).toBe("Call http://docs.example.org/v1/chat");
   });
 });
+
+describe("error pages when the web app cannot answer", () => {
+  const html = { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" };
+
+  async function appWithRoot(root: string) {
+    const config = buildConfig({ NODE_ENV: "test", SERVE_WEB: "true", LOG_LEVEL: "silent" });
+    const database = await openDatabase({ kind: "pglite", dataDir: "memory" });
+    const { app } = await buildApp({ config, database, logger: false, webRoot: root });
+    await app.ready();
+    return {
+      app,
+      close: async () => {
+        await app.close();
+        await database.close();
+      },
+    };
+  }
+
+  it("shows a localized 503 page to a browser when the build is missing, and JSON to API calls", async () => {
+    const missing = path.join(os.tmpdir(), `moonport-no-build-${process.pid}-${Date.now()}`);
+    const { app, close } = await appWithRoot(missing);
+    try {
+      const c = new TestClient(app);
+      c.locale = undefined;
+      c.cookies.set("locale", "en-US");
+      const page = await c.get("/docs/overview", html);
+      expect(page.status).toBe(503);
+      expect(page.headers["content-type"]).toContain("text/html");
+      expect(page.raw.body).toContain('<html lang="en-US">');
+      expect(page.raw.body).toContain("temporarily unavailable");
+      // Self-contained: no stylesheet or script from the (missing) build.
+      expect(page.raw.body).not.toMatch(/<link|<script/);
+      c.cookies.set("locale", "zh-CN");
+      const zh = await c.get("/console/overview", html);
+      expect(zh.status).toBe(503);
+      expect(zh.raw.body).toContain("页面暂时无法访问");
+
+      const api = await c.get("/api/nope", html);
+      expect(api.status).toBe(404);
+      expect(api.body.error.code).toBe("route_not_found");
+      const fetchCall = await c.get("/docs/overview", { accept: "application/json" });
+      expect(fetchCall.headers["content-type"]).toContain("application/json");
+      expect(fetchCall.body.error.code).toBe("route_not_found");
+    } finally {
+      await close();
+    }
+  });
+
+  it("shows a localized 500 page to a browser when a page cannot be read, and JSON to other callers", async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "moonport-web-broken-"));
+    writeFixture(root);
+    const { app, close } = await appWithRoot(root);
+    try {
+      // Indexed at start, gone when asked for: the read fails.
+      fs.rmSync(path.join(root, "en-US/docs/overview/index.html"));
+      const c = new TestClient(app);
+      c.locale = undefined;
+      c.cookies.set("locale", "en-US");
+      const page = await c.get("/docs/overview", html);
+      expect(page.status).toBe(500);
+      expect(page.headers["content-type"]).toContain("text/html");
+      expect(page.raw.body).toContain("Something went wrong");
+      expect(page.raw.body).toContain(page.headers["x-request-id"]);
+      const json = await c.get("/docs/overview", { accept: "*/*" });
+      expect(json.status).toBe(500);
+      expect(json.body.error.code).toBe("internal");
+    } finally {
+      await close();
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,6 +1,13 @@
 // Base styles and the public pages' components; the rest comes with client-only pages (routes/app.tsx).
 import "../src/styles/mantine-public.css";
-import { Center, ColorSchemeScript, Loader, MantineProvider, mantineHtmlProps } from "@mantine/core";
+import {
+  Center,
+  ColorSchemeScript,
+  Loader,
+  MantineProvider,
+  mantineHtmlProps,
+  useMantineColorScheme,
+} from "@mantine/core";
 import { ModalsProvider } from "@mantine/modals";
 import { Notifications } from "@mantine/notifications";
 import { QueryClientProvider } from "@tanstack/react-query";
@@ -46,7 +53,15 @@ export function Layout({ children }: { children: ReactNode }) {
       <body>
         <I18nextProvider i18n={i18n}>
           <QueryClientProvider client={queryClient}>
-            <MantineProvider theme={theme} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager}>
+            <MantineProvider
+              theme={theme}
+              defaultColorScheme="auto"
+              colorSchemeManager={colorSchemeManager}
+              // The manager writes data-mantine-color-scheme (src/theme.ts), so Mantine's hydration-time
+              // default never overwrites what the inline script set before first paint.
+              getRootElement={noRootElement}
+            >
+              <StoredThemeAfterHydration />
               <ModalsProvider>
                 <Notifications position="top-center" />
                 {children}
@@ -59,6 +74,19 @@ export function Layout({ children }: { children: ReactNode }) {
       </body>
     </html>
   );
+}
+
+const noRootElement = () => undefined;
+
+/** After the first client render (which matched the prerendered HTML), switch to the stored theme choice. */
+function StoredThemeAfterHydration() {
+  const { setColorScheme } = useMantineColorScheme();
+  useEffect(() => {
+    colorSchemeManager.markHydrated();
+    const stored = colorSchemeManager.get("auto");
+    if (stored !== "auto") setColorScheme(stored);
+  }, [setColorScheme]);
+  return null;
 }
 
 export default function App() {

@@ -141,6 +141,10 @@ export type MyOrganization = z.infer<typeof MyOrganization>;
 export const MeWithOrgs = Me.extend({ organizations: z.array(MyOrganization) });
 export type MeWithOrgs = z.infer<typeof MeWithOrgs>;
 
+/** Whether the request carries a live session; answered 200 either way, so public pages can ask without an error. */
+export const SessionState = z.object({ signedIn: z.boolean() });
+export type SessionState = z.infer<typeof SessionState>;
+
 export const SetCurrentOrgRequest = z.object({ orgId: z.string().min(1, vmsg("required")) });
 export type SetCurrentOrgRequest = z.input<typeof SetCurrentOrgRequest>;
 

@@ -82,9 +82,17 @@ export const ERROR_MESSAGES = {
     "en-US": "This project is archived and read-only.",
     "zh-CN": "该项目已归档，只读不可修改。",
   },
+  project_name_taken: {
+    "en-US": "This organization already has a project with this name (in any letter case, archived projects included).",
+    "zh-CN": "该组织已有同名项目（不区分大小写，含已归档项目）。",
+  },
   default_project_archive: {
     "en-US": "The default project cannot be archived.",
     "zh-CN": "默认项目不能归档。",
+  },
+  web_unavailable: {
+    "en-US": "This page is temporarily unavailable. Try again in a few minutes.",
+    "zh-CN": "页面暂时无法访问，请稍后再试。",
   },
   internal: {
     "en-US": "Something went wrong on our side. Try again later (request {requestId}).",
@@ -93,6 +101,13 @@ export const ERROR_MESSAGES = {
 } as const satisfies Record<string, Localized>;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;
+
+/** Words of the server's own error page (http/error-page.ts), shown when the web app cannot render one. */
+export const ERROR_PAGE_TEXT = {
+  title: { "en-US": "Something went wrong", "zh-CN": "出错了" },
+  retry: { "en-US": "Try again", "zh-CN": "重试" },
+  home: { "en-US": "Home", "zh-CN": "首页" },
+} as const satisfies Record<string, Localized>;
 export const ERROR_CODES = Object.keys(ERROR_MESSAGES) as ErrorCode[];
 
 export function errorMessage(code: ErrorCode, locale: Locale, params: Record<string, string | number> = {}): string {

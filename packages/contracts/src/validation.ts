@@ -33,6 +33,18 @@ export const VALIDATION_MESSAGES = {
   sms_code_format: { "en-US": "Enter the 6-digit SMS code.", "zh-CN": "请输入 6 位短信验证码。" },
   phone_same: { "en-US": "This is already your phone number.", "zh-CN": "新手机号与当前手机号相同。" },
   integer: { "en-US": "Enter a whole number.", "zh-CN": "请输入整数。" },
+  amount_range: {
+    "en-US": "Enter a whole number from 0 to {max}.",
+    "zh-CN": "请输入 0 到 {max} 之间的整数。",
+  },
+  daily_over_monthly: {
+    "en-US": "The daily budget cannot exceed the monthly budget ({max}).",
+    "zh-CN": "日预算不能超过月预算（{max}）。",
+  },
+  alert_over_budget: {
+    "en-US": "The alert amount cannot exceed the budget ({max}).",
+    "zh-CN": "提醒金额不能超过对应的预算（{max}）。",
+  },
   range: { "en-US": "Enter a value from {min} to {max}.", "zh-CN": "请输入 {min} 到 {max} 之间的值。" },
   nickname_charset: {
     "en-US": "Use only English letters, digits and underscores.",

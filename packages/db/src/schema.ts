@@ -190,7 +190,11 @@ export const projects = pgTable(
     createdAt: createdAt(),
     archivedAt: ts("archived_at"),
   },
-  (t) => [index("projects_org_idx").on(t.orgId)],
+  (t) => [
+    index("projects_org_idx").on(t.orgId),
+    // Names are unique per organization in any letter case; archived projects keep theirs (see ARCHITECTURE.md).
+    uniqueIndex("projects_org_name_lower_uq").on(t.orgId, sql`lower(${t.name})`),
+  ],
 );
 
 export const projectMembers = pgTable(

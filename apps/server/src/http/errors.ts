@@ -41,7 +41,9 @@ export const STATUS = {
   invitation_phone_mismatch: 403,
   already_member: 409,
   project_archived: 409,
+  project_name_taken: 409,
   default_project_archive: 409,
+  web_unavailable: 503,
   internal: 500,
 } as const satisfies Record<ErrorCode, number>;
 

@@ -33,6 +33,7 @@ import {
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../env.ts";
 import { AppError } from "../lib/app-error.ts";
+import { sendErrorPage, wantsHtml, webErrorHandler } from "./error-page.ts";
 import { consoleErrorHandler } from "./errors.ts";
 import type { App } from "./route.ts";
 import { pageContentSecurityPolicy } from "./security-headers.ts";
@@ -175,8 +176,15 @@ function compressFor(req: FastifyRequest, reply: FastifyReply, text: string): st
 }
 
 export async function registerWeb(app: App, config: Config, root: string) {
+  // A page that fails to read (or any other failure outside /api and /v1) shows a page to a browser.
+  app.setErrorHandler(webErrorHandler);
   if (!fs.existsSync(root)) {
     app.log.warn({ root }, "web build not found; run `npm run build` (serving API only)");
+    app.setNotFoundHandler(async (req, reply) =>
+      wantsHtml(req)
+        ? sendErrorPage(req, reply, "web_unavailable")
+        : consoleErrorHandler(new AppError("route_not_found"), req, reply),
+    );
     return;
   }
   const pages = indexLocalizedPages(root);

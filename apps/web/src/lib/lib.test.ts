@@ -47,6 +47,12 @@ describe("web helpers", () => {
     };
     try {
       const manager = themeColorSchemeManager();
+      store.set("theme", "dark");
+      // The hydrating render must match the prerendered HTML: the stored choice is read only afterwards.
+      expect(manager.get("auto")).toBe("auto");
+      manager.markHydrated();
+      expect(manager.get("auto")).toBe("dark");
+      store.delete("theme");
       expect(manager.get("auto")).toBe("auto");
       manager.set("auto");
       expect(store.get("theme")).toBe("system");

@@ -20,6 +20,22 @@ describe("Mantine styles split", () => {
     expect([...publicSet, ...appSet].sort()).toEqual(all.sort());
   });
 
+  it("keeps Mantine's own order in each file, so a component overrides the ones it builds on", () => {
+    // With Text.css after Anchor.css, Text's `color` and `text-decoration: none` won and links looked like text.
+    const bundle = fs.readFileSync(require.resolve("@mantine/core/styles.css"), "utf8");
+    const position = (name: string) => {
+      const cls = /\.(m_[0-9a-f]+)/.exec(fs.readFileSync(path.join(stylesDir, `${name}.css`), "utf8"))?.[1];
+      return cls ? bundle.indexOf(cls) : -1;
+    };
+    for (const file of ["mantine-public.css", "mantine-app.css"]) {
+      const names = imported(read(file)).filter((n) => position(n!) >= 0) as string[];
+      expect(
+        [...names].sort((a, b) => position(a) - position(b)),
+        file,
+      ).toEqual(names);
+    }
+  });
+
   it("loads the base styles first on every page", () => {
     expect(imported(read("mantine-public.css")).slice(0, 3)).toEqual(["baseline", "default-css-variables", "global"]);
   });

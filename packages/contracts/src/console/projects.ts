@@ -10,13 +10,52 @@ export const ProjectName = z
   .refine((s) => !/\s/.test(s), vmsg("no_whitespace"));
 export const ProjectDescription = z.string().max(50, vmsg("too_long", { max: 50 }));
 
+/** Largest budget or alert amount, in whole currency units (far above any real project's spend). */
+export const BUDGET_MAX = 1_000_000_000;
+/** Every failure of an amount (not a number, a fraction, negative, too large, too many digits) states the bound. */
+const AMOUNT_MESSAGE = vmsg("amount_range", { max: BUDGET_MAX.toLocaleString("en-US") });
+
 /** Budgets and alert amounts: whole currency units, null = none. */
 const WholeAmount = z
-  .number({ error: vmsg("integer") })
-  .int(vmsg("integer"))
-  .min(0, vmsg("range", { min: 0, max: 1_000_000_000 }))
-  .max(1_000_000_000, vmsg("range", { min: 0, max: 1_000_000_000 }))
+  .number({ error: AMOUNT_MESSAGE })
+  .min(0, AMOUNT_MESSAGE)
+  .max(BUDGET_MAX, AMOUNT_MESSAGE)
+  // After the bound, so a 20-digit value (not a safe integer) reads "at most …" rather than "not an integer".
+  .int(AMOUNT_MESSAGE)
   .nullable();
+
+export type ProjectBudgets = {
+  monthlyBudget?: number | null;
+  dailyBudget?: number | null;
+  monthlyAlert?: number | null;
+  dailyAlert?: number | null;
+};
+
+/**
+ * Relations between budgets and alert amounts, checked where both are known: the daily budget at most the monthly
+ * one, each alert at most its budget. The form checks the values it holds; the server checks the stored values
+ * merged with the change, so a partial update cannot create a contradiction either. Returns field errors
+ * (validation keys naming the bound).
+ */
+export function budgetProblems(b: ProjectBudgets): { path: keyof ProjectBudgets; message: string }[] {
+  const out: { path: keyof ProjectBudgets; message: string }[] = [];
+  const over = (value: number | null | undefined, bound: number | null | undefined) =>
+    value != null && bound != null && value > bound;
+  if (over(b.dailyBudget, b.monthlyBudget)) {
+    out.push({ path: "dailyBudget", message: vmsg("daily_over_monthly", { max: fmt(b.monthlyBudget!) }) });
+  }
+  if (over(b.monthlyAlert, b.monthlyBudget)) {
+    out.push({ path: "monthlyAlert", message: vmsg("alert_over_budget", { max: fmt(b.monthlyBudget!) }) });
+  }
+  if (over(b.dailyAlert, b.dailyBudget)) {
+    out.push({ path: "dailyAlert", message: vmsg("alert_over_budget", { max: fmt(b.dailyBudget!) }) });
+  }
+  return out;
+}
+
+function fmt(n: number): string {
+  return n.toLocaleString("en-US");
+}
 
 export const ProjectStatus = z.enum(["active", "archived"]);
 
@@ -64,20 +103,24 @@ export const ProjectOverview = z.object({
 });
 export type ProjectOverview = z.infer<typeof ProjectOverview>;
 
-export const UpdateProjectRequest = z.object({
-  name: ProjectName.optional(),
-  description: ProjectDescription.optional(),
-  monthlyBudget: WholeAmount.optional(),
-  dailyBudget: WholeAmount.optional(),
-  monthlyAlert: WholeAmount.optional(),
-  dailyAlert: WholeAmount.optional(),
-  tpmLimit: z
-    .number({ error: vmsg("integer") })
-    .int(vmsg("integer"))
-    .min(1, vmsg("range", { min: 1, max: 100_000_000 }))
-    .nullable()
-    .optional(),
-});
+export const UpdateProjectRequest = z
+  .object({
+    name: ProjectName.optional(),
+    description: ProjectDescription.optional(),
+    monthlyBudget: WholeAmount.optional(),
+    dailyBudget: WholeAmount.optional(),
+    monthlyAlert: WholeAmount.optional(),
+    dailyAlert: WholeAmount.optional(),
+    tpmLimit: z
+      .number({ error: vmsg("integer") })
+      .int(vmsg("integer"))
+      .min(1, vmsg("range", { min: 1, max: 100_000_000 }))
+      .nullable()
+      .optional(),
+  })
+  .superRefine((changes, ctx) => {
+    for (const p of budgetProblems(changes)) ctx.addIssue({ code: "custom", path: [p.path], message: p.message });
+  });
 export type UpdateProjectRequest = z.input<typeof UpdateProjectRequest>;
 
 export const ArchiveProjectRequest = z.object({ confirmName: z.string({ error: vmsg("required") }) });

@@ -5,6 +5,7 @@ import {
   resolveEdition,
   SendSmsRequest,
   SendSmsResponse,
+  SessionState,
   SetupRequest,
   SetupStatus,
   SignInByPasswordRequest,
@@ -103,6 +104,13 @@ export default async function authRoutes(app: App, ctx: AppContext) {
       setSessionCookies(req, reply, r.session);
       return r.me;
     },
+  );
+
+  // The public pages' header asks this (not /api/me, whose 401 would be a console error for every visitor).
+  app.get(
+    "/auth/session",
+    { config: { access: "public" }, schema: { response: { 200: SessionState } } },
+    async (req) => ({ signedIn: req.auth !== null }),
   );
 
   app.post(

@@ -4,6 +4,7 @@ import { and, count, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { AppError } from "../../lib/app-error.ts";
 import type { OrgAccess } from "../orgs/access.ts";
+import { assertProjectNameFree, mapProjectNameViolation } from "./project-name.ts";
 import { toProjectRow } from "./project-row.ts";
 
 /** Creates a project (access: organization admins) within the active-project quota; the creator administers it. */
@@ -29,10 +30,12 @@ export async function createProject(opts: {
     if ((active?.n ?? 0) >= max) {
       throw new AppError("limit_reached", { params: { reason: `${max} active projects` } });
     }
+    await assertProjectNameFree({ tx, orgId, name: opts.name });
     const [project] = await tx
       .insert(schema.projects)
       .values({ id: newId("proj"), orgId, name: opts.name, description: opts.description })
-      .returning();
+      .returning()
+      .catch(mapProjectNameViolation);
     await tx
       .insert(schema.projectMembers)
       .values({ projectId: project!.id, userId: opts.access.userId, role: "admin" });

@@ -1,9 +1,10 @@
-import { type ProjectDetail, tierFor, type UpdateProjectRequest } from "@moonport/contracts";
+import { budgetProblems, type ProjectDetail, tierFor, type UpdateProjectRequest } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import { fieldError } from "../../lib/app-error.ts";
+import { AppError, fieldError } from "../../lib/app-error.ts";
 import { assertProjectActive, type OrgAccess, type ProjectAccess } from "../orgs/access.ts";
+import { assertProjectNameFree, mapProjectNameViolation } from "./project-name.ts";
 import { toProjectDetail } from "./project-row.ts";
 
 /**
@@ -24,6 +25,18 @@ export async function updateProject(opts: {
     if (c.tpmLimit != null && c.tpmLimit > orgTpm) {
       throw fieldError("validation_failed", "tpmLimit", `tpm_above_tier|${JSON.stringify({ max: orgTpm })}`);
     }
+    // The request alone was checked by the contract; a partial change must also agree with what is stored.
+    const p = pa.project;
+    const problems = budgetProblems({
+      monthlyBudget: c.monthlyBudget !== undefined ? c.monthlyBudget : p.monthlyBudget,
+      dailyBudget: c.dailyBudget !== undefined ? c.dailyBudget : p.dailyBudget,
+      monthlyAlert: c.monthlyAlert !== undefined ? c.monthlyAlert : p.monthlyAlert,
+      dailyAlert: c.dailyAlert !== undefined ? c.dailyAlert : p.dailyAlert,
+    });
+    if (problems.length > 0) throw new AppError("validation_failed", { details: problems });
+    if (c.name !== undefined && c.name !== p.name) {
+      await assertProjectNameFree({ tx, orgId: p.orgId, name: c.name, exceptProjectId: p.id });
+    }
     const set: Partial<typeof schema.projects.$inferInsert> = {};
     for (const k of [
       "name",
@@ -41,7 +54,8 @@ export async function updateProject(opts: {
       .update(schema.projects)
       .set(set)
       .where(eq(schema.projects.id, pa.project.id))
-      .returning();
+      .returning()
+      .catch(mapProjectNameViolation);
     return toProjectDetail(project!, pa.role, access.org);
   });
 }

@@ -10,7 +10,7 @@ import { FormError } from "../../../components/form-error.tsx";
 import { PageMeta } from "../../../components/page-meta.tsx";
 import { SmsCodeInput } from "../../../components/sms-code-input.tsx";
 import { useApplyApiError, useFieldMessage } from "../../../lib/forms.ts";
-import { useMe } from "../api/get-me.ts";
+import { useSignedIn } from "../api/get-session.ts";
 import { useSignIn } from "../api/sign-in.ts";
 import { useAuthReturn } from "../hooks/use-auth-return.ts";
 import { AuthLayout } from "./auth-layout.tsx";
@@ -109,9 +109,9 @@ function SmsSignIn({ onDone }: { onDone: () => void }) {
 export function SignInPage() {
   const { t } = useTranslation("auth");
   const { next, onDone, otherHref: signUpHref } = useAuthReturn("/signup");
-  // Already signed in (e.g. a bookmarked sign-in page): go straight on.
-  const me = useMe();
-  if (me.data) return <Navigate to={next} replace />;
+  // Already signed in (e.g. a bookmarked sign-in page): go straight on. (Asked without /api/me, whose 401 for
+  // every visitor would be a console error.)
+  if (useSignedIn()) return <Navigate to={next} replace />;
   return (
     <AuthLayout
       title={t("signIn.title")}

@@ -9,12 +9,12 @@ export default function MobileMenu({
   opened,
   onClose,
   items,
-  isDocs,
+  activeKey,
 }: {
   opened: boolean;
   onClose: () => void;
   items: NavItem[];
-  isDocs: boolean;
+  activeKey: string | undefined;
 }) {
   const { t } = useTranslation("docs");
   return (
@@ -28,7 +28,7 @@ export default function MobileMenu({
     >
       <nav style={{ display: "flex", flexDirection: "column", gap: 4, marginBottom: 16 }}>
         {items.map((item) => (
-          <NavLink key={item.key} item={item} active={item.key === "docs" && isDocs} />
+          <NavLink key={item.key} item={item} active={item.key === activeKey} />
         ))}
       </nav>
       <Sidebar />

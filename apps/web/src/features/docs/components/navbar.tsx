@@ -3,6 +3,7 @@ import { LOCALES, type Locale } from "@moonport/contracts";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
+import { LogoMark } from "../../../components/logo.tsx";
 import { stripLocalePrefix, switchLocale } from "../../../i18n/index.ts";
 import { docsConfig } from "../config.ts";
 import classes from "../docs.module.css";
@@ -58,6 +59,7 @@ export function navItems(locale: Locale, t: (k: string) => string): NavItem[] {
     p.agreement ? { key: "agreement", href: docsHref("agreement/modeluse"), label: t("nav.agreement") } : null,
     p.contactSales ? { key: "contact-sales", href: "/contact-sales", label: t("nav.contactSales") } : null,
     { key: "docs", href: docsHref("overview"), label: t("nav.docs"), router: true },
+    { key: "pricing", href: docsHref("pricing/chat"), label: t("nav.pricing"), router: true },
     p.playground ? { key: "playground", href: "/playground", label: t("nav.playground") } : null,
     p.console ? { key: "console", href: "/console", label: t("nav.console") } : null,
     locale === "zh-CN" && blog ? { key: "blog", href: blog, label: t("nav.blog"), external: true } : null,
@@ -149,6 +151,12 @@ export function LanguageSwitch() {
   );
 }
 
+/** The navbar entry of the current page: pricing pages under "Pricing", every other docs page under "Docs". */
+function activeKey(isDocs: boolean, isPricing: boolean): string | undefined {
+  if (isPricing) return "pricing";
+  return isDocs ? "docs" : undefined;
+}
+
 export function Navbar({ onSearch }: { onSearch: () => void }) {
   const { t } = useTranslation("docs");
   const { locale } = useDocs();
@@ -161,7 +169,9 @@ export function Navbar({ onSearch }: { onSearch: () => void }) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: a navigation closes the mobile menu
   useEffect(() => setMobileOpen(false), [location.pathname]);
   const items = navItems(locale, t);
-  const isDocs = stripLocalePrefix(location.pathname).startsWith("/docs");
+  const path = stripLocalePrefix(location.pathname);
+  const isDocs = path.startsWith("/docs");
+  const isPricing = path.startsWith("/docs/pricing");
   return (
     <header className={classes.header}>
       <div className={classes.headerInner}>
@@ -172,23 +182,23 @@ export function Navbar({ onSearch }: { onSearch: () => void }) {
           size="sm"
           aria-label={mobileOpen ? t("nav.closeMenu") : t("nav.menu")}
         />
-        <a className={classes.logo} href={docsConfig.homeUrl} aria-label={t("nav.home")}>
-          <span className={classes.logoMark} />
+        {/* The accessible name starts with the visible words (WCAG 2.5.3), then says where the link goes. */}
+        <a
+          className={classes.logo}
+          href={docsConfig.homeUrl}
+          aria-label={`${t("brand")} ${t("docsTitle")}, ${t("nav.home")}`}
+        >
+          {/* The same mark as the home page and the console. */}
+          <LogoMark size={26} />
           {t("brand")}
           <span className={classes.logoDocs}>{t("docsTitle")}</span>
         </a>
         <nav className={`${classes.navLinks} ${classes.desktopOnly}`}>
           {items.map((item) => (
-            <NavLink key={item.key} item={item} active={item.key === "docs" && isDocs} />
+            <NavLink key={item.key} item={item} active={activeKey(isDocs, isPricing) === item.key} />
           ))}
         </nav>
-        <button
-          type="button"
-          className={classes.searchButton}
-          onClick={onSearch}
-          aria-label={t("search.button")}
-          style={{ marginLeft: 8 }}
-        >
+        <button type="button" className={classes.searchButton} onClick={onSearch} aria-label={t("search.button")}>
           <IconSearch width={16} height={16} />
           <span className={classes.desktopOnly}>{t("search.placeholder")}</span>
           <kbd>/</kbd>
@@ -199,7 +209,12 @@ export function Navbar({ onSearch }: { onSearch: () => void }) {
       {/* The mobile menu's code loads the first time it is opened. */}
       {mobileSeen && (
         <Suspense fallback={null}>
-          <MobileMenu opened={mobileOpen} onClose={() => setMobileOpen(false)} items={items} isDocs={isDocs} />
+          <MobileMenu
+            opened={mobileOpen}
+            onClose={() => setMobileOpen(false)}
+            items={items}
+            activeKey={activeKey(isDocs, isPricing)}
+          />
         </Suspense>
       )}
     </header>

@@ -3,7 +3,14 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { breadcrumbFor, neighbours } from "../page-map.ts";
-import { buildLocalePageMap, buildPageMap, buildSearchIndex, extractSections, listRoutes } from "./content.ts";
+import {
+  buildLocalePageMap,
+  buildPageMap,
+  buildSearchIndex,
+  extractSections,
+  listRoutes,
+  plainText,
+} from "./content.ts";
 import { sitemapXml } from "./extra-files.ts";
 
 let dir: string;
@@ -91,6 +98,15 @@ describe("the search index", () => {
     });
   });
 
+  it("keeps identifiers whole: underscores inside words and code are text, not emphasis", () => {
+    expect(plainText("Set `stream_options` to `{include_usage: true}` for usage.")).toBe(
+      "Set stream_options to {include_usage: true} for usage.",
+    );
+    expect(plainText("the max_tokens and top_p fields")).toBe("the max_tokens and top_p fields");
+    expect(plainText("_emphasis_ and __strong__ and *star*")).toBe("emphasis and strong and star");
+    expect(plainText("`<think>` tags")).toBe("<think> tags");
+  });
+
   it("maps page URLs to titles and sections and skips hidden pages", () => {
     const map = buildLocalePageMap("en-US", dir);
     const index = buildSearchIndex("en-US", map, dir);
@@ -132,5 +148,29 @@ describe("the real content tree", () => {
         });
       }
     }
+  });
+});
+
+describe("the real content's tables", () => {
+  it("start English header cells with a capital letter (code excepted)", () => {
+    const root = path.join(__dirname, "../../../../content/docs/en-US");
+    const bad: string[] = [];
+    const walk = (d: string) => {
+      for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+        const f = path.join(d, e.name);
+        if (e.isDirectory()) walk(f);
+        else if (e.name.endsWith(".mdx")) {
+          const lines = fs.readFileSync(f, "utf8").split("\n");
+          lines.forEach((line, i) => {
+            if (!/^\s*\|(\s*:?-{2,}:?\s*\|)+\s*$/.test(lines[i + 1] ?? "") || !line.trim().startsWith("|")) return;
+            for (const cell of line.split("|").map((c) => c.trim())) {
+              if (/^[a-z]/.test(cell)) bad.push(`${path.relative(root, f)}:${i + 1} "${cell}"`);
+            }
+          });
+        }
+      }
+    };
+    walk(root);
+    expect(bad).toEqual([]);
   });
 });

@@ -197,15 +197,20 @@ export function buildPageMap(dir = CONTENT_DIR): PageMap {
 
 /** Heading text as rehype-slug sees it: the rendered text without Markdown syntax. */
 export function plainText(md: string): string {
-  return md
+  // Code spans are set aside first: what they hold is literal (identifiers such as `stream_options` keep their
+  // underscores), and underscores only mark emphasis at word edges (CommonMark: never inside a word).
+  const code: string[] = [];
+  const text = md
+    .replace(/`([^`]*)`/g, (_, c: string) => `\uE000${code.push(c) - 1}\uE000`)
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
     .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
     .replace(/<[^>]+>/g, "")
-    .replace(/`([^`]*)`/g, "$1")
-    .replace(/(\*\*|__)(.*?)\1/g, "$2")
-    .replace(/(\*|_)(.*?)\1/g, "$2")
-    .replace(/\\([\\`*_{}[\]()#+\-.!])/g, "$1")
-    .trim();
+    .replace(/\*\*(.*?)\*\*/g, "$1")
+    .replace(/(?<![\p{L}\p{N}_])__(?=\S)(.*?\S)__(?![\p{L}\p{N}_])/gu, "$1")
+    .replace(/\*(?=\S)(.*?\S)\*/g, "$1")
+    .replace(/(?<![\p{L}\p{N}_])_(?=\S)(.*?\S)_(?![\p{L}\p{N}_])/gu, "$1")
+    .replace(/\\([\\`*_{}[\]()#+\-.!])/g, "$1");
+  return text.replace(/\uE000(\d+)\uE000/g, (_, i: string) => code[Number(i)]!).trim();
 }
 
 /**

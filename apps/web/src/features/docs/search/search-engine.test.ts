@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { SearchIndexPayload } from "../page-map.ts";
-import { loadIndex, MAX_PAGE_HITS, MAX_SECTION_HITS, searchLoaded, tokenize } from "./search-engine.ts";
+import {
+  buildIndex,
+  highlight,
+  loadIndex,
+  MAX_PAGE_HITS,
+  MAX_SECTION_HITS,
+  queryTerms,
+  searchLoaded,
+  tokenize,
+} from "./search-engine.ts";
 
 const payload: SearchIndexPayload = {
   "/docs/guide/start": {
@@ -45,5 +54,58 @@ describe("docs search", () => {
     const hits = searchLoaded(index, "en-US", "tokens");
     expect(hits).toHaveLength(MAX_PAGE_HITS);
     for (const h of hits) expect(h.sections).toHaveLength(MAX_SECTION_HITS);
+  });
+
+  it("ranks a page whose title or heading matches above pages that only mention the words", async () => {
+    const zh: SearchIndexPayload = {
+      "/docs/guide/migrating": {
+        title: "从 OpenAI 迁移",
+        data: {
+          "": "流式输出、流式调用与 OpenAI 一致，流式 usage 也一样。流式流式。",
+          "diff#差异": "流式响应的最后一个块带有用量。",
+        },
+      },
+      "/docs/guide/streaming": {
+        title: "使用流式输出",
+        data: { "": "设置 stream 参数。", "usage#用量": "设置 stream_options。" },
+      },
+      "/docs/guide/other": { title: "其他", data: { "why#为什么用流式输出": "体验更好。" } },
+    };
+    // Built directly: loadIndex keeps the first index (and its query cache) per locale.
+    const index = buildIndex("zh-CN", zh);
+    expect(searchLoaded(index, "zh-CN", "流式").map((h) => h.url)).toEqual([
+      "/docs/guide/streaming",
+      "/docs/guide/other",
+      "/docs/guide/migrating",
+    ]);
+    // Within a page, a section whose heading matches comes first.
+    const en: SearchIndexPayload = {
+      "/docs/api/chat": {
+        title: "Chat",
+        data: {
+          "body#Body": "Set stream_options with include_usage to get usage.",
+          "stream-options#stream_options": "Options for streaming.",
+        },
+      },
+    };
+    const hit = searchLoaded(buildIndex("en-US", en), "en-US", "stream_options")[0]!;
+    expect(hit.sections.map((s) => s.anchor)).toEqual(["stream-options", "body"]);
+    expect(hit.sections[1]!.excerpt).toContain("stream_options with include_usage");
+  });
+
+  it("highlights every occurrence of the query's words, case-insensitively, identifiers whole", () => {
+    const terms = queryTerms("en-US", "Stream_Options");
+    expect(highlight("Set stream_options; STREAM_OPTIONS too.", terms)).toEqual([
+      { text: "Set ", match: false },
+      { text: "stream_options", match: true },
+      { text: "; ", match: false },
+      { text: "STREAM_OPTIONS", match: true },
+      { text: " too.", match: false },
+    ]);
+    expect(highlight("使用流式输出", queryTerms("zh-CN", "流式"))).toEqual([
+      { text: "使用", match: false },
+      { text: "流式", match: true },
+      { text: "输出", match: false },
+    ]);
   });
 });

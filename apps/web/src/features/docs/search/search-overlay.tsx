@@ -21,7 +21,7 @@ export default function SearchOverlay({ opened, onClose }: { opened: boolean; on
   const [state, setState] = useState<State>("idle");
   const [results, setResults] = useState<PageHit[]>([]);
   const [active, setActive] = useState(0);
-  const index = useRef<{ idx: LoadedIndex; search: Awaited<ReturnType<typeof engine>>["searchLoaded"] } | null>(null);
+  const index = useRef<{ idx: LoadedIndex; m: Awaited<ReturnType<typeof engine>> } | null>(null);
   const listRef = useRef<HTMLDivElement>(null);
 
   const ensureLoaded = () => {
@@ -29,7 +29,7 @@ export default function SearchOverlay({ opened, onClose }: { opened: boolean; on
     setState("loading");
     engine()
       .then(async (m) => {
-        index.current = { idx: await m.loadIndex(locale), search: m.searchLoaded };
+        index.current = { idx: await m.loadIndex(locale), m };
         setState("ready");
       })
       .catch((err: unknown) => {
@@ -40,7 +40,7 @@ export default function SearchOverlay({ opened, onClose }: { opened: boolean; on
 
   useEffect(() => {
     if (state === "ready" && index.current) {
-      setResults(index.current.search(index.current.idx, locale, query));
+      setResults(index.current.m.searchLoaded(index.current.idx, locale, query));
       setActive(0);
     }
   }, [query, state, locale]);
@@ -63,6 +63,22 @@ export default function SearchOverlay({ opened, onClose }: { opened: boolean; on
       ]),
     [results],
   );
+
+  // The query's words, highlighted wherever they occur in titles, headings and excerpts.
+  const mark = (text: string) => {
+    const m = index.current?.m;
+    if (!m || !query.trim()) return text;
+    return m.highlight(text, m.queryTerms(locale, query)).map((part, i) =>
+      part.match ? (
+        // biome-ignore lint/suspicious/noArrayIndexKey: parts of one string, in order, never reordered
+        <mark key={i} className={classes.searchMark}>
+          {part.text}
+        </mark>
+      ) : (
+        part.text
+      ),
+    );
+  };
 
   useEffect(() => {
     listRef.current?.querySelector(`[data-index="${active}"]`)?.scrollIntoView({ block: "nearest" });
@@ -114,8 +130,16 @@ export default function SearchOverlay({ opened, onClose }: { opened: boolean; on
               go(r.href);
             }}
           >
-            <div className={classes.searchHitTitle}>{r.isPage ? r.title : `${r.page} › ${r.title}`}</div>
-            {r.excerpt && <div className={classes.searchHitExcerpt}>{r.excerpt}</div>}
+            <div className={classes.searchHitTitle}>
+              {r.isPage ? (
+                mark(r.title)
+              ) : (
+                <>
+                  {r.page} › {mark(r.title)}
+                </>
+              )}
+            </div>
+            {r.excerpt && <div className={classes.searchHitExcerpt}>{mark(r.excerpt)}</div>}
           </div>
         ))}
       </div>

@@ -31,6 +31,7 @@ import { Link } from "react-router";
 import { Logo } from "../../../components/logo.tsx";
 import { PageMeta } from "../../../components/page-meta.tsx";
 import { LocaleSwitch, ThemeSwitch } from "../../../components/preferences.tsx";
+import { useSignedIn } from "../../auth/api/get-session.ts";
 import { useBrand, useConfig } from "../../config/api/get-config.ts";
 import { SITE_LINKS } from "../site-links.ts";
 import classes from "./home.module.css";
@@ -45,6 +46,8 @@ const FEATURES: { key: string; icon: ComponentType<{ size?: number; stroke?: num
 function SiteHeader() {
   const { t } = useTranslation("home");
   const [opened, { toggle, close }] = useDisclosure(false);
+  // A signed-in visitor is offered the console only; "Sign in" would be a dead end for them.
+  const signedIn = useSignedIn();
   return (
     <header className={classes.header}>
       <Container size="lg" h={64}>
@@ -65,11 +68,13 @@ function SiteHeader() {
             <Group gap="xs" visibleFrom="sm" wrap="nowrap">
               <LocaleSwitch />
               <ThemeSwitch />
-              <Button component={Link} to="/signin" variant="default">
-                {t("nav.signIn")}
-              </Button>
+              {signedIn ? null : (
+                <Button component={Link} to="/signin" variant="default" data-testid="home-sign-in">
+                  {t("nav.signIn")}
+                </Button>
+              )}
             </Group>
-            <Button component={Link} to="/console" visibleFrom="xs">
+            <Button component={Link} to="/console" visibleFrom="xs" color="indigo.7">
               {t("nav.openConsole")}
             </Button>
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t("nav.menu")} />
@@ -83,9 +88,11 @@ function SiteHeader() {
               {t(l.label)}
             </Link>
           ))}
-          <Link to="/signin" className={classes.navLink} onClick={close}>
-            {t("nav.signIn")}
-          </Link>
+          {signedIn ? null : (
+            <Link to="/signin" className={classes.navLink} onClick={close}>
+              {t("nav.signIn")}
+            </Link>
+          )}
           <Group gap="xs" mt="md">
             <LocaleSwitch />
             <ThemeSwitch />
@@ -136,7 +143,7 @@ function SiteFooter() {
         <Group justify="space-between" gap="md">
           <Stack gap={6}>
             <Logo size={24} />
-            <Text size="xs" c="dimmed">
+            <Text size="xs" className={classes.muted}>
               © {new Date().getFullYear()} {brand}. {t("footer.rights")}
             </Text>
           </Stack>
@@ -147,7 +154,7 @@ function SiteFooter() {
               </Link>
             ))}
             {other ? (
-              <Anchor href={other.siteUrl} className={classes.footerLink} data-testid="other-edition">
+              <Anchor href={other.siteUrl} className={classes.footerLink} underline="hover" data-testid="other-edition">
                 <Group gap={4} component="span">
                   <IconWorld size={14} />
                   {t(`footer.edition.${other.edition}`)}
@@ -165,6 +172,8 @@ function SiteFooter() {
 export function HomePage() {
   const { t } = useTranslation("home");
   const brand = useBrand();
+  // New visitors start by creating an account; someone signed in goes straight to the console.
+  const startHref = useSignedIn() ? "/console" : "/signup";
   return (
     <Box>
       <PageMeta />
@@ -180,11 +189,19 @@ export function HomePage() {
                 <Title order={1} className={classes.heroTitle}>
                   {t("hero.titleLead")} <span className={classes.gradientText}>{t("hero.titleAccent")}</span>
                 </Title>
-                <Text size="lg" c="dimmed" maw={520}>
+                <Text size="lg" className={classes.muted} maw={520}>
                   {t("hero.subtitle", { brand })}
                 </Text>
                 <Group gap="sm">
-                  <Button component={Link} to="/console" size="md" rightSection={<IconArrowRight size={18} />}>
+                  <Button
+                    component={Link}
+                    to={startHref}
+                    size="md"
+                    // indigo.6 under white text is 4.2:1; .7 meets WCAG AA (4.5:1).
+                    color="indigo.7"
+                    rightSection={<IconArrowRight size={18} />}
+                    data-testid="get-started"
+                  >
                     {t("hero.start")}
                   </Button>
                   <Button
@@ -210,7 +227,7 @@ export function HomePage() {
                 <Text fz={{ base: 28, sm: 36 }} fw={800} className={classes.gradientText}>
                   {t(`stats.${k}.value`)}
                 </Text>
-                <Text size="sm" c="dimmed">
+                <Text size="sm" className={classes.muted}>
                   {t(`stats.${k}.label`)}
                 </Text>
               </Stack>
@@ -223,7 +240,7 @@ export function HomePage() {
             <Title order={2} fz={{ base: 26, sm: 34 }}>
               {t("features.title")}
             </Title>
-            <Text c="dimmed" maw={560}>
+            <Text className={classes.muted} maw={560}>
               {t("features.subtitle")}
             </Text>
           </Stack>
@@ -236,7 +253,7 @@ export function HomePage() {
                 <Text fw={600} mb={6}>
                   {t(`features.${key}.title`)}
                 </Text>
-                <Text size="sm" c="dimmed" lh={1.6}>
+                <Text size="sm" className={classes.muted} lh={1.6}>
                   {t(`features.${key}.text`)}
                 </Text>
               </Card>
@@ -258,7 +275,7 @@ export function HomePage() {
                 <Text opacity={0.85}>{t("band.text")}</Text>
               </Stack>
               <Group align="center" gap="sm" className={classes.bandActions}>
-                <Button component={Link} to="/console" size="md" variant="white" color="indigo">
+                <Button component={Link} to="/console" size="md" variant="white" color="indigo.8">
                   {t("band.console")}
                 </Button>
                 <Button

@@ -1,0 +1,18 @@
+import { SessionState } from "@moonport/contracts";
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { api } from "../../../lib/api.ts";
+
+export const sessionQueryOptions = () =>
+  queryOptions({
+    queryKey: ["session"],
+    queryFn: ({ signal }) => api("/api/auth/session", { schema: SessionState, signal }),
+    staleTime: 30_000,
+  });
+
+/**
+ * Whether the visitor is signed in, for public pages: true/false once known, undefined while asking (and in
+ * prerendered HTML, which is the same for everyone and so shows the signed-out header).
+ */
+export function useSignedIn(): boolean | undefined {
+  return useQuery(sessionQueryOptions()).data?.signedIn;
+}
