@@ -10,7 +10,7 @@ import { FormError } from "../../../components/form-error.tsx";
 import { PageMeta } from "../../../components/page-meta.tsx";
 import { SmsCodeInput } from "../../../components/sms-code-input.tsx";
 import { useApplyApiError, useFieldMessage } from "../../../lib/forms.ts";
-import { useSignedIn } from "../api/get-session.ts";
+import { useSignedIn } from "../../../lib/session.ts";
 import { useSignUp } from "../api/sign-up.ts";
 import { useAuthReturn } from "../hooks/use-auth-return.ts";
 import { AuthLayout } from "./auth-layout.tsx";

@@ -31,7 +31,7 @@ import { Link } from "react-router";
 import { Logo } from "../../../components/logo.tsx";
 import { PageMeta } from "../../../components/page-meta.tsx";
 import { LocaleSwitch, ThemeSwitch } from "../../../components/preferences.tsx";
-import { useSignedIn } from "../../auth/api/get-session.ts";
+import { useSignedIn } from "../../../lib/session.ts";
 import { useBrand, useConfig } from "../../config/api/get-config.ts";
 import { SITE_LINKS } from "../site-links.ts";
 import classes from "./home.module.css";

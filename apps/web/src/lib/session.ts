@@ -1,7 +1,8 @@
 import { SessionState } from "@moonport/contracts";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { api } from "../../../lib/api.ts";
+import { api } from "./api.ts";
 
+/** App-wide session state (public pages and the auth pages both ask it), so it lives outside any feature. */
 export const sessionQueryOptions = () =>
   queryOptions({
     queryKey: ["session"],
