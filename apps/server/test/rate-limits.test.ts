@@ -90,11 +90,14 @@ describe.each(backends)("rate limits %s", (_name, env) => {
     const seconds = Number(en.headers["retry-after"]);
     expect(seconds).toBeGreaterThan(3500);
     expect(seconds).toBeLessThanOrEqual(3600);
-    expect(ApiErrorBody.parse(en.body).error.message).toBe(`Too many attempts. Try again in ${seconds} seconds.`);
+    // Numbers in messages are grouped the way the console writes them ("3,600").
+    expect(ApiErrorBody.parse(en.body).error.message).toBe(
+      `Too many attempts. Try again in ${seconds.toLocaleString("en-US")} seconds.`,
+    );
     c.locale = "zh-CN";
     const zh = await c.post("/api/auth/signup/password", body);
     expect(zh.status).toBe(429);
-    expect(ApiErrorBody.parse(zh.body).error.message).toMatch(/^尝试次数过多，请 \d+ 秒后再试。$/);
+    expect(ApiErrorBody.parse(zh.body).error.message).toMatch(/^尝试次数过多，请 [\d,]+ 秒后再试。$/);
     // Phone sign-up shares the allowance; nothing was created; another address still signs up.
     const phone = uniquePhone();
     const viaPhone = await c.post("/api/auth/signup/phone", { ...body, phone: phone.local, code: "123456" });

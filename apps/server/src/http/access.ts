@@ -17,7 +17,16 @@ import type { AppContext } from "../context.ts";
 import { AppError } from "../lib/app-error.ts";
 import { isOperator } from "../modules/auth/operator.ts";
 import { getOrgAccess, getProjectAccess } from "../modules/orgs/access.ts";
-import { ACCESS_LEVELS, type Access, type DeclaredRoute, orgScoped, projectSource, routeNotFound } from "./route.ts";
+import { loopbackOnly } from "./dev-seams.ts";
+import {
+  ACCESS_LEVELS,
+  type Access,
+  type DeclaredRoute,
+  orgScoped,
+  projectSource,
+  type RouteAccess,
+  routeNotFound,
+} from "./route.ts";
 import { checkCsrf, requireUser } from "./session.ts";
 
 function isApiRoute(url: string): boolean {
@@ -33,7 +42,11 @@ function methodsOf(route: RouteOptions): string[] {
 }
 
 /** Appends a hook to whatever the route already has at that stage. */
-function appendHook(route: RouteOptions, stage: "preValidation" | "preHandler", hook: onRequestHookHandler) {
+function appendHook(
+  route: RouteOptions,
+  stage: "onRequest" | "preValidation" | "preHandler",
+  hook: onRequestHookHandler,
+) {
   const existing = route[stage];
   route[stage] = [...(existing ? (Array.isArray(existing) ? existing : [existing]) : []), hook] as never;
 }
@@ -76,7 +89,7 @@ export function installAccessControl(app: FastifyInstance, ctx: AppContext): voi
   app.decorateRequest("caller", null);
   app.addHook("onRoute", (route) => {
     if (!isApiRoute(route.url)) return;
-    const config = (route.config ?? {}) as { access?: Access; project?: "params" | "body"; objectRule?: string };
+    const config = (route.config ?? {}) as Partial<RouteAccess>;
     const { access } = config;
     if (!access || !ACCESS_LEVELS.includes(access)) {
       throw new Error(`${methodsOf(route).join(",")} ${route.url} declares no access (config.access, http/route.ts)`);
@@ -91,11 +104,13 @@ export function installAccessControl(app: FastifyInstance, ctx: AppContext): voi
       access,
       ...(config.project ? { project: config.project } : {}),
       ...(config.objectRule ? { objectRule: config.objectRule } : {}),
+      ...(config.loopbackOnly ? { loopbackOnly: true as const } : {}),
     };
     if (projectSource(decl) === undefined && (access === "projectMember" || access === "projectAdmin")) {
       throw new Error(`${route.url} is declared ${access} but names no project`);
     }
     for (const method of methodsOf(route)) declared.push({ ...decl, method });
+    if (decl.loopbackOnly) appendHook(route, "onRequest", loopbackOnly);
     if (access === "public") return;
     if (access === "operator") {
       // Before validation: the CSRF check a missing route would also get, then the same 404 for everyone else.

@@ -14,7 +14,7 @@ export function isLoopbackAddress(address: string | undefined): boolean {
 }
 
 /**
- * onRequest hook of every seam route: anyone but a loopback client gets the same 404 as for a route that does
+ * onRequest hook of every seam route (declared with `config.loopbackOnly`, installed by http/access.ts): anyone but a loopback client gets the same 404 as for a route that does
  * not exist, so the seam cannot even be detected from outside.
  */
 export async function loopbackOnly(req: FastifyRequest): Promise<void> {

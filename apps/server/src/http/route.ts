@@ -52,6 +52,11 @@ export interface RouteAccess {
    * the OpenAPI document and the permission matrix, e.g. "project members: only the keys they created".
    */
   objectRule?: string;
+  /**
+   * A development seam (http/dev-seams.ts): only clients on this machine (the socket's address) reach it; anyone
+   * else gets the answer of a missing route, before any other check.
+   */
+  loopbackOnly?: true;
 }
 
 /** What the access check found out about the caller; domain functions take these instead of re-checking. */

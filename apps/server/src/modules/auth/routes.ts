@@ -15,7 +15,6 @@ import {
 } from "@moonport/contracts";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
-import { loopbackOnly } from "../../http/dev-seams.ts";
 import type { App, FastifyRequest } from "../../http/route.ts";
 import { clientInfo, endSession, setSessionCookies } from "../../http/session.ts";
 import { listDevSms } from "./dev-outbox.ts";
@@ -149,8 +148,7 @@ export default async function authRoutes(app: App, ctx: AppContext) {
     app.get(
       "/dev/sms-outbox",
       {
-        config: { access: "public" },
-        onRequest: loopbackOnly,
+        config: { access: "public", loopbackOnly: true },
         schema: { querystring: DevSmsOutboxQuery, response: { 200: z.array(DevSmsMessage) } },
       },
       async (req) => listDevSms({ ctx, phone: req.query.phone }),

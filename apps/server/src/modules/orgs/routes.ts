@@ -9,7 +9,6 @@ import {
 } from "@moonport/contracts";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
-import { loopbackOnly } from "../../http/dev-seams.ts";
 import { type App, callerAuth, orgAccess } from "../../http/route.ts";
 import { createAdditionalOrganization } from "./create-additional-organization.ts";
 import { getOrganization } from "./get-organization.ts";
@@ -55,8 +54,7 @@ export default async function orgRoutes(app: App, ctx: AppContext) {
     app.post(
       "/dev/orgs/:orgId/grant",
       {
-        config: { access: "orgAdmin" },
-        onRequest: loopbackOnly,
+        config: { access: "orgAdmin", loopbackOnly: true },
         schema: {
           params: OrgIdParams,
           body: z.object({ amount: z.string() }),
