@@ -190,3 +190,15 @@ test("10.9 and 10.5: console words, numbers and no page wider than a 390 px phon
   await page.goto("/console/organization/members");
   await expect(page.getByTestId("table-scroll-hint")).toBeVisible();
 });
+
+test("10.7: the console header links back to the home page and the docs", async ({ browser }) => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await englishPage(context);
+  await signUpByUsername(page);
+  await page.goto("/console/overview");
+  const header = page.locator("header");
+  await expect(header.getByRole("link", { name: "Docs", exact: true })).toHaveAttribute("href", "/docs/overview");
+  await header.getByRole("link", { name: "Home", exact: true }).click();
+  await expect(page).toHaveURL(`${BASE}/`);
+  await context.close();
+});

@@ -47,3 +47,9 @@ export const CONSOLE_NAV: ConsoleNavSection[] = [
     entries: [{ to: paths.profile, label: "console:nav.profile", icon: IconUserCircle }],
   },
 ];
+
+/** Links from the console back to the public site (header, and the mobile menu). Labels: `home` namespace. */
+export const CONSOLE_SITE_LINKS = [
+  { to: "/", label: "home:nav.home" },
+  { to: "/docs/overview", label: "home:nav.docs" },
+] as const;

@@ -7,12 +7,3 @@ export const SITE_LINKS = [
   { to: "/docs/pricing/chat", label: "home:nav.pricing" },
   { to: "/console", label: "home:nav.console" },
 ] as const;
-
-/**
- * Links from the console back to the public site, for the console header (features/console): the home page and
- * the documentation. Labels are i18n keys of the `home` namespace.
- */
-export const CONSOLE_SITE_LINKS = [
-  { to: "/", label: "home:nav.home" },
-  { to: "/docs/overview", label: "home:nav.docs" },
-] as const;

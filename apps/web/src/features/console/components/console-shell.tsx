@@ -1,5 +1,6 @@
 import {
   Alert,
+  Anchor,
   AppShell,
   Burger,
   Button,
@@ -22,7 +23,7 @@ import { Logo } from "../../../components/logo.tsx";
 import { LocaleSwitch, ThemeSwitch } from "../../../components/preferences.tsx";
 import { paths } from "../../../lib/paths.ts";
 import { isSignedOut, useMe } from "../../auth/api/get-me.ts";
-import { CONSOLE_NAV } from "../nav.ts";
+import { CONSOLE_NAV, CONSOLE_SITE_LINKS } from "../nav.ts";
 import classes from "./console-shell.module.css";
 import { OrgSwitcher } from "./org-switcher.tsx";
 import { UserMenu } from "./user-menu.tsx";
@@ -97,6 +98,11 @@ export function ConsoleShell({ children }: { children: (me: MeWithOrgs) => React
           </Group>
           <Group gap="xs" wrap="nowrap">
             <Group gap="xs" visibleFrom="sm" wrap="nowrap">
+              {CONSOLE_SITE_LINKS.map(({ to, label }) => (
+                <Anchor key={to} component={Link} to={to} size="sm" c="dimmed" underline="hover">
+                  {t(label)}
+                </Anchor>
+              ))}
               <LocaleSwitch />
               <ThemeSwitch />
             </Group>
@@ -135,6 +141,11 @@ export function ConsoleShell({ children }: { children: (me: MeWithOrgs) => React
         <AppShell.Section hiddenFrom="sm" pt="sm">
           <Divider mb="sm" />
           <Group gap="xs">
+            {CONSOLE_SITE_LINKS.map(({ to, label }) => (
+              <Anchor key={to} component={Link} to={to} size="sm">
+                {t(label)}
+              </Anchor>
+            ))}
             <LocaleSwitch />
             <ThemeSwitch />
           </Group>
