@@ -57,7 +57,7 @@ for (let i = 0; i < ORGS; i++) {
     .update(schema.organizations)
     .set({ tierOverride: 5, rateLimitOverride: { concurrency: 100_000, rpm: 100_000_000, tpm: 1_000_000_000_000 } })
     .where(eq(schema.organizations.id, orgId));
-  await grantBalance({ db, orgId, amount: 1_000_000_000_000_000n, note: "benchmark", createdBy: userId });
+  await grantBalance({ ctx, orgId, amount: 1_000_000_000_000_000n, note: "benchmark", createdBy: userId });
   keys.push((await createApiKey({ db, orgId, projectId, name: "bench", createdBy: userId })).key);
 }
 await app.listen({ port, host: "127.0.0.1" });
