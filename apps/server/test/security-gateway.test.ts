@@ -27,13 +27,14 @@ afterAll(async () => {
 });
 
 /**
- * The latency /healthz must stay under. On a machine whose run queue is several times its core count (shared CI
- * runners, a developer machine running many suites) the process itself waits for a CPU, which no server code can
- * prevent; the bound then allows for that wait and the figures are printed either way.
+ * The latency /healthz must stay under. On a machine whose run queue is longer than its core count (the server
+ * suite runs two files at once, other suites or a benchmark may run beside it) the process itself waits for a CPU,
+ * which no server code can prevent: a run of 3.7 per 2 cores measured a 124 ms maximum with a 1.5 ms median. The
+ * bound then allows for that wait; the figures are printed either way, and the median must stay low regardless.
  */
 function healthBound(): number {
   const load = os.loadavg()[0]! / os.availableParallelism();
-  return load > 2 ? 100 * Math.min(load, 10) : 100;
+  return load > 1 ? 100 * Math.min(2 * load, 10) : 100;
 }
 
 /** Polls /healthz back to back over HTTP until stopped; returns every latency in ms. */
@@ -175,6 +176,8 @@ describe("token counting cannot freeze the server", () => {
         `max ${sorted[sorted.length - 1]!.toFixed(1)} ms (load ${os.loadavg()[0]!.toFixed(1)} on ${os.availableParallelism()} cores)`,
     );
     expect(latencies.length).toBeGreaterThan(10);
+    // A server blocked by counting would stall every poll, whatever the load.
+    expect(sorted[sorted.length >> 1]!).toBeLessThan(20);
     expect(Math.max(...latencies)).toBeLessThan(healthBound());
   }, 180_000);
 });
