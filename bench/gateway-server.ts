@@ -1,16 +1,22 @@
 /**
- * The gateway as the benchmark runs it: the real app (PGlite in memory, logging off) with the real pipeline (key
- * cache, rate limits, budgets, balance checks, metering into the bill journal and the database) and every model
- * routed to the mock upstream through the OpenAI-compatible adapter. Prints {ready, port, key, pipeline} once listening.
- * Usage: node --import tsx bench/gateway-server.ts <port> <upstream port> <floor port>
+ * Moonport as the benchmark runs it: the real app with the real pipeline (key cache, rate limits, budgets,
+ * balance checks, metering into the bill journal and the database), logging off, every model routed to the mock
+ * upstream through the OpenAI-compatible adapter. The database is what a deployment uses:
+ *   BENCH_DB=pglite (default)   PGlite on disk in a temporary DATA_DIR
+ *   BENCH_DB=postgres           a throwaway database on BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres)
+ *                               and Redis on BENCH_REDIS_URL (default redis://127.0.0.1:6379) under a fresh key prefix
+ * Prints {ready, port, keys, pipeline} once listening. Reads commands on stdin: `profile-start` and
+ * `profile-stop <file>` run V8's CPU profiler in this process (bench/profile.ts) and answer one JSON line each.
+ * Usage: node --import tsx bench/gateway-server.ts <port> <upstream port>
  */
 import fs from "node:fs";
+import { Session } from "node:inspector/promises";
 import os from "node:os";
 import path from "node:path";
+import readline from "node:readline";
 import { newId, openDatabase, schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
-import Fastify from "fastify";
-import { Pool } from "undici";
+import pg from "pg";
 import { buildApp } from "../apps/server/src/app.ts";
 import { buildConfig } from "../apps/server/src/env.ts";
 import { grantBalance } from "../apps/server/src/modules/billing/grant-balance.ts";
@@ -19,13 +25,36 @@ import { createOrganization } from "../apps/server/src/modules/orgs/create-organ
 
 const port = Number(process.argv[2] ?? 3304);
 const upstreamPort = Number(process.argv[3] ?? 3303);
-const floorPort = Number(process.argv[4] ?? 3307);
+const kind = process.env.BENCH_DB === "postgres" ? "postgres" : "pglite";
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "moonport-bench-"));
 const upstreams = path.join(dir, "upstreams.json");
 fs.writeFileSync(
   upstreams,
   JSON.stringify({ "*": { baseUrl: `http://127.0.0.1:${upstreamPort}/v1`, apiKey: "bench", connectTimeoutMs: 2000 } }),
 );
+
+let dropDatabase = async () => {};
+let databaseUrl: string | undefined;
+let redisUrl: string | undefined;
+if (kind === "postgres") {
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+  const name = `moonport_bench_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const u = new URL(adminUrl);
+  u.pathname = `/${name}`;
+  databaseUrl = u.toString();
+  redisUrl = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
+  dropDatabase = async () => {
+    const c = new pg.Client({ connectionString: adminUrl });
+    await c.connect();
+    await c.query(`drop database if exists ${name} with (force)`);
+    await c.end();
+  };
+}
+
 const config = buildConfig({
   NODE_ENV: "production",
   SMS_PROVIDER: "http",
@@ -35,8 +64,13 @@ const config = buildConfig({
   UPSTREAMS_FILE: upstreams,
   DATA_DIR: dir,
   BILLING_JOURNAL_DIR: path.join(dir, "journal"),
+  MAX_CONNECTIONS_PER_IP: process.env.BENCH_MAX_CONNECTIONS_PER_IP ?? "4096",
+  ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  ...(redisUrl ? { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: `bench${process.pid}` } : {}),
 });
-const database = await openDatabase({ kind: "pglite", dataDir: "memory" });
+const database = await openDatabase(
+  databaseUrl ? { kind: "postgres", url: databaseUrl } : { kind: "pglite", dataDir: dir, owner: "bench" },
+);
 const { app, ctx } = await buildApp({ config, database, logger: false });
 
 // Limits stay on. The highest tier allows 10,000 requests per minute per organization, more than one organization
@@ -55,36 +89,55 @@ for (let i = 0; i < ORGS; i++) {
   // benchmark measures the limit checks, not 429s.
   await db
     .update(schema.organizations)
-    .set({ tierOverride: 5, rateLimitOverride: { concurrency: 100_000, rpm: 100_000_000, tpm: 1_000_000_000_000 } })
+    .set({
+      tierOverride: 5,
+      rateLimitOverride: { concurrency: 100_000, rpm: 100_000_000, tpm: 1_000_000_000_000 },
+    })
     .where(eq(schema.organizations.id, orgId));
   await grantBalance({ ctx, orgId, amount: 1_000_000_000_000_000n, note: "benchmark", createdBy: userId });
   keys.push((await createApiKey({ db, orgId, projectId, name: "bench", createdBy: userId })).key);
 }
 await app.listen({ port, host: "127.0.0.1" });
+const pipeline = `real (${kind === "postgres" ? "PostgreSQL + Redis" : "PGlite on disk"}, key cache, tier-5 limits over ${ORGS} organizations, metering)`;
+process.stdout.write(`${JSON.stringify({ ready: true, port, keys, pipeline })}\n`);
 
-// The floor: a bare Fastify route that forwards the body over an undici pool and returns the upstream's bytes,
-// with no key check, validation, tokenizing, re-serialising or settlement. Same process, measured separately.
-const floor = Fastify({ logger: false });
-const pool = new Pool(`http://127.0.0.1:${upstreamPort}`, { connections: 256 });
-floor.post("/v1/chat/completions", async (req, reply) => {
-  const res = await pool.request({
-    path: "/v1/chat/completions",
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(req.body),
-  });
-  reply.header("content-type", res.headers["content-type"] as string);
-  return reply.send(res.body);
+/** Rows in request_bills: the benchmark checks that every request was billed. */
+async function billCount(): Promise<number> {
+  await ctx.gateway.flush();
+  const r = await db.execute<{ n: string }>(`select count(*)::text as n from request_bills`);
+  return Number((r as unknown as { rows: { n: string }[] }).rows[0]!.n);
+}
+
+let session: Session | undefined;
+readline.createInterface({ input: process.stdin }).on("line", async (line) => {
+  const [cmd, arg] = line.trim().split(/\s+/);
+  const answer = (o: object) => process.stdout.write(`${JSON.stringify(o)}\n`);
+  try {
+    if (cmd === "profile-start") {
+      session = new Session();
+      session.connect();
+      await session.post("Profiler.enable");
+      await session.post("Profiler.setSamplingInterval", { interval: 200 });
+      await session.post("Profiler.start");
+      answer({ ok: cmd });
+    } else if (cmd === "profile-stop" && session && arg) {
+      const { profile } = await session.post("Profiler.stop");
+      session.disconnect();
+      session = undefined;
+      fs.writeFileSync(arg, JSON.stringify(profile));
+      answer({ ok: cmd, file: arg });
+    } else if (cmd === "bills") {
+      answer({ ok: cmd, bills: await billCount() });
+    } else answer({ error: `unknown command ${line}` });
+  } catch (e) {
+    answer({ error: String(e) });
+  }
 });
-await floor.listen({ port: floorPort, host: "127.0.0.1" });
-process.stdout.write(
-  `${JSON.stringify({ ready: true, port, floorPort, keys, pipeline: `real (key cache, tier-5 limits over ${ORGS} organizations, metering)` })}\n`,
-);
+
 const stop = async () => {
-  await floor.close();
-  await pool.close();
   await app.close();
   await database.close();
+  await dropDatabase().catch(() => {});
   fs.rmSync(dir, { recursive: true, force: true });
   process.exit(0);
 };

@@ -1,170 +1,267 @@
 /**
- * Gateway benchmark (`npm run bench`): the same load sent straight to a mock upstream and through the gateway
- * (key check, admission, upstream adapter, metering hand-off), non-streaming and streaming, at 1, 16 and 64
- * connections. Reports the latency the gateway adds (p50, p99) and its throughput relative to direct, both
- * measured in the same run, and writes the table into bench/README.md. Loopback only; about two minutes.
+ * Gateway benchmark (`npm run bench`). One run, on loopback, the same mock upstream behind every target:
+ *   floor     a bare Node pass-through proxy (floor-proxy.ts: Fastify + undici, nothing else)
+ *   pglite    Moonport, PGlite on disk (gateway-server.ts)
+ *   postgres  Moonport, PostgreSQL + Redis (skipped with a note when either is unreachable)
+ *   portkey   the Portkey OSS gateway from npm (@portkey-ai/gateway, pinned in devDependencies)
+ * Each target gets the same chat-completions request, non-streaming and streaming, at 64 connections; the table
+ * gives throughput and the server process's CPU per request, both also as ratios to the floor measured in the
+ * same run, and checks that Moonport billed every request it answered exactly once. The table goes to stdout
+ * and into bench/README.md.
+ *
+ * `npm run bench -- --streams 1000 --hold 60`: the held-streams mode instead: that many concurrent streams,
+ * each held open by a slow upstream for that many seconds, through Moonport on PGlite; reports RSS over time.
+ *
+ * Ports (BENCH_UPSTREAM_PORT, default 3303; the targets use the next four) and BENCH_DURATION_S (8) are settable.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import autocannon from "autocannon";
+import { Agent, request } from "undici";
+import { chatBody, HERE, load, type Proc, type Run, rssMb, startListening, startProcess, tsScript } from "./harness.ts";
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-// Ports are configurable so several checkouts can run the benchmark on one machine.
 const UPSTREAM_PORT = Number(process.env.BENCH_UPSTREAM_PORT ?? 3303);
-const GATEWAY_PORT = Number(process.env.BENCH_GATEWAY_PORT ?? 3304);
-const FLOOR_PORT = Number(process.env.BENCH_FLOOR_PORT ?? 3307);
-const children: ChildProcess[] = [];
-process.on("exit", () => {
-  for (const c of children) c.kill("SIGTERM");
-});
-const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
-const CONNECTIONS = [1, 16, 64];
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
+/** Requests per mode of the exactly-once check. */
+const EXACT = Number(process.env.BENCH_EXACT ?? 500);
+const arg = (name: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? undefined : process.argv[i + 1];
+};
 
-function start(script: string, args: string[]): Promise<{ child: ChildProcess; info: Record<string, unknown> }> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(HERE, script), ...args], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (d) => {
-      out += d;
-      const line = out.split("\n").find((l) => l.startsWith("{"));
-      if (line) resolve({ child, info: JSON.parse(line) });
-    });
-    child.on("exit", (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
+interface Target {
+  name: string;
+  label: string;
+  proc: Proc;
+  url: string;
+  keys?: string[];
+  headers?: Record<string, string>;
+  /** Bills in the database (Moonport targets). */
+  bills?: () => Promise<number>;
+  note?: string;
 }
 
-interface Run {
-  p50: number;
-  p99: number;
-  mean: number;
-  rps: number;
-  errors: number;
-  /** CPU time of the measured server process per request (µs): robust to other load on the machine. */
-  cpuPerRequestUs: number;
-}
+const fmt = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : "–");
 
-/** utime + stime of a process in ms, from /proc (Linux); 0 elsewhere. */
-function cpuMs(pid: number | undefined): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return 0;
+async function startTargets(): Promise<{ upstream: Proc; targets: Target[]; skipped: string[] }> {
+  const upstream = await startProcess(tsScript("mock-upstream.ts", String(UPSTREAM_PORT)));
+  const targets: Target[] = [];
+  const skipped: string[] = [];
+  const url = (port: number) => `http://127.0.0.1:${port}/v1/chat/completions`;
+  const floorPort = UPSTREAM_PORT + 1;
+  const floor = await startProcess(tsScript("floor-proxy.ts", String(floorPort), String(UPSTREAM_PORT)));
+  targets.push({ name: "floor", label: "bare Node proxy (floor)", proc: floor, url: url(floorPort) });
+  for (const [name, db, port] of [
+    ["pglite", "pglite", UPSTREAM_PORT + 2],
+    ["postgres", "postgres", UPSTREAM_PORT + 3],
+  ] as const) {
+    try {
+      const proc = await startProcess(tsScript("gateway-server.ts", String(port), String(UPSTREAM_PORT)), {
+        BENCH_DB: db,
+      });
+      targets.push({
+        name,
+        label: name === "pglite" ? "Moonport, PGlite on disk" : "Moonport, PostgreSQL + Redis",
+        proc,
+        url: url(port),
+        keys: proc.info.keys as string[],
+        bills: async () => Number((await proc.command("bills")).bills),
+      });
+    } catch (e) {
+      skipped.push(`${name}: ${(e as Error).message}`);
+    }
   }
+  const portkeyPort = UPSTREAM_PORT + 4;
+  const portkeyMain = path.resolve(HERE, "../node_modules/@portkey-ai/gateway/build/start-server.js");
+  try {
+    const proc = await startListening([portkeyMain, `--port=${portkeyPort}`, "--headless"], portkeyPort);
+    targets.push({
+      name: "portkey",
+      label: "Portkey OSS gateway 1.15.2",
+      proc,
+      url: url(portkeyPort),
+      headers: { "x-portkey-provider": "openai", "x-portkey-custom-host": `http://127.0.0.1:${UPSTREAM_PORT}/v1` },
+    });
+  } catch (e) {
+    skipped.push(`portkey: ${(e as Error).message}`);
+  }
+  return { upstream, targets, skipped };
 }
 
-let next = 0;
-
-async function load(
-  url: string,
-  body: string,
-  connections: number,
-  keys: string[],
-  pid?: number,
-  duration = DURATION_S,
-): Promise<Run> {
-  const cpu0 = cpuMs(pid);
-  const r = await autocannon({
-    url,
-    method: "POST",
-    body,
-    headers: { "content-type": "application/json", authorization: `Bearer ${keys[0]}` },
-    // One key per request, round robin: the load is spread over several organizations (see gateway-server.ts).
-    requests: [
-      {
-        setupRequest: (req: { headers: Record<string, string> }) => {
-          req.headers = { ...req.headers, authorization: `Bearer ${keys[next++ % keys.length]}` };
-          return req;
-        },
-      },
-    ],
-    connections,
-    duration,
-  });
-  const cpu = cpuMs(pid) - cpu0;
-  return {
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    mean: r.latency.mean,
-    rps: r.requests.average,
-    errors: r.errors + r.non2xx,
-    cpuPerRequestUs: r.requests.total ? (cpu * 1000) / r.requests.total : 0,
-  };
-}
-
-const fmt = (n: number, d = 2) => n.toFixed(d);
-
-async function main() {
-  const upstream = await start("mock-upstream.ts", [String(UPSTREAM_PORT)]);
-  const gateway = await start("gateway-server.ts", [String(GATEWAY_PORT), String(UPSTREAM_PORT), String(FLOOR_PORT)]);
-  const keys = gateway.info.keys as string[];
-  const direct = `http://127.0.0.1:${UPSTREAM_PORT}/v1/chat/completions`;
-  const through = `http://127.0.0.1:${GATEWAY_PORT}/v1/chat/completions`;
-  const floorUrl = `http://127.0.0.1:${Number(gateway.info.floorPort)}/v1/chat/completions`;
-  const auth = keys;
-  const rows: string[] = [];
-  const results: Record<string, { direct: Run; floor: Run; gateway: Run }> = {};
+async function throughputRun() {
+  const { upstream, targets, skipped } = await startTargets();
+  const results = new Map<string, Run>();
+  const billed = new Map<string, { answered: number; bills: number }>();
   try {
     for (const stream of [false, true]) {
-      const body = JSON.stringify({
-        model: "moonshot-v1-8k",
-        messages: [
-          { role: "system", content: "You are a helpful assistant." },
-          { role: "user", content: "Say something short about foxes." },
-        ],
-        max_tokens: 64,
-        stream,
-      });
-      // Warm up both paths (JIT, keep-alive pools, tokenizer memo).
-      await load(direct, body, 8, auth, undefined, 2);
-      await load(through, body, 8, auth, undefined, 2);
-      await load(floorUrl, body, 8, auth, undefined, 2);
-      for (const c of CONNECTIONS) {
-        const d = await load(direct, body, c, auth, upstream.child.pid);
-        const f = await load(floorUrl, body, c, auth, gateway.child.pid);
-        const g = await load(through, body, c, auth, gateway.child.pid);
-        const mode = stream ? "streaming" : "non-streaming";
-        results[`${mode}/${c}`] = { direct: d, floor: f, gateway: g };
-        const row = `| ${mode} | ${c} | ${fmt(d.p50)} / ${fmt(d.p99)} | ${fmt(g.p50)} / ${fmt(g.p99)} | ${fmt(g.p50 - d.p50)} | ${fmt(g.p99 - d.p99)} | ${fmt(g.mean - d.mean)} | ${fmt(d.rps, 0)} | ${fmt(g.rps, 0)} | ${fmt((100 * g.rps) / d.rps, 0)} % | ${fmt(d.cpuPerRequestUs, 0)} | ${fmt(f.cpuPerRequestUs, 0)} / ${fmt((100 * f.rps) / d.rps, 0)} % | ${fmt(g.cpuPerRequestUs, 0)} | ${d.errors + f.errors + g.errors} |`;
-        rows.push(row);
-        console.log(row);
+      const body = chatBody(stream);
+      // Warm up every target (JIT, keep-alive pools, caches).
+      for (const t of targets)
+        await load({ url: t.url, body, connections: 8, duration: 2, keys: t.keys, headers: t.headers });
+      for (const t of targets) {
+        const r = await load({
+          url: t.url,
+          body,
+          connections: CONNECTIONS,
+          duration: DURATION_S,
+          keys: t.keys,
+          headers: t.headers,
+          pid: t.proc.pid,
+        });
+        results.set(`${t.name}/${stream}`, r);
+        console.error(
+          `${t.name} ${stream ? "streaming" : "non-streaming"}: ${fmt(r.rps)} req/s, ${fmt(r.cpuPerRequestUs)} µs/req, ${r.errors} errors`,
+        );
       }
     }
+    // Exactly once: a fixed number of requests (none cut off by the end of a cell), then count the bill rows.
+    // Requests cut off when the last cell ended settle (client_closed) a moment later: let them land first.
+    await new Promise((r) => setTimeout(r, 3000));
+    for (const t of targets) {
+      if (!t.bills) continue;
+      const before = await t.bills();
+      let answered = 0;
+      for (const stream of [false, true]) {
+        const r = await load({
+          url: t.url,
+          body: chatBody(stream),
+          connections: 16,
+          duration: 0,
+          amount: EXACT,
+          keys: t.keys,
+        });
+        answered += r.requests - r.errors;
+      }
+      billed.set(t.name, { answered, bills: (await t.bills()) - before });
+    }
   } finally {
-    gateway.child.kill("SIGTERM");
-    upstream.child.kill("SIGTERM");
+    for (const t of targets) await t.proc.stop();
+    await upstream.stop();
   }
 
-  const header = [
-    "| mode | connections | direct p50 / p99 (ms) | gateway p50 / p99 (ms) | added p50 (ms) | added p99 (ms) | added mean (ms) | direct req/s | gateway req/s | gateway / direct | upstream CPU µs/req | bare proxy CPU µs/req / throughput | gateway CPU µs/req | errors |",
-    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+  const rows: string[] = [
+    "| target | mode | req/s | throughput ÷ floor | CPU µs/req | CPU ÷ floor | p50 / p99 (ms) | errors |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- |",
   ];
-  const table = [...header, ...rows].join("\n");
-  const readme = path.join(HERE, "README.md");
-  const text = fs.existsSync(readme) ? fs.readFileSync(readme, "utf8") : "";
-  const begin = "<!-- bench:results:begin -->";
-  const end = "<!-- bench:results:end -->";
+  const verdicts: string[] = [];
+  for (const stream of [false, true]) {
+    const mode = stream ? "streaming" : "non-streaming";
+    const floor = results.get(`floor/${stream}`)!;
+    for (const t of targets) {
+      const r = results.get(`${t.name}/${stream}`)!;
+      const tput = r.rps / floor.rps;
+      const cpu = r.cpuPerRequestUs / floor.cpuPerRequestUs;
+      const failed = t.name === "portkey" && r.errors > r.requests / 2;
+      rows.push(
+        `| ${t.label} | ${mode} | ${fmt(r.rps)} | ${t.name === "floor" ? "1" : fmt(tput, 2)} | ${fmt(r.cpuPerRequestUs)} | ${t.name === "floor" ? "1" : fmt(cpu, 2)} | ${fmt(r.p50)} / ${fmt(r.p99)} | ${r.errors}${failed ? " (fails)" : ""} |`,
+      );
+      if (t.name === "pglite" || t.name === "postgres") {
+        const met = tput >= 0.5 && cpu <= 2;
+        verdicts.push(
+          `${t.label}, ${mode}: ${fmt(tput, 2)} × floor throughput (goal ≥ 0.5), ${fmt(cpu, 2)} × floor CPU (goal ≤ 2): ${met ? "met" : "not met"}`,
+        );
+      }
+    }
+  }
+  for (const [name, b] of billed) {
+    verdicts.push(
+      `${name}: ${2 * EXACT} requests sent after the cells (half streaming), ${b.answered} answered, ${b.bills} bill rows written (${b.bills === 2 * EXACT ? "each billed exactly once" : "MISMATCH"}${b.answered < 2 * EXACT ? "; requests that timed out at the client are billed as client_closed" : ""})`,
+    );
+  }
   const load1 = os.loadavg()[0]!.toFixed(1);
-  const block = `${begin}\nLast run: ${new Date().toISOString()} on ${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, Node ${process.version}, load average ${load1} at the end, ${DURATION_S} s per cell, pipeline: ${gateway.info.pipeline}.\n\n${table}\n${end}`;
-  const next = text.includes(begin)
-    ? text.replace(new RegExp(`${begin}[\\s\\S]*?${end}`), block)
-    : `${text.trimEnd()}\n\n${block}\n`;
-  fs.writeFileSync(readme, next);
-  console.log(`\nwritten to ${path.relative(process.cwd(), readme)}`);
-  const s16 = results["non-streaming/16"]!;
-  const s64 = results["non-streaming/64"]!;
-  console.log(
-    `goals: added p50 @16 = ${fmt(s16.gateway.p50 - s16.direct.p50)} ms (≤ 1), added p99 @16 = ${fmt(s16.gateway.p99 - s16.direct.p99)} ms (≤ 5), throughput @64 = ${fmt((100 * s64.gateway.rps) / s64.direct.rps, 0)} % (≥ 50)`,
-  );
+  const header = `Last run: ${new Date().toISOString()} on ${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, Node ${process.version}, load average ${load1} at the end, ${CONNECTIONS} connections, ${DURATION_S} s per cell.`;
+  const notes = [
+    ...verdicts.map((v) => `- ${v}`),
+    ...skipped.map((s) => `- skipped ${s}`),
+    ...(targets.some((t) => t.name === "portkey") && (results.get("portkey/true")?.errors ?? 0) > 0
+      ? ['- Portkey\'s streaming answers `{"status":"failure"}` on Node 20 for every request (its errors column).']
+      : []),
+  ];
+  const block = [header, "", ...rows, "", ...notes].join("\n");
+  console.log(block);
+  writeReadme("results", block);
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+async function heldStreams(count: number, holdS: number) {
+  const upstream = await startProcess(tsScript("mock-upstream.ts", String(UPSTREAM_PORT), `--hold-ms=${holdS * 1000}`));
+  const port = UPSTREAM_PORT + 2;
+  const gw = await startProcess(tsScript("gateway-server.ts", String(port), String(UPSTREAM_PORT)), {
+    BENCH_DB: "pglite",
+    BENCH_MAX_CONNECTIONS_PER_IP: String(count + 100),
+  });
+  const keys = gw.info.keys as string[];
+  const dispatcher = new Agent({ connections: count + 10, bodyTimeout: (holdS + 60) * 1000, headersTimeout: 60_000 });
+  const samples: { t: number; rss: number; open: number }[] = [];
+  let open = 0;
+  let completed = 0;
+  let failed = 0;
+  const reasons = new Map<string, number>();
+  const fail = (reason: string) => {
+    failed++;
+    reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+  };
+  const t0 = Date.now();
+  const before = Number((await gw.command("bills")).bills);
+  const sampler = setInterval(() => samples.push({ t: (Date.now() - t0) / 1000, rss: rssMb(gw.pid), open }), 5000);
+  samples.push({ t: 0, rss: rssMb(gw.pid), open });
+  try {
+    await Promise.all(
+      Array.from({ length: count }, async (_, i) => {
+        try {
+          const res = await request(`http://127.0.0.1:${port}/v1/chat/completions`, {
+            method: "POST",
+            dispatcher,
+            headers: { "content-type": "application/json", authorization: `Bearer ${keys[i % keys.length]}` },
+            body: chatBody(true),
+          });
+          open++;
+          const text = await res.body.text().finally(() => open--);
+          if (res.statusCode === 200 && text.includes("data: [DONE]")) completed++;
+          else fail(`HTTP ${res.statusCode}`);
+        } catch (e) {
+          fail((e as Error).message);
+        }
+      }),
+    );
+  } finally {
+    clearInterval(sampler);
+  }
+  samples.push({ t: (Date.now() - t0) / 1000, rss: rssMb(gw.pid), open });
+  const bills = Number((await gw.command("bills")).bills) - before;
+  await dispatcher.close();
+  await gw.stop();
+  await upstream.stop();
+  const peak = Math.max(...samples.map((s) => s.rss));
+  const lines = [
+    `Last run: ${new Date().toISOString()}, Node ${process.version}: ${count} concurrent streams held ${holdS} s through Moonport (PGlite on disk).`,
+    `${completed} completed, ${failed} failed${failed ? ` (${[...reasons].map(([r, n]) => `${n}× ${r}`).join("; ")})` : ""}, ${bills} billed; RSS ${fmt(samples[0]!.rss)} MB idle, peak ${fmt(peak)} MB (${fmt(((peak - samples[0]!.rss) * 1024) / count)} KB per stream).`,
+    "",
+    "| seconds | streams open | RSS (MB) |",
+    "| --- | --- | --- |",
+    ...samples.map((s) => `| ${fmt(s.t)} | ${s.open} | ${fmt(s.rss)} |`),
+  ].join("\n");
+  console.log(lines);
+  writeReadme("streams", lines);
+}
+
+function writeReadme(section: string, block: string) {
+  const readme = path.join(HERE, "README.md");
+  const text = fs.existsSync(readme) ? fs.readFileSync(readme, "utf8") : "";
+  const begin = `<!-- bench:${section}:begin -->`;
+  const end = `<!-- bench:${section}:end -->`;
+  const full = `${begin}\n${block}\n${end}`;
+  const next = text.includes(begin)
+    ? text.replace(new RegExp(`${begin}[\\s\\S]*?${end}`), () => full)
+    : `${text.trimEnd()}\n\n${full}\n`;
+  fs.writeFileSync(readme, next);
+  console.error(`written to ${path.relative(process.cwd(), readme)}`);
+}
+
+const streams = arg("streams");
+(streams ? heldStreams(Number(streams), Number(arg("hold") ?? 60)) : throughputRun())
+  .then(() => process.exit(0))
+  .catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });

@@ -1,11 +1,15 @@
 /**
  * The benchmark's stand-in for a model server: an OpenAI-compatible /v1/chat/completions that answers at once,
  * as one JSON body or as a short SSE stream (8 content chunks, a final chunk with usage, [DONE]).
- * Usage: node --import tsx bench/mock-upstream.ts <port>
+ * With `--hold-ms=<ms>` every stream is spread over that long (one chunk every HOLD_INTERVAL_MS): the held-streams
+ * mode of bench/gateway.ts.
+ * Usage: node --import tsx bench/mock-upstream.ts <port> [--hold-ms=<ms>]
  */
 import http from "node:http";
 
 const port = Number(process.argv[2] ?? 3303);
+const holdMs = Number(process.argv.find((a) => a.startsWith("--hold-ms="))?.split("=")[1] ?? 0);
+const HOLD_INTERVAL_MS = 2000;
 const WORDS = ["The ", "quick ", "brown ", "fox ", "jumps ", "over ", "the ", "dog."];
 const usage = { prompt_tokens: 12, completion_tokens: 8, total_tokens: 20 };
 const json = JSON.stringify({
@@ -36,8 +40,25 @@ const server = http.createServer((req, res) => {
     }
     if (body.includes('"stream":true')) {
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      const parts = sse.split(/(?<=\n\n)/);
+      if (holdMs > 0) {
+        // A slow model: the content chunks spread over holdMs, the last ones at the end.
+        let i = 0;
+        const started = Date.now();
+        res.write(parts[i++]);
+        const timer = setInterval(() => {
+          if (Date.now() - started < holdMs && i < parts.length - 2) res.write(parts[i++]);
+          else if (Date.now() - started >= holdMs) {
+            clearInterval(timer);
+            while (i < parts.length) res.write(parts[i++]);
+            res.end();
+          } else res.write(": keep-alive\n\n");
+        }, HOLD_INTERVAL_MS);
+        res.on("close", () => clearInterval(timer));
+        return;
+      }
       // Written chunk by chunk, as a model server does.
-      for (const part of sse.split(/(?<=\n\n)/)) res.write(part);
+      for (const part of parts) res.write(part);
       res.end();
     } else {
       res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(json) });

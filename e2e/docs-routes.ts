@@ -16,6 +16,7 @@ export const SPEC_ROUTES = [
     "migrating-from-openai-to-kimi",
     "org-best-practice",
     "prompt-best-practice",
+    "self-hosting",
     "start-using-kimi-api",
     "use-json-mode-feature-of-kimi-api",
     "use-kimi-api-for-file-based-qa",
@@ -29,6 +30,6 @@ export const SPEC_ROUTES = [
     "use-web-search",
     "utilize-the-streaming-output-feature-of-kimi-api",
   ].map((r) => `guide/${r}`),
-  ...["chat", "tools", "limits", "faq"].map((r) => `pricing/${r}`),
+  ...["chat", "tools", "limits", "faq", "billing"].map((r) => `pricing/${r}`),
   ...["modeluse", "userprivacy", "userservice", "payment"].map((r) => `agreement/${r}`),
 ];

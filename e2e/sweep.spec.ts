@@ -173,7 +173,15 @@ test("console screens in both locales and both themes at 390 px: no errors, no o
     "/console/api-keys",
     "/console/limits",
     "/console/consumption",
+    "/console/bills",
+    "/console/exports",
+    "/console/alerts",
+    "/console/files",
     "/console/profile",
+    "/console/billing",
+    "/console/billing/recharge",
+    "/console/billing/vouchers",
+    "/playground",
   ];
   const failures: string[] = [];
   for (const [locale, theme] of [

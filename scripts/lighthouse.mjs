@@ -8,7 +8,7 @@
  *   npm run lighthouse                       # starts a built instance on LIGHTHOUSE_PORT (default 3400)
  *   LIGHTHOUSE_URL=http://localhost:3000 npm run lighthouse   # audits an instance that is already running
  *
- * Options (environment): CHROMIUM_PATH (default /usr/bin/chromium), LIGHTHOUSE_MIN (performance, default 95),
+ * Options (environment): LIGHTHOUSE_ROUTES (comma-separated paths, default the four above), CHROMIUM_PATH (default /usr/bin/chromium), LIGHTHOUSE_MIN (performance, default 95),
  * LIGHTHOUSE_FORM_FACTOR (mobile | desktop, default mobile: Lighthouse's own default, the stricter one).
  */
 import { spawn } from "node:child_process";
@@ -22,7 +22,19 @@ import desktopConfig from "lighthouse/core/config/desktop-config.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const MIN = Number(process.env.LIGHTHOUSE_MIN ?? 95);
-const ROUTES = ["/", "/docs/overview", "/docs/guide/start-using-kimi-api", "/docs/pricing/chat"];
+const ROUTES = process.env.LIGHTHOUSE_ROUTES?.split(",") ?? [
+  "/",
+  "/docs/overview",
+  "/docs/guide/start-using-kimi-api",
+  "/docs/pricing/chat",
+];
+const METRICS = [
+  "first-contentful-paint",
+  "largest-contentful-paint",
+  "total-blocking-time",
+  "cumulative-layout-shift",
+  "speed-index",
+];
 const PAGES = ["zh-CN", "en-US"].flatMap((locale) => ROUTES.map((route) => [locale, route]));
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
 
@@ -93,6 +105,10 @@ try {
     const scores = CATEGORIES.map((c) => Math.round((lhr.categories[c]?.score ?? 0) * 100));
     if (scores.some((s, i) => s < (CATEGORIES[i] === "performance" ? MIN : 100))) failed = true;
     console.log([`${locale} ${route}`.padEnd(44), ...scores.map((s) => String(s).padStart(15))].join(""));
+    // The metrics behind the performance score, so a drop can be traced without rerunning.
+    console.log(
+      `    ${METRICS.map((m) => `${m.replace(/-/g, " ")} ${lhr.audits[m]?.displayValue ?? "?"}`).join(" · ")}`,
+    );
     for (const c of CATEGORIES) {
       const cat = lhr.categories[c];
       if (!cat || (cat.score ?? 0) >= 1) continue;

@@ -32,16 +32,27 @@ import { registerWeb } from "./http/web.ts";
 import { registerJobs } from "./jobs/register-jobs.ts";
 import { createJobRunner } from "./jobs/runner.ts";
 import { AppError } from "./lib/app-error.ts";
+import { localFileStorage } from "./lib/file-storage.ts";
+import { createMailer, type Mailer } from "./mail/mailer.ts";
 import adminRoutes from "./modules/admin/routes.ts";
+import alertRoutes from "./modules/alerts/routes.ts";
 import meRoutes from "./modules/auth/me-routes.ts";
 import authRoutes from "./modules/auth/routes.ts";
 import { createSmsProvider, type SmsProvider } from "./modules/auth/sms/provider.ts";
+import billRoutes from "./modules/bills/routes.ts";
+import fileRoutes from "./modules/files/routes.ts";
+import { createFilesService } from "./modules/files/service.ts";
 import keyRoutes from "./modules/keys/routes.ts";
+import mailRoutes from "./modules/mail/routes.ts";
 import memberRoutes from "./modules/members/routes.ts";
 import orgRoutes from "./modules/orgs/routes.ts";
+import paymentRoutes from "./modules/payments/routes.ts";
+import sandboxRoutes from "./modules/payments/sandbox-routes.ts";
+import playgroundRoutes from "./modules/playground/routes.ts";
 import projectRoutes from "./modules/projects/routes.ts";
 import systemRoutes from "./modules/system/routes.ts";
 import usageRoutes from "./modules/usage/routes.ts";
+import { createObservability, installObservability, type Observability } from "./observability/index.ts";
 
 export const WEB_BUILD_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/build/client");
 
@@ -53,6 +64,7 @@ export interface BuildAppOptions {
   clock?: Clock;
   /** Replaces the SMS provider chosen by configuration (tests of failing providers). */
   sms?: SmsProvider;
+  mailer?: Mailer;
   /** Built web app to serve (default: apps/web/build/client); tests point it at a fixture. */
   webRoot?: string;
   /**
@@ -60,6 +72,8 @@ export interface BuildAppOptions {
    * /v1 uses the real pipeline (gateway/create-gateway-pipeline.ts).
    */
   pipeline?: GatewayPipeline | ((ctx: AppContext) => GatewayPipeline);
+  /** Metrics and tracing (observability/); built from the configuration by default. */
+  observability?: Observability;
 }
 
 /** Console API modules, each a Fastify plugin taking the app context. Order does not matter. */
@@ -71,6 +85,12 @@ const apiModules: ((app: App, ctx: AppContext) => Promise<void>)[] = [
   projectRoutes,
   keyRoutes,
   usageRoutes,
+  billRoutes,
+  alertRoutes,
+  mailRoutes,
+  paymentRoutes,
+  playgroundRoutes,
+  fileRoutes,
 ];
 
 export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: AppContext }> {
@@ -102,6 +122,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
     forceCloseConnections: "idle",
   }).withTypeProvider<ZodTypeProvider>();
   capConnectionsPerIp(fastify.server, config.http.maxConnectionsPerIp);
+  // Before any route: request counting is attached to each route as it is registered (observability/index.ts).
+  const observability = opts.observability ?? (await createObservability(config));
+  installObservability(fastify, observability);
   fastify.setValidatorCompiler(validatorCompiler);
   fastify.setSerializerCompiler(serializerCompiler);
 
@@ -129,22 +152,31 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
     clock: opts.clock ?? systemClock,
     redis,
     sms: opts.sms ?? createSmsProvider({ config, db: database.db, log: fastify.log }),
+    observability,
+    mailer: opts.mailer ?? createMailer({ config, db: database.db, log: fastify.log }),
+    exportFiles: localFileStorage(path.join(config.dataDir, "exports")),
   } as AppContext;
   // The gateway's money side (gateway/create-gateway-pipeline.ts) and the revocation bus it listens to.
   ctx.keyEvents = createKeyEvents(ctx);
   await ctx.keyEvents.start();
   ctx.gateway = createGatewayPipeline(ctx);
   await ctx.gateway.ready;
+  observability.metrics.watchGateway(ctx.gateway.stats);
   ctx.engines = createEngines(config);
+  ctx.files = createFilesService(config);
   ctx.jobs = createJobRunner(ctx);
   registerJobs(ctx);
   ctx.pipeline = typeof opts.pipeline === "function" ? opts.pipeline(ctx) : (opts.pipeline ?? ctx.gateway);
   fastify.addHook("onClose", async () => {
     // Jobs first: a running job may still need the gateway's bus and the database.
+    // Extraction workers are ended first so running extraction jobs end (and are retried after the restart).
+    await ctx.files.close();
     await ctx.jobs.stop();
     await ctx.gateway.close();
     await ctx.keyEvents.close();
     await ctx.engines.close();
+    await observability.close();
+    ctx.mailer.close();
   });
 
   registerSecurityHeaders(fastify);
@@ -156,16 +188,20 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
   fastify.decorateRequest("locale", "zh-CN");
   fastify.decorateRequest("auth", null);
   fastify.decorateRequest("authExpired", false);
-  fastify.addHook("onRequest", async (req, reply) => {
+  // A callback hook (no promise per request, /v1 included).
+  fastify.addHook("onRequest", (req, reply, done) => {
     req.locale = requestLocale(req);
     reply.header("x-request-id", req.id);
     // Every page load hands the browser a CSRF token (double-submit); sign-in rotates and binds it.
     if (req.method === "GET" && !req.cookies[CSRF_COOKIE] && !req.url.startsWith("/v1")) {
       setCsrfCookie(req, reply, newToken());
     }
+    done();
   });
 
   await fastify.register(async (app) => systemRoutes(app, ctx));
+  // The sandbox PSP's pages and tokenization, and the providers' webhook (outside /api: no session, no CSRF).
+  await fastify.register(async (app) => sandboxRoutes(app, ctx));
 
   // Gateway: Bearer keys only, its own error envelope (api-compat §3), no console hooks.
   await fastify.register(async (v1) => gatewayRoutes(v1, { ctx, pipeline: ctx.pipeline, engines: ctx.engines }), {

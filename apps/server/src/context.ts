@@ -7,7 +7,11 @@ import type { GatewayPipelineHandle } from "./gateway/create-gateway-pipeline.ts
 import type { KeyEvents } from "./gateway/key-events.ts";
 import type { GatewayPipeline } from "./gateway/pipeline.ts";
 import type { JobRunner } from "./jobs/runner.ts";
+import type { FileStorage } from "./lib/file-storage.ts";
+import type { Mailer } from "./mail/mailer.ts";
 import type { SmsProvider } from "./modules/auth/sms/provider.ts";
+import type { FilesService } from "./modules/files/service.ts";
+import type { Observability } from "./observability/index.ts";
 
 /** The domain clock. Tests pass their own to move time (code and session expiry) without fake timers. */
 export interface Clock {
@@ -29,6 +33,10 @@ export interface AppContext {
   /** Present only when REDIS_URL is set; shared counters (rate limits) live there. */
   redis?: Redis;
   sms: SmsProvider;
+  /** E-mail transport (mail/mailer.ts); modules send through `enqueueMail`, a durable job. */
+  mailer: Mailer;
+  /** Generated files (bill exports): DATA_DIR on disk (lib/file-storage.ts). */
+  exportFiles: FileStorage;
   /** Tell the gateway's caches (on every instance) that keys, projects or an organization changed. */
   keyEvents: KeyEvents;
   /** The gateway's authenticate → admit → settle pipeline (/v1 routes use it). */
@@ -39,4 +47,8 @@ export interface AppContext {
   engines: EngineRouter;
   /** Durable background jobs (jobs/). Started by main.ts; tests drive it with `runDue()` and the clock. */
   jobs: JobRunner;
+  /** Prometheus metrics and (when configured) OpenTelemetry tracing; observability/. */
+  observability: Observability;
+  /** Files API: the blob store (disk or S3) and the extraction worker pool (modules/files). */
+  files: FilesService;
 }

@@ -2,9 +2,12 @@
  * The only reader of process.env. One zod schema validates every variable at start and names each bad one.
  * Code that needs configuration takes a `Config` argument, so tests build their own with `buildConfig`.
  */
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { BRAND_UNSAFE_CHARS } from "@moonport/contracts";
 import { z } from "zod";
 
 /** Documentation sources in the repository; the simulator answers from them and searches them for `$web_search`. */
@@ -39,7 +42,14 @@ export const EnvSchema = z.object({
   BILLING_JOURNAL_FSYNC: z.enum(["interval", "always"]).default("interval"),
   BILLING_JOURNAL_FSYNC_MS: z.coerce.number().int().min(1).max(10_000).default(100),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  BRAND_NAME: z.string().min(1).default("Moonport"),
+  /** Shown on every page and e-mail; the server writes it into prerendered HTML and JSON as is (site tokens). */
+  BRAND_NAME: z
+    .string()
+    .trim()
+    .min(1)
+    .max(40)
+    .refine((v) => !BRAND_UNSAFE_CHARS.test(v), "must not contain < > & \" ' ` \\ or control characters")
+    .default("Moonport"),
   /** Public address of each edition. Both set → two-host mode; otherwise the edition follows the locale. */
   CN_SITE_URL: url(/^https?:\/\//, "http:// or https://"),
   GLOBAL_SITE_URL: url(/^https?:\/\//, "http:// or https://"),
@@ -61,6 +71,15 @@ export const EnvSchema = z.object({
   SMS_HTTP_URL: url(/^https?:\/\//, "http:// or https://"),
   SMS_HTTP_TOKEN: z.string().optional(),
   TRUST_PROXY: bool,
+  /** "dev" keeps e-mails in the development outbox (GET /api/dev/mail-outbox); "smtp" sends through SMTP_HOST. */
+  MAIL_TRANSPORT: z.enum(["dev", "smtp"]).default("dev"),
+  SMTP_HOST: z.string().optional(),
+  SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(587),
+  /** true: TLS from the first byte (port 465); false: STARTTLS when the server offers it. */
+  SMTP_SECURE: bool,
+  SMTP_USER: z.string().optional(),
+  SMTP_PASS: z.string().optional(),
+  MAIL_FROM: z.string().default("Moonport <no-reply@localhost>"),
   /**
    * Development seams (the SMS outbox GET /api/dev/sms-outbox, the cash grant POST /api/dev/orgs/:orgId/grant).
    * Off unless set, refused in production, and even when on they answer loopback clients only (http/dev-seams.ts).
@@ -72,6 +91,8 @@ export const EnvSchema = z.object({
   /** Accounts created from one IP address per hour and per day (sign-up abuse). */
   SIGNUPS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(5),
   SIGNUPS_PER_IP_PER_DAY: z.coerce.number().int().min(1).max(1_000_000).default(20),
+  /** SMS codes one IP address may request per hour (the browser tests, all from loopback, raise it). */
+  SMS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(30),
   MAX_ACTIVE_PROJECTS: z.coerce.number().int().min(1).max(100_000).default(20),
   MAX_API_KEYS: z.coerce.number().int().min(1).max(1_000_000).default(100),
   /**
@@ -98,6 +119,55 @@ export const EnvSchema = z.object({
   WEB_SEARCH_TOKEN: z.string().optional(),
   /** JSON file routing models to OpenAI-compatible upstreams (see README "Upstream models"). */
   UPSTREAMS_FILE: z.string().optional(),
+  /**
+   * Prometheus metrics on their own listener (observability/metrics-server.ts), off unless a port is given; on the
+   * loopback address by default so only the machine (or a sidecar scraper) reaches it. METRICS_TOKEN adds a
+   * bearer check for scrapers from elsewhere.
+   */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default("127.0.0.1"),
+  METRICS_TOKEN: z.string().min(16, "at least 16 characters").optional(),
+  /**
+   * OpenTelemetry tracing of /v1 requests and jobs, exported over OTLP/HTTP (JSON). Off unless an endpoint is set:
+   * the traces endpoint as given, or the base endpoint + /v1/traces (the OTel conventions).
+   */
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: url(/^https?:\/\//, "http:// or https://"),
+  OTEL_EXPORTER_OTLP_ENDPOINT: url(/^https?:\/\//, "http:// or https://"),
+  /** `name=value,name2=value2` sent with every export (collector credentials; never logged). */
+  OTEL_EXPORTER_OTLP_HEADERS: z.string().optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).default("moonport"),
+  /** Share of traces kept (0–1) when the caller sent no sampled `traceparent`. */
+  TRACE_SAMPLE_RATIO: z.coerce.number().min(0).max(1).default(1),
+  /**
+   * Payments (issue 11). The built-in sandbox PSP signs its notifications with this secret (HMAC-SHA256); several
+   * instances must share it. Unset: a random secret per process (fine for one instance and tests).
+   */
+  PAYMENT_SANDBOX_SECRET: z.string().min(16).optional(),
+  /** Our bank details shown for corporate transfers (cn). */
+  TRANSFER_ACCOUNT_NAME: z.string().min(1).default("Moonport Technology Co., Ltd."),
+  TRANSFER_BANK: z.string().min(1).default("Sandbox Bank, Beijing Branch"),
+  TRANSFER_ACCOUNT_NUMBER: z.string().min(1).default("6222 0000 0000 0000"),
+  /** Optional sign-up voucher per new personal organization: amount in whole units (0 = none) and validity in days. */
+  SIGNUP_VOUCHER_AMOUNT: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  SIGNUP_VOUCHER_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** Files API storage (modules/files/store): `disk` under FILES_DIR, or an S3-compatible bucket for several instances. */
+  FILES_STORE: z.enum(["disk", "s3"]).default("disk"),
+  FILES_DIR: z.string().optional(),
+  S3_ENDPOINT: url(/^https?:\/\//, "http:// or https://"),
+  S3_REGION: z.string().min(1).default("us-east-1"),
+  S3_BUCKET: z.string().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: z
+    .enum(["true", "false", "1", "0", ""])
+    .optional()
+    .transform((v) => v !== "false" && v !== "0"),
+  S3_PREFIX: z.string().default(""),
+  /** Text extraction: worker threads at once per instance, and each one's time and heap limits. */
+  /** Unset: one fewer than the cores (at least one), so extraction never takes the core the event loop runs on. */
+  FILES_EXTRACT_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
+  FILES_EXTRACT_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(120_000),
+  FILES_EXTRACT_MEMORY_MB: z.coerce.number().int().min(64).max(16_384).default(512),
 });
 
 export type RawEnv = z.input<typeof EnvSchema>;
@@ -120,7 +190,17 @@ export interface Config {
   defaultEdition: "cn" | "global";
   sessionTtlMs: number;
   signUpsPerIp: { perHour: number; perDay: number };
+  smsPerIpPerHour: number;
   sms: { provider: "dev" | "http"; httpUrl?: string; httpToken?: string };
+  mail: {
+    transport: "dev" | "smtp";
+    host?: string;
+    port: number;
+    secure: boolean;
+    user?: string;
+    pass?: string;
+    from: string;
+  };
   trustProxy: boolean;
   serveWeb: boolean;
   /** Socket timeouts (ms) and the open-connection cap per client address (0 = none); see http/connections.ts. */
@@ -137,8 +217,36 @@ export interface Config {
   simulatorDelayMs: number;
   docsDir: string;
   webSearch: { provider: "docs" | "http"; url?: string; token?: string };
+  /** Prometheus listener; `port` undefined = no metrics endpoint (observability/metrics-server.ts). */
+  metrics: { port?: number; host: string; token?: string };
+  /** OTLP/HTTP trace export; `endpoint` undefined = tracing off and no OpenTelemetry code loaded. */
+  tracing: { endpoint?: string; headers: Record<string, string>; serviceName: string; sampleRatio: number };
   /** Model id (or "*" for every other model) → upstream. Models not listed run on the simulator. */
   upstreams: Record<string, UpstreamRoute>;
+  payments: {
+    sandboxSecret: string;
+    transfer: { accountName: string; bank: string; accountNumber: string };
+    signupVoucher: { amount: number; days: number };
+  };
+  files: FilesConfig;
+}
+
+export interface FilesConfig {
+  store:
+    | { kind: "disk"; dir: string }
+    | {
+        kind: "s3";
+        endpoint?: string;
+        region: string;
+        bucket: string;
+        accessKeyId?: string;
+        secretAccessKey?: string;
+        forcePathStyle: boolean;
+        prefix: string;
+      };
+  /** Uploads are streamed here before they are checked and moved to the store (same disk as DATA_DIR). */
+  tmpDir: string;
+  extract: { workers: number; timeoutMs: number; memoryMb: number };
 }
 
 export interface UpstreamRoute {
@@ -150,6 +258,8 @@ export interface UpstreamRoute {
   connectTimeoutMs: number;
   /** Time to the response headers (and between streamed chunks). */
   responseTimeoutMs: number;
+  /** Keep-alive connections to this upstream at most: one per request in flight (streams hold theirs). */
+  maxConnections: number;
 }
 
 const UpstreamEntrySchema = z
@@ -160,6 +270,7 @@ const UpstreamEntrySchema = z
     upstreamModel: z.string().min(1).optional(),
     connectTimeoutMs: z.number().int().min(1).max(600_000).default(10_000),
     responseTimeoutMs: z.number().int().min(1).max(3_600_000).default(300_000),
+    maxConnections: z.number().int().min(1).max(65_536).default(1024),
   })
   .strict();
 const UpstreamsFileSchema = z.record(z.string(), UpstreamEntrySchema);
@@ -196,6 +307,7 @@ function readUpstreams(
       upstreamModel: e.upstreamModel,
       connectTimeoutMs: e.connectTimeoutMs,
       responseTimeoutMs: e.responseTimeoutMs,
+      maxConnections: e.maxConnections,
     };
   }
   return out;
@@ -252,14 +364,22 @@ export function buildConfig(raw: Record<string, string | undefined>): Config {
     if (e.DEV_GRANTS !== undefined) {
       problems.push("DEV_GRANTS: replaced by DEV_SEAMS=true (which also enables the SMS outbox, loopback only)");
     }
+    if (e.MAIL_TRANSPORT === "smtp" && !e.SMTP_HOST) problems.push("SMTP_HOST: required when MAIL_TRANSPORT=smtp");
     if (e.SMS_PROVIDER === "http" && !e.SMS_HTTP_URL) problems.push("SMS_HTTP_URL: required when SMS_PROVIDER=http");
     if (e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS) {
       problems.push(
         "HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS (headers are part of the request)",
       );
     }
+    if (e.OTEL_EXPORTER_OTLP_HEADERS !== undefined && otlpHeaders(e.OTEL_EXPORTER_OTLP_HEADERS) === null) {
+      problems.push("OTEL_EXPORTER_OTLP_HEADERS: expected name=value pairs separated by commas");
+    }
     if (e.WEB_SEARCH_PROVIDER === "http" && !e.WEB_SEARCH_URL) {
       problems.push("WEB_SEARCH_URL: required when WEB_SEARCH_PROVIDER=http");
+    }
+    if (e.FILES_STORE === "s3" && !e.S3_BUCKET) problems.push("S3_BUCKET: required when FILES_STORE=s3");
+    if (e.FILES_STORE === "s3" && !e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY) {
+      problems.push("S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither (neither: the SDK's default chain)");
     }
   }
   const upstreams = readUpstreams(parsed.success ? parsed.data.UPSTREAMS_FILE : undefined, raw, problems);
@@ -283,7 +403,17 @@ export function buildConfig(raw: Record<string, string | undefined>): Config {
     defaultEdition: e.DEFAULT_EDITION,
     sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
     signUpsPerIp: { perHour: e.SIGNUPS_PER_IP_PER_HOUR, perDay: e.SIGNUPS_PER_IP_PER_DAY },
+    smsPerIpPerHour: e.SMS_PER_IP_PER_HOUR,
     sms: { provider: e.SMS_PROVIDER, httpUrl: e.SMS_HTTP_URL, httpToken: e.SMS_HTTP_TOKEN },
+    mail: {
+      transport: e.MAIL_TRANSPORT,
+      host: e.SMTP_HOST,
+      port: e.SMTP_PORT,
+      secure: e.SMTP_SECURE,
+      user: e.SMTP_USER || undefined,
+      pass: e.SMTP_PASS || undefined,
+      from: e.MAIL_FROM,
+    },
     trustProxy: e.TRUST_PROXY,
     serveWeb: e.SERVE_WEB,
     http: {
@@ -298,8 +428,65 @@ export function buildConfig(raw: Record<string, string | undefined>): Config {
     simulatorDelayMs: e.SIMULATOR_DELAY_MS ?? (e.NODE_ENV === "test" ? 0 : 15),
     docsDir: path.resolve(e.DOCS_DIR ?? DEFAULT_DOCS_DIR),
     webSearch: { provider: e.WEB_SEARCH_PROVIDER, url: e.WEB_SEARCH_URL, token: e.WEB_SEARCH_TOKEN },
+    metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
+    tracing: {
+      endpoint:
+        e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ??
+        (e.OTEL_EXPORTER_OTLP_ENDPOINT ? `${e.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, "")}/v1/traces` : undefined),
+      headers: otlpHeaders(e.OTEL_EXPORTER_OTLP_HEADERS ?? "") ?? {},
+      serviceName: e.OTEL_SERVICE_NAME,
+      sampleRatio: e.TRACE_SAMPLE_RATIO,
+    },
     upstreams,
+    payments: {
+      sandboxSecret: e.PAYMENT_SANDBOX_SECRET ?? randomBytes(32).toString("hex"),
+      transfer: {
+        accountName: e.TRANSFER_ACCOUNT_NAME,
+        bank: e.TRANSFER_BANK,
+        accountNumber: e.TRANSFER_ACCOUNT_NUMBER,
+      },
+      signupVoucher: { amount: e.SIGNUP_VOUCHER_AMOUNT, days: e.SIGNUP_VOUCHER_DAYS },
+    },
+    files: {
+      store:
+        e.FILES_STORE === "s3"
+          ? {
+              kind: "s3",
+              endpoint: e.S3_ENDPOINT,
+              region: e.S3_REGION,
+              bucket: e.S3_BUCKET ?? "",
+              accessKeyId: e.S3_ACCESS_KEY_ID || undefined,
+              secretAccessKey: e.S3_SECRET_ACCESS_KEY || undefined,
+              forcePathStyle: e.S3_FORCE_PATH_STYLE,
+              prefix: e.S3_PREFIX,
+            }
+          : { kind: "disk", dir: path.resolve(e.FILES_DIR || path.join(e.DATA_DIR, "files")) },
+      tmpDir: path.resolve(e.DATA_DIR, "tmp", "uploads"),
+      extract: {
+        workers: e.FILES_EXTRACT_WORKERS ?? Math.max(1, os.availableParallelism() - 1),
+        timeoutMs: e.FILES_EXTRACT_TIMEOUT_MS,
+        memoryMb: e.FILES_EXTRACT_MEMORY_MB,
+      },
+    },
   };
+}
+
+/** `a=b,c=d` (values percent-decoded, as the OTel spec has it) → headers; null when malformed. */
+function otlpHeaders(raw: string): Record<string, string> | null {
+  const out: Record<string, string> = {};
+  for (const part of raw.split(",")) {
+    if (!part.trim()) continue;
+    const eq = part.indexOf("=");
+    if (eq <= 0) return null;
+    const name = part.slice(0, eq).trim();
+    if (!/^[\w-]+$/.test(name)) return null;
+    try {
+      out[name.toLowerCase()] = decodeURIComponent(part.slice(eq + 1).trim());
+    } catch {
+      return null;
+    }
+  }
+  return out;
 }
 
 export function readEnv(): Config {

@@ -2,6 +2,7 @@ import { DataDirLockedError } from "@moonport/db";
 import { buildApp } from "./app.ts";
 import { openConfiguredDatabase } from "./db.ts";
 import { EnvError, readEnv } from "./env.ts";
+import { type MetricsServer, startMetricsServer } from "./observability/metrics-server.ts";
 import { startupTasks } from "./startup.ts";
 
 async function main() {
@@ -27,6 +28,7 @@ async function main() {
   }
   const { app, ctx } = await buildApp({ config, database });
 
+  let metricsServer: MetricsServer | undefined;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -38,6 +40,7 @@ async function main() {
     }, 25_000);
     try {
       await app.close();
+      await metricsServer?.close();
       await database.close();
       app.log.info("closed cleanly");
     } finally {
@@ -49,6 +52,15 @@ async function main() {
   process.on("SIGINT", () => void shutdown("SIGINT"));
 
   await app.listen({ port: config.port, host: config.host });
+  const { port: metricsPort } = config.metrics;
+  if (metricsPort !== undefined) {
+    metricsServer = await startMetricsServer(
+      ctx.observability.metrics,
+      { ...config.metrics, port: metricsPort },
+      app.log,
+    );
+    app.log.info({ host: config.metrics.host, port: metricsServer.port }, "metrics listening on /metrics");
+  }
   await startupTasks(ctx, `http://localhost:${config.port}`);
   // Background jobs run in every instance (claims never overlap); app.close() above stops them gracefully.
   ctx.jobs.start();

@@ -8,8 +8,8 @@
  * Reads and expected denials run against one shared organization; a write that is expected to succeed gets a
  * fresh one, so the writes of one case cannot influence another.
  */
-import { ApiErrorBody } from "@moonport/contracts";
-import { schema } from "@moonport/db";
+import { ApiErrorBody, DEFAULT_PLAYGROUND_PARAMS } from "@moonport/contracts";
+import { newId, schema } from "@moonport/db";
 import { desc, eq } from "drizzle-orm";
 import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,7 +18,7 @@ import type { DeclaredRoute } from "../src/http/route.ts";
 import { createApiKey } from "../src/modules/keys/create-api-key.ts";
 import { uniquePhone as uniqueLocalPhone, uniqueUsername } from "./auth-helpers.ts";
 import { addOrgMember, addProjectMember, signUp, type TestUser } from "./console-helpers.ts";
-import { createTestApp, type TestApp, TestClient } from "./helpers.ts";
+import { createTestApp, multipartBody, type TestApp, TestClient } from "./helpers.ts";
 
 type Role = "orgAdmin" | "orgMember" | "projectAdmin" | "projectMember" | "outsider" | "operator" | "signedOut";
 const ROLES: Role[] = ["orgAdmin", "orgMember", "projectAdmin", "projectMember", "outsider", "operator", "signedOut"];
@@ -38,6 +38,11 @@ interface Fixture {
   invitationToken: string;
   adminKeyId: string;
   memberKeyId: string;
+  /** a playground session of the organization admin in the project */
+  sessionId: string;
+  /** Files uploaded by the organization admin and by the project member (for the project). */
+  adminFileId: string;
+  memberFileId: string;
 }
 
 /** What a caller gets: allowed, or refused with this status and error code. */
@@ -108,6 +113,18 @@ async function fixture(): Promise<Fixture> {
     name: "member-key",
     createdBy: projectMember.userId,
   });
+  const sessionId = newId("pgs");
+  await t.ctx.db.insert(schema.playgroundSessions).values({
+    id: sessionId,
+    userId: orgAdmin.userId,
+    orgId,
+    projectId,
+    title: "matrix session",
+    mode: "chat",
+    state: PLAYGROUND_STATE,
+  });
+  const adminFileId = await insertFile(orgId, orgAdmin.userId, null);
+  const memberFileId = await insertFile(orgId, projectMember.userId, projectId);
   const users = { orgAdmin, orgMember, projectAdmin, projectMember, outsider };
   const actors = Object.fromEntries(
     await Promise.all(Object.entries(users).map(async ([role, u]) => [role, await actor(u)])),
@@ -121,7 +138,30 @@ async function fixture(): Promise<Fixture> {
     invitationToken: (invite.body.path as string).split("/").pop()!,
     adminKeyId: adminKey.id,
     memberKeyId: memberKey.id,
+    sessionId,
+    adminFileId,
+    memberFileId,
   };
+}
+
+/** An extracted file with its text in the store, as an upload leaves it (the upload has its own tests). */
+async function insertFile(orgId: string, uploadedBy: string, projectId: string | null): Promise<string> {
+  const id = newId("file");
+  const contentKey = `${orgId}/${id}.txt`;
+  await t.ctx.files.store.putText(contentKey, "matrix file text");
+  await t.ctx.db.insert(schema.files).values({
+    id,
+    orgId,
+    projectId,
+    uploadedBy,
+    filename: "matrix.txt",
+    bytes: 16,
+    purpose: "file-extract",
+    status: "ok",
+    blobKey: `${orgId}/${id}`,
+    contentKey,
+  });
+  return id;
 }
 
 /** The shared organization with `role` played by a fresh account: for account-level writes (sign-out, password…). */
@@ -170,6 +210,8 @@ interface Case {
   route: string;
   url: (f: Fixture, role: Role) => string;
   body?: (f: Fixture, role: Role) => unknown;
+  /** Request headers besides the session's (a multipart upload's content type). */
+  headers?: () => Record<string, string>;
   /**
    * The route's object-level rule (its declaration's `objectRule`), for this case's object: roles the domain
    * refuses although the route lets them in.
@@ -180,6 +222,13 @@ interface Case {
 }
 
 const O = (f: Fixture) => `/api/orgs/${f.orgId}`;
+const DAYS_AGO = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+const MONTHS_AGO = (n: number) => {
+  const d = new Date();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() - n);
+  return d.toISOString().slice(0, 7);
+};
 const P = (f: Fixture) => `${O(f)}/projects/${f.projectId}`;
 /** The account that acts as `role` (for signed-out callers: an account whose credentials they may use). */
 const me = (f: Fixture, role: Role) => f.users[role === "signedOut" ? "orgAdmin" : role];
@@ -191,6 +240,39 @@ const ownKeyOfProjectMember: Partial<Record<Role, Answer>> = { orgMember: NOT_FO
 const notTheInvitee: Partial<Record<Role, Answer>> = Object.fromEntries(
   ROLES.filter((r) => r !== "signedOut").map((r) => [r, { status: 403, code: "invitation_phone_mismatch" }]),
 );
+
+const PLAYGROUND_STATE = {
+  version: 1,
+  mode: "chat",
+  system: "",
+  panels: [{ id: "p1", model: "moonshot-v1-8k", params: DEFAULT_PLAYGROUND_PARAMS, messages: [] }],
+  messages: [{ id: "m1", role: "user", content: "hi" }],
+  tools: [],
+  readOnly: false,
+};
+/** Playground sessions are private to their author (the organization admin here). */
+const someoneElsesSession: Partial<Record<Role, Answer>> = {
+  orgMember: NOT_FOUND,
+  projectAdmin: NOT_FOUND,
+  projectMember: NOT_FOUND,
+};
+const PG = (f: Fixture) => `${P(f)}/playground`;
+const UPLOAD = multipartBody({ purpose: "file-extract" }, { name: "matrix.md", data: Buffer.from("# Matrix\n") });
+const PROJECT_UPLOAD_BOUNDARY = "----moonportmatrix";
+const PROJECT_UPLOAD_TYPE = `multipart/form-data; boundary=${PROJECT_UPLOAD_BOUNDARY}`;
+/** The upload's fields name the fixture's project, so the body is built per fixture with a fixed boundary. */
+function projectUpload(f: Fixture) {
+  const part = (name: string, value: string) =>
+    `--${PROJECT_UPLOAD_BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  return {
+    body: Buffer.from(
+      part("purpose", "file-extract") +
+        part("projectId", f.projectId) +
+        `--${PROJECT_UPLOAD_BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="p.md"\r\n\r\n# P\r\n` +
+        `--${PROJECT_UPLOAD_BOUNDARY}--\r\n`,
+    ),
+  };
+}
 
 const CASES: Case[] = [
   // Public: accounts, setup, configuration, the invitation preview, the API description.
@@ -314,10 +396,60 @@ const CASES: Case[] = [
     route: "GET /api/orgs/:orgId/consumption",
     url: (f) => `${O(f)}/consumption?granularity=month&period=2026-11`,
   },
+  // Billing details, exports and alerts: organization admins only.
+  {
+    name: "daily bills",
+    route: "GET /api/orgs/:orgId/bills/daily",
+    url: (f) => `${O(f)}/bills/daily?from=${DAYS_AGO(3)}&to=${DAYS_AGO(0)}`,
+  },
+  {
+    name: "product bills",
+    route: "GET /api/orgs/:orgId/bills/products",
+    url: (f) => `${O(f)}/bills/products?from=${DAYS_AGO(3)}&to=${DAYS_AGO(0)}`,
+  },
+  {
+    name: "request details",
+    route: "GET /api/orgs/:orgId/bills/requests",
+    url: (f) => `${O(f)}/bills/requests?from=${DAYS_AGO(3)}&to=${DAYS_AGO(0)}`,
+  },
+  { name: "list bill exports", route: "GET /api/orgs/:orgId/bill-exports", url: (f) => `${O(f)}/bill-exports` },
+  {
+    name: "create a bill export",
+    route: "POST /api/orgs/:orgId/bill-exports",
+    url: (f) => `${O(f)}/bill-exports`,
+    // Two months back is always past its 5th-of-the-next-month 07:00.
+    body: () => ({ month: MONTHS_AGO(2), format: "csv" }),
+  },
+  {
+    name: "download a bill export that does not exist",
+    route: "GET /api/orgs/:orgId/bill-exports/:exportId/download",
+    url: (f) => `${O(f)}/bill-exports/exp_missing/download`,
+    reached: { status: 404, code: "not_found" },
+  },
+  { name: "read alert settings", route: "GET /api/orgs/:orgId/alerts", url: (f) => `${O(f)}/alerts` },
+  {
+    name: "save alert settings",
+    route: "PUT /api/orgs/:orgId/alerts",
+    url: (f) => `${O(f)}/alerts`,
+    body: () => ({ balanceEnabled: true, balanceThreshold: 10, recipients: ["ops@example.test"] }),
+  },
+  {
+    name: "seed development bills in a past month",
+    route: "POST /api/dev/orgs/:orgId/bills/seed-month",
+    url: (f) => `/api/dev/orgs/${f.orgId}/bills/seed-month`,
+    body: () => ({ month: MONTHS_AGO(2) }),
+  },
+  { name: "development mail outbox", route: "GET /api/dev/mail-outbox", url: () => "/api/dev/mail-outbox" },
   {
     name: "grant development balance",
     route: "POST /api/dev/orgs/:orgId/grant",
     url: (f) => `/api/dev/orgs/${f.orgId}/grant`,
+    body: () => ({ amount: "1" }),
+  },
+  {
+    name: "development voucher code",
+    route: "POST /api/dev/orgs/:orgId/voucher-code",
+    url: (f) => `/api/dev/orgs/${f.orgId}/voucher-code`,
     body: () => ({ amount: "1" }),
   },
 
@@ -405,6 +537,55 @@ const CASES: Case[] = [
     url: (f) => `${P(f)}/billing?month=2026-11`,
   },
 
+  // Playground (sessions are private to their author; runs meet the gateway's limits and bills).
+  {
+    name: "playground run in an organization without balance",
+    route: "POST /api/orgs/:orgId/projects/:projectId/playground/chat",
+    url: (f) => `${PG(f)}/chat`,
+    body: () => ({
+      model: "moonshot-v1-8k",
+      messages: [{ role: "user", content: "hi" }],
+      stop: ["1"],
+    }),
+    reached: { status: 429, code: "playground_insufficient_balance" },
+  },
+  {
+    name: "playground run bill of an unknown request",
+    route: "GET /api/orgs/:orgId/projects/:projectId/playground/bills/:requestId",
+    url: (f) => `${PG(f)}/bills/req_unknown`,
+    reached: { status: 404, code: "not_found" },
+  },
+  {
+    name: "list playground sessions",
+    route: "GET /api/orgs/:orgId/projects/:projectId/playground/sessions",
+    url: (f) => `${PG(f)}/sessions`,
+  },
+  {
+    name: "save a playground session",
+    route: "POST /api/orgs/:orgId/projects/:projectId/playground/sessions",
+    url: (f) => `${PG(f)}/sessions`,
+    body: () => ({ title: "mine", state: PLAYGROUND_STATE }),
+  },
+  {
+    name: "read someone's playground session",
+    route: "GET /api/orgs/:orgId/projects/:projectId/playground/sessions/:sessionId",
+    url: (f) => `${PG(f)}/sessions/${f.sessionId}`,
+    object: someoneElsesSession,
+  },
+  {
+    name: "rename someone's playground session",
+    route: "PATCH /api/orgs/:orgId/projects/:projectId/playground/sessions/:sessionId",
+    url: (f) => `${PG(f)}/sessions/${f.sessionId}`,
+    body: () => ({ title: "renamed" }),
+    object: someoneElsesSession,
+  },
+  {
+    name: "delete someone's playground session",
+    route: "DELETE /api/orgs/:orgId/projects/:projectId/playground/sessions/:sessionId",
+    url: (f) => `${PG(f)}/sessions/${f.sessionId}`,
+    object: someoneElsesSession,
+  },
+
   // API keys.
   { name: "list API keys", route: "GET /api/orgs/:orgId/api-keys", url: (f) => `${O(f)}/api-keys` },
   {
@@ -447,7 +628,114 @@ const CASES: Case[] = [
     object: ownKeyOfProjectMember,
   },
 
+  // Billing: recharge, cards, vouchers, account overview (organization admins only).
+  { name: "billing overview", route: "GET /api/orgs/:orgId/billing/overview", url: (f) => `${O(f)}/billing/overview` },
+  { name: "recharge options", route: "GET /api/orgs/:orgId/recharge/options", url: (f) => `${O(f)}/recharge/options` },
+  { name: "list payments", route: "GET /api/orgs/:orgId/payments", url: (f) => `${O(f)}/payments?status=waiting` },
+  {
+    name: "create a payment",
+    route: "POST /api/orgs/:orgId/payments",
+    url: (f) => `${O(f)}/payments`,
+    body: () => ({ amount: "10", payType: "alipay", agreement: true }),
+  },
+  {
+    name: "view a payment",
+    route: "GET /api/orgs/:orgId/payments/:paymentId",
+    url: (f) => `${O(f)}/payments/pay_missing`,
+    reached: { status: 404, code: "not_found" },
+  },
+  {
+    name: "cancel a payment",
+    route: "POST /api/orgs/:orgId/payments/:paymentId/cancel",
+    url: (f) => `${O(f)}/payments/pay_missing/cancel`,
+    reached: { status: 404, code: "not_found" },
+  },
+  {
+    name: "continue a payment",
+    route: "POST /api/orgs/:orgId/payments/:paymentId/continue",
+    url: (f) => `${O(f)}/payments/pay_missing/continue`,
+    reached: { status: 404, code: "not_found" },
+  },
+  { name: "list cards", route: "GET /api/orgs/:orgId/cards", url: (f) => `${O(f)}/cards` },
+  {
+    name: "bind a card",
+    route: "POST /api/orgs/:orgId/cards",
+    url: (f) => `${O(f)}/cards`,
+    body: () => ({
+      token: "tok_x.y",
+      customer: {
+        email: "a@b.co",
+        firstName: "A",
+        lastName: "B",
+        phone: "+1 555 0100",
+        street: "1 Main",
+        city: "SF",
+        state: "CA",
+        postcode: "94000",
+        countryCode: "US",
+      },
+    }),
+    // The fixture organization is a cn one: cards are a global pay type.
+    reached: { status: 400, code: "pay_type_unavailable" },
+  },
+  {
+    name: "delete a card",
+    route: "DELETE /api/orgs/:orgId/cards/:cardId",
+    url: (f) => `${O(f)}/cards/card_missing`,
+    reached: { status: 404, code: "not_found" },
+  },
+  { name: "list vouchers", route: "GET /api/orgs/:orgId/vouchers", url: (f) => `${O(f)}/vouchers` },
+  {
+    name: "redeem a voucher code",
+    route: "POST /api/orgs/:orgId/vouchers/redeem",
+    url: (f) => `${O(f)}/vouchers/redeem`,
+    body: () => ({ code: "NO-SUCH-CODE" }),
+    reached: { status: 404, code: "voucher_code_invalid" },
+  },
+  // Files: members list, read and upload (for a project only when they belong to it); the uploader or an
+  // organization admin deletes.
+  { name: "list files", route: "GET /api/orgs/:orgId/files", url: (f) => `${O(f)}/files?q=matrix` },
+  {
+    name: "upload a file for no project",
+    route: "POST /api/orgs/:orgId/files",
+    url: (f) => `${O(f)}/files`,
+    body: () => UPLOAD.body,
+    headers: () => ({ "content-type": UPLOAD.contentType }),
+  },
+  {
+    name: "upload a file for the project",
+    route: "POST /api/orgs/:orgId/files",
+    url: (f) => `${O(f)}/files`,
+    body: (f) => projectUpload(f).body,
+    headers: () => ({ "content-type": PROJECT_UPLOAD_TYPE }),
+    object: { orgMember: NOT_FOUND },
+  },
+  { name: "get a file", route: "GET /api/orgs/:orgId/files/:fileId", url: (f) => `${O(f)}/files/${f.adminFileId}` },
+  {
+    name: "read a file's text",
+    route: "GET /api/orgs/:orgId/files/:fileId/content",
+    url: (f) => `${O(f)}/files/${f.memberFileId}/content`,
+  },
+  {
+    name: "delete another user's file",
+    route: "DELETE /api/orgs/:orgId/files/:fileId",
+    url: (f) => `${O(f)}/files/${f.adminFileId}`,
+    object: { orgMember: FORBIDDEN, projectAdmin: FORBIDDEN, projectMember: FORBIDDEN },
+  },
+  {
+    name: "delete a project member's own file",
+    route: "DELETE /api/orgs/:orgId/files/:fileId",
+    url: (f) => `${O(f)}/files/${f.memberFileId}`,
+    object: { orgMember: FORBIDDEN, projectAdmin: FORBIDDEN },
+  },
+
   // The back office.
+  {
+    name: "confirm a payment received (back office)",
+    route: "POST /api/admin/payments/:paymentId/confirm",
+    url: () => "/api/admin/payments/pay_missing/confirm",
+    reached: { status: 404, code: "not_found" },
+  },
   {
     name: "list organizations (back office)",
     route: "GET /api/admin/organizations",
@@ -481,7 +769,7 @@ describe("console permission matrix", () => {
               ? await withFreshAccount(role)
               : await fixture();
         const client = role === "signedOut" ? new TestClient(t.app) : f.users[role].client;
-        const res = await client.request(method, c.url(f, role), c.body?.(f, role));
+        const res = await client.request(method, c.url(f, role), c.body?.(f, role), c.headers?.());
         const context = `${decl.access} route, ${role} ${label(want)}: ${res.status} ${JSON.stringify(res.body)}`;
         if (want === "ok" && c.reached) {
           expect(res.status, context).toBe(c.reached.status);
@@ -530,6 +818,7 @@ describe("console permission matrix", () => {
         c.route.split(" ")[0] as Method,
         c.url(shared, "signedOut"),
         c.body?.(shared, "signedOut"),
+        c.headers?.(),
       );
       expect(res.status, c.name).toBe(decl.access === "operator" || decl.loopbackOnly ? 404 : 401);
     }

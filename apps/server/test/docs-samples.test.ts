@@ -133,6 +133,26 @@ describe("documentation samples run against the simulator", () => {
   );
 });
 
+describe("the file Q&A guide works end to end", () => {
+  // Upload, extraction, content and the simulator's answer from the document: the answer quotes the passage.
+  it.each([
+    ["en-US", "Hotel costs are reimbursed up to 150 per night in large cities."],
+    ["zh-CN", "在大城市出差，住宿费每晚最多报销 150 元。"],
+  ])(
+    "%s guide sample answers from the uploaded document",
+    async (locale, passage) => {
+      const sample = samples.find(
+        (s) => s.file === `${locale}/guide/use-kimi-api-for-file-based-qa.mdx` && s.language === "javascript",
+      );
+      expect(sample).toBeDefined();
+      const result = await runSample(sample!);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain(passage);
+    },
+    SAMPLE_TIMEOUT_MS,
+  );
+});
+
 describe("Python documentation samples", () => {
   const label = (s: DocSample) => `${s.file}:${s.line}`;
   /** Syntax errors by sample, from one python3 run over all of them (empty when every sample compiles). */

@@ -243,4 +243,46 @@ describe("bill durability across a crash", () => {
       .where(eq(schema.requestBills.requestId, "doomed-1"));
     expect(orphan).toEqual([]);
   });
+
+  it("a batch writes one charge ledger entry per organization; a restart that replays committed lines changes nothing", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "moonport-batch-"));
+    onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const app = await createTestApp({ BILLING_JOURNAL_DIR: dir }, { database: first.ctx.database });
+    const acct = await seedAccount(app.ctx, { cash: "10", tierOverride: 5 });
+    const usage = { promptTokens: 1000, completionTokens: 1000, cachedTokens: 0 }; // ¥0.012 each
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => runRequest(app.ctx, acct.key, { requestId: `batch-${i}`, usage })),
+    );
+    await app.ctx.gateway.flush();
+    const charges = async (db = app.ctx.db) =>
+      db
+        .select()
+        .from(schema.ledgerEntries)
+        .where(eq(schema.ledgerEntries.orgId, acct.orgId))
+        .then((rows) => rows.filter((r) => r.kind === "charge"));
+    const committed = await charges();
+    const before = await orgMoney(app.ctx.db, acct.orgId);
+    expect(before.bills.count).toBe(20);
+    expect(before.cash).toBe(parseMoney("10") - 20n * 12_000_000n);
+    // Fewer ledger rows than bill lines (one per organization per batch), adding up to the same money.
+    expect(committed.length).toBeLessThan(20);
+    expect(committed.reduce((s, r) => s + r.cashDelta, 0n)).toBe(-20n * 12_000_000n);
+    expect(before.ledgerCash).toBe(before.cash);
+    // The writer dies after its commits, before its journal is emptied: the lines are still in the file.
+    app.ctx.gateway.abandon();
+    await app.close().catch(() => {});
+    const files = fs.readdirSync(dir);
+    expect(files).toHaveLength(1);
+    expect(fs.readFileSync(path.join(dir, files[0]!), "utf8").trim().split("\n")).toHaveLength(20);
+    // The next instance replays them: every line is already billed, so nothing changes.
+    const second = await createTestApp({ BILLING_JOURNAL_DIR: dir }, { database: first.ctx.database });
+    onTestFinished(() => second.close());
+    const after = await orgMoney(second.ctx.db, acct.orgId);
+    expect(after.bills.count).toBe(20);
+    expect(after.cash).toBe(before.cash);
+    expect(after.ledgerCash).toBe(after.cash);
+    expect(await charges(second.ctx.db)).toHaveLength(committed.length);
+    // The claimed file is gone (the directory now holds the second instance's own journal).
+    expect(fs.readdirSync(dir)).not.toContain(files[0]);
+  });
 });

@@ -17,7 +17,12 @@ export interface TestApp {
 }
 
 /** A database for one test file: in-memory PGlite, or a throwaway PostgreSQL database when TEST_DATABASE_URL is set. */
-export async function openTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+export async function openTestDatabase(): Promise<{
+  database: Database;
+  drop: () => Promise<void>;
+  /** The throwaway PostgreSQL database's URL (for server processes a test spawns); undefined on PGlite. */
+  url?: string;
+}> {
   if (!testEnv.databaseUrl) {
     const database = await openDatabase({ kind: "pglite", dataDir: "memory" });
     return { database, drop: async () => {} };
@@ -32,6 +37,7 @@ export async function openTestDatabase(): Promise<{ database: Database; drop: ()
   const database = await openDatabase({ kind: "postgres", url: url.toString(), poolSize: 20 });
   return {
     database,
+    url: url.toString(),
     drop: async () => {
       const c = new pg.Client({ connectionString: testEnv.databaseUrl });
       await c.connect();
@@ -73,11 +79,14 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const { database: sharedDatabase, ...buildOpts } = opts;
   const journalDir = env.BILLING_JOURNAL_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "moonport-journal-"));
+  // Uploaded files and temporary uploads live under DATA_DIR: never the repository's ./data in tests.
+  const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "moonport-data-"));
   const config = buildConfig({
     NODE_ENV: "test",
     SERVE_WEB: "false",
     LOG_LEVEL: "silent",
     BILLING_JOURNAL_DIR: journalDir,
+    DATA_DIR: dataDir,
     // Tests read SMS codes from the development outbox (from loopback, see auth-helpers.ts).
     ...(env.NODE_ENV === "production" ? {} : { DEV_SEAMS: "true" }),
     ...env,
@@ -97,6 +106,7 @@ export async function createTestApp(
         await drop();
       }
       if (!env.BILLING_JOURNAL_DIR) fs.rmSync(journalDir, { recursive: true, force: true });
+      if (!env.DATA_DIR) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
@@ -135,10 +145,10 @@ export class TestClient {
         ...(cookieHeader ? { cookie: cookieHeader } : {}),
         ...(this.csrf && method !== "GET" ? { "x-csrf-token": this.csrf } : {}),
         ...(this.locale ? { "accept-language": this.locale } : {}),
-        ...(body !== undefined ? { "content-type": "application/json" } : {}),
+        ...(body !== undefined && !Buffer.isBuffer(body) ? { "content-type": "application/json" } : {}),
         ...headers,
       },
-      ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
+      ...(body !== undefined ? { payload: Buffer.isBuffer(body) ? body : JSON.stringify(body) } : {}),
     });
     for (const c of res.cookies) {
       if (c.value === "" || (c.expires && c.expires.getTime() < Date.now())) this.cookies.delete(c.name);
@@ -169,6 +179,35 @@ export class TestClient {
   delete(url: string, headers?: Record<string, string>) {
     return this.request("DELETE", url, undefined, headers);
   }
+  /** A multipart/form-data POST (file uploads), as a browser's FormData sends it. */
+  upload(url: string, fields: Record<string, string>, file?: { name: string; data: Buffer }) {
+    const { body, contentType } = multipartBody(fields, file);
+    return this.request("POST", url, body, { "content-type": contentType });
+  }
+}
+
+/** Builds a multipart/form-data body: the text fields, then the `file` part. */
+export function multipartBody(
+  fields: Record<string, string>,
+  file?: { name: string; data: Buffer; field?: string },
+): { body: Buffer; contentType: string } {
+  const boundary = `----moonport${Math.random().toString(16).slice(2)}`;
+  const chunks: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields)) {
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  }
+  if (file) {
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? "file"}"; filename="${file.name}"\r\n` +
+          "Content-Type: application/octet-stream\r\n\r\n",
+      ),
+      file.data,
+      Buffer.from("\r\n"),
+    );
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
 function rnd(): number {

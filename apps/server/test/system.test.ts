@@ -1,5 +1,6 @@
 import { ApiErrorBody, PublicConfig } from "@moonport/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildConfig, EnvError } from "../src/env.ts";
 import { createTestApp, type TestApp, TestClient } from "./helpers.ts";
 
 let t: TestApp;
@@ -27,6 +28,14 @@ describe("system routes", () => {
     const zh = PublicConfig.parse((await c.get("/api/config")).body);
     expect(zh.edition.currency).toBe("CNY");
     expect(zh.other.edition).toBe("global");
+  });
+
+  it("refuses a brand name that could not be written into pages as is", () => {
+    // The server substitutes BRAND_NAME into prerendered HTML, attributes and JSON without escaping.
+    for (const bad of ["<b>Acme</b>", 'Acme "AI"', "A&B", "Acme\\AI", "Acme\nAI", " "]) {
+      expect(() => buildConfig({ NODE_ENV: "test", BRAND_NAME: bad }), bad).toThrow(EnvError);
+    }
+    expect(buildConfig({ NODE_ENV: "test", BRAND_NAME: "月之港 Labs" }).brandName).toBe("月之港 Labs");
   });
 
   it("answers an unknown API route with a localized 404 envelope and a request id", async () => {

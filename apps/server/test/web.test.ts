@@ -116,7 +116,8 @@ describe("site tokens, analytics and not-found pages in prerendered files", () =
       "index.html": "<html><head></head>spa-fallback</html>",
       "en-US/docs/x/index.html":
         '<html><head><link rel="canonical" href="__MP_SITE_GLOBAL__/en-US/docs/x"></head><pre>curl __MP_API_GLOBAL__/chat</pre></html>',
-      "zh-CN/docs/x/index.html": "<html><head></head><pre>curl __MP_API_CN__/chat</pre></html>",
+      "zh-CN/docs/x/index.html":
+        '<html><head><title>__MP_BRAND__ 开放平台</title></head><pre>curl __MP_API_CN__/chat</pre><a data-two-host="__MP_TWO_HOST__"></a></html>',
       "en-US/docs/404/index.html": "<html><head></head>not found en</html>",
       "zh-CN/docs/404/index.html": "<html><head></head>not found zh</html>",
       "sitemap.xml": "<urlset><loc>__MP_SITE_CN__/zh-CN/docs/x</loc></urlset>",
@@ -132,6 +133,7 @@ describe("site tokens, analytics and not-found pages in prerendered files", () =
       SERVE_WEB: "true",
       LOG_LEVEL: "silent",
       CN_API_BASE_URL: "https://api.example.cn/v1",
+      BRAND_NAME: "Acme AI",
       GLOBAL_ANALYTICS: JSON.stringify([{ src: "https://stats.example.com/a.js" }, { inline: "window.x=1" }]),
     });
     const database = await openDatabase({ kind: "pglite", dataDir: "memory" });
@@ -150,6 +152,9 @@ describe("site tokens, analytics and not-found pages in prerendered files", () =
     c.cookies.set("locale", "zh-CN");
     const zh = await c.get("/docs/x", { host: "docs.example.org" });
     expect(zh.raw.body).toContain("curl https://api.example.cn/v1/chat");
+    // The brand and the host mode arrive with the page, so it renders them without asking /api/config.
+    expect(zh.raw.body).toContain("<title>Acme AI 开放平台</title>");
+    expect(zh.raw.body).toContain('data-two-host="false"');
     expect(zh.raw.body).not.toContain("stats.example.com");
     c.cookies.set("locale", "en-US");
     const en = await c.get("/docs/x", { host: "docs.example.org" });

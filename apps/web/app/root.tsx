@@ -8,8 +8,6 @@ import {
   mantineHtmlProps,
   useMantineColorScheme,
 } from "@mantine/core";
-import { ModalsProvider } from "@mantine/modals";
-import { Notifications } from "@mantine/notifications";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { lazy, type ReactNode, Suspense, useEffect, useState } from "react";
 import { I18nextProvider } from "react-i18next";
@@ -25,8 +23,9 @@ const colorSchemeManager = themeColorSchemeManager();
 const ErrorPage = lazy(() => import("../src/components/error-page.tsx").then((m) => ({ default: m.ErrorPage })));
 
 /**
- * The document and the app-wide providers (theme, i18n, data, notifications, modals) shared by every part of the
- * web app: public pages, docs, console. Section layouts live in their own route modules.
+ * The document and the app-wide providers (theme, i18n, data) shared by every part of the web app: public pages,
+ * docs, console. Section layouts live in their own route modules; notifications and modals, which only the
+ * client-only pages use, are provided by routes/app.tsx so public pages neither load nor hydrate them.
  */
 export function Layout({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
@@ -62,10 +61,7 @@ export function Layout({ children }: { children: ReactNode }) {
               getRootElement={noRootElement}
             >
               <StoredThemeAfterHydration />
-              <ModalsProvider>
-                <Notifications position="top-center" />
-                {children}
-              </ModalsProvider>
+              {children}
             </MantineProvider>
           </QueryClientProvider>
         </I18nextProvider>

@@ -14,6 +14,8 @@ export default [
     route("signup", "routes/auth/signup.tsx"),
     route("setup", "routes/auth/setup.tsx"),
     route("invite/:token", "routes/invite/token.tsx"),
+    // The playground: a top-navbar page in the console frame, without the console sidebar.
+    route("playground", "routes/playground.tsx"),
 
     // Console: every screen inside the shell; add its sidebar entry in src/features/console/nav.ts.
     route("console", "routes/console/layout.tsx", [
@@ -25,7 +27,14 @@ export default [
       route("api-keys", "routes/console/api-keys.tsx"),
       route("limits", "routes/console/limits.tsx"),
       route("consumption", "routes/console/consumption.tsx"),
+      route("bills", "routes/console/bills.tsx"),
+      route("exports", "routes/console/bill-exports.tsx"),
+      route("alerts", "routes/console/alerts.tsx"),
+      route("files", "routes/console/files.tsx"),
       route("profile", "routes/console/profile.tsx"),
+      route("billing", "routes/console/billing.tsx"),
+      route("billing/recharge", "routes/console/recharge.tsx"),
+      route("billing/vouchers", "routes/console/vouchers.tsx"),
     ]),
   ]),
 

@@ -26,7 +26,6 @@ export const EditionConfig = /* @__PURE__ */ z.object({
   title: z.string(),
   description: z.string(),
   keywords: z.array(z.string()),
-  socialImage: z.string(),
   analytics: z.array(z.object({ src: z.string().optional(), inline: z.string().optional() })),
 });
 export type EditionConfig = z.infer<typeof EditionConfig>;

@@ -90,9 +90,133 @@ export const ERROR_MESSAGES = {
     "en-US": "The default project cannot be archived.",
     "zh-CN": "默认项目不能归档。",
   },
+  bills_too_old: {
+    "en-US": "Request details can be queried for the last {days} days only (from {from}).",
+    "zh-CN": "请求明细仅可查询最近 {days} 天（{from} 起）。",
+  },
+  export_not_ready: {
+    "en-US": "The bill of {month} can be exported after 07:00 on {date} ({timeZone}).",
+    "zh-CN": "{month} 的账单可在 {date} 07:00（{timeZone}）之后导出。",
+  },
+  export_too_early: {
+    "en-US": "Bills can be exported from {month} onward.",
+    "zh-CN": "账单导出自 {month} 起提供。",
+  },
+  export_unavailable: {
+    "en-US": "This export is not ready for download ({status}).",
+    "zh-CN": "该导出文件暂不可下载（{status}）。",
+  },
+  playground_rate_limited: {
+    "en-US": "The organization's rate limit was reached ({limit}). Try again in {seconds} seconds.",
+    "zh-CN": "已达到组织的速率限制（{limit}），请 {seconds} 秒后再试。",
+  },
+  playground_daily_budget_exceeded: {
+    "en-US": "The project's daily budget is spent. Raise it in the project settings or try again tomorrow.",
+    "zh-CN": "项目的日预算已用完，请在项目设置中调高预算或明天再试。",
+  },
+  playground_monthly_budget_exceeded: {
+    "en-US": "The project's monthly budget is spent. Raise it in the project settings or try again next month.",
+    "zh-CN": "项目的月预算已用完，请在项目设置中调高预算或下月再试。",
+  },
+  playground_insufficient_balance: {
+    "en-US": "The organization's balance is used up. Recharge to continue.",
+    "zh-CN": "组织余额不足，请充值后继续。",
+  },
+  playground_request_invalid: {
+    "en-US": "The model refused the request: {reason}",
+    "zh-CN": "模型拒绝了该请求：{reason}",
+  },
+  playground_model_failed: {
+    "en-US": "The model is unavailable right now. Try again later. ({reason})",
+    "zh-CN": "模型暂时不可用，请稍后再试。（{reason}）",
+  },
+  file_too_large: {
+    "en-US": "The file is larger than {max}. Upload a smaller file.",
+    "zh-CN": "文件超过 {max}，请上传更小的文件。",
+  },
+  file_empty: { "en-US": "The file is empty (0 bytes).", "zh-CN": "文件为空（0 字节）。" },
+  file_missing: { "en-US": "Choose a file to upload.", "zh-CN": "请选择要上传的文件。" },
+  file_purpose_invalid: {
+    "en-US": "Unknown purpose. Use one of: file-extract, image, video, batch.",
+    "zh-CN": "用途无效，可选：file-extract、image、video、batch。",
+  },
+  file_type_mismatch: {
+    "en-US": "The file does not match its purpose: {reason}",
+    "zh-CN": "文件与用途不符：{reason}",
+  },
+  file_count_exceeded: {
+    "en-US": "The organization already has {max} files. Delete files you no longer need first.",
+    "zh-CN": "组织的文件数量已达 {max} 个上限，请先删除不再需要的文件。",
+  },
+  file_storage_exceeded: {
+    "en-US": "The organization's file storage would exceed {max}. Delete files you no longer need first.",
+    "zh-CN": "组织的文件存储将超过 {max}，请先删除不再需要的文件。",
+  },
+  file_processing: {
+    "en-US": "The file's text is still being extracted. Try again in a few seconds.",
+    "zh-CN": "文件内容仍在解析中，请稍后再试。",
+  },
+  file_extract_failed: {
+    "en-US": "Text could not be extracted from this file: {reason}",
+    "zh-CN": "无法解析该文件的内容：{reason}",
+  },
+  file_no_content: {
+    "en-US": "Only files uploaded with purpose file-extract have extracted text.",
+    "zh-CN": "只有用途为 file-extract 的文件才有解析内容。",
+  },
   web_unavailable: {
     "en-US": "This page is temporarily unavailable. Try again in a few minutes.",
     "zh-CN": "页面暂时无法访问，请稍后再试。",
+  },
+  payment_pending: {
+    "en-US": "You have an unpaid order. Open it to continue paying, or cancel it, before starting a new one.",
+    "zh-CN": "您有一笔未支付的订单，请先查看并继续支付或取消后再发起新的充值。",
+  },
+  payment_monthly_limit: {
+    "en-US": "At most {max} recharge orders per month. Try again next month or contact us.",
+    "zh-CN": "每月最多创建 {max} 笔充值订单，请下月再试或联系我们。",
+  },
+  payment_retry: {
+    "en-US": "Payment failed: the card issuer had a temporary problem. The order is still open; try paying again.",
+    "zh-CN": "支付失败：发卡行暂时无法处理，订单仍保留，请重新支付。",
+  },
+  payment_not_cancellable: {
+    "en-US": "Payment cancel failed: the order is no longer waiting for payment.",
+    "zh-CN": "取消支付失败：该订单已不在待支付状态。",
+  },
+  pay_type_unavailable: {
+    "en-US": "This payment method is not available here.",
+    "zh-CN": "当前不支持该支付方式。",
+  },
+  card_required: { "en-US": "Choose a card to pay with.", "zh-CN": "请选择支付卡。" },
+  card_invalid: { "en-US": "The card information is wrong.", "zh-CN": "卡信息有误。" },
+  customer_info_required: {
+    "en-US": "Enter the customer information before paying.",
+    "zh-CN": "请先填写客户信息再支付。",
+  },
+  card_delete_failed: {
+    "en-US": "Card deletion failed: the card is used by an unpaid order.",
+    "zh-CN": "删除卡失败：该卡有未完成的订单。",
+  },
+  voucher_code_invalid: {
+    "en-US": "Voucher redemption failed: the code does not exist.",
+    "zh-CN": "兑换失败：兑换码不存在。",
+  },
+  voucher_code_used: {
+    "en-US": "Voucher redemption failed: the code has already been used.",
+    "zh-CN": "兑换失败：兑换码已被使用。",
+  },
+  voucher_code_expired: {
+    "en-US": "Voucher redemption failed: the code has expired.",
+    "zh-CN": "兑换失败：兑换码已过期。",
+  },
+  voucher_code_wrong_edition: {
+    "en-US": "Voucher redemption failed: the code is for the other site.",
+    "zh-CN": "兑换失败：该兑换码不适用于本站。",
+  },
+  verification_required: {
+    "en-US": "Corporate transfer needs a verified company.",
+    "zh-CN": "对公转账需要先完成企业认证。",
   },
   internal: {
     "en-US": "Something went wrong on our side. Try again later (request {requestId}).",

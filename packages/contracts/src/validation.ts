@@ -78,6 +78,42 @@ export const VALIDATION_MESSAGES = {
   },
   email: { "en-US": "Enter a valid e-mail address.", "zh-CN": "请输入有效的邮箱地址。" },
   url: { "en-US": "Enter a valid URL.", "zh-CN": "请输入有效的 URL。" },
+  date_format: { "en-US": "Enter a date as YYYY-MM-DD.", "zh-CN": "请按 YYYY-MM-DD 格式输入日期。" },
+  date_order: { "en-US": "The end date cannot be before the start date.", "zh-CN": "结束日期不能早于开始日期。" },
+  date_range_max: {
+    "en-US": "The date range can be at most {max} days.",
+    "zh-CN": "日期范围最多 {max} 天。",
+  },
+  recipients_count: {
+    "en-US": "Enter 1 to {max} e-mail addresses.",
+    "zh-CN": "请填写 1 到 {max} 个邮箱地址。",
+  },
+  recipients_duplicate: { "en-US": "This address is listed twice.", "zh-CN": "该邮箱地址重复。" },
+  money_format: {
+    "en-US": "Enter an amount with at most 2 decimals.",
+    "zh-CN": "请输入金额，最多保留 2 位小数。",
+  },
+  recharge_range: {
+    "en-US": "Recharge at least {min} and at most {max}.",
+    "zh-CN": "单次充值金额须在 {min} 到 {max} 之间。",
+  },
+  agreement_required: {
+    "en-US": "Read and accept the payment agreement first.",
+    "zh-CN": "请先阅读并同意支付协议。",
+  },
+  country_code: {
+    "en-US": "Enter a two-letter country code (e.g. US).",
+    "zh-CN": "请输入两位国家代码（如 CN）。",
+  },
+  stop_empty: { "en-US": "A stop sequence cannot be empty.", "zh-CN": "停止序列不能为空。" },
+  stop_too_many: {
+    "en-US": "At most {max} stop sequences, separated by commas.",
+    "zh-CN": "最多 {max} 个停止序列，用逗号分隔。",
+  },
+  stop_too_long: {
+    "en-US": "Each stop sequence can be at most {max} bytes.",
+    "zh-CN": "每个停止序列最多 {max} 个字节。",
+  },
 } as const satisfies Record<string, Localized>;
 
 export type ValidationKey = keyof typeof VALIDATION_MESSAGES;

@@ -30,11 +30,23 @@ export type DatabaseOptions =
   | { kind: "pglite"; dataDir: string | "memory"; owner?: string }
   | { kind: "postgres"; url: string; poolSize?: number };
 
+/** Advisory lock held while migrating (an arbitrary constant: "moonport" in ASCII). */
+const MIGRATION_LOCK_KEY = "7885643992672465524";
+
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.kind === "postgres") {
     const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10 });
     const db = drizzlePg(pool, { schema }) as unknown as Db;
-    await migratePg(drizzlePg(pool), { migrationsFolder: MIGRATIONS_DIR });
+    // Instances of a deployment may start together on a fresh database: one migrates while the others wait on
+    // the advisory lock, then find nothing left to apply.
+    const lock = await pool.connect();
+    try {
+      await lock.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+      await migratePg(drizzlePg(pool), { migrationsFolder: MIGRATIONS_DIR });
+    } finally {
+      await lock.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => {});
+      lock.release();
+    }
     return {
       db,
       kind: "postgres",

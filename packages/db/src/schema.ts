@@ -317,8 +317,9 @@ export const requestBills = pgTable(
     latencyMs: integer("latency_ms").notNull().default(0),
     createdAt: createdAt(),
   },
+  // Indexes only for the queries that exist (every index is written on the gateway's batch commit): organization
+  // and project spend over time. Nothing looks bills up by request id.
   (t) => [
-    index("request_bills_request_idx").on(t.requestId),
     index("request_bills_org_time_idx").on(t.orgId, t.createdAt),
     index("request_bills_project_time_idx").on(t.projectId, t.createdAt),
   ],
@@ -360,4 +361,291 @@ export const jobs = pgTable(
     updatedAt: ts("updated_at").notNull().defaultNow(),
   },
   (t) => [uniqueIndex("jobs_key_uq").on(t.key), index("jobs_due_idx").on(t.status, t.runAt)],
+);
+
+// ─── bills, exports, alerts, mail ────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Finalized daily bills: request_bills summed per organization, local day (edition zone), project, model and
+ * product, written by the `bills.finalize-days` job at 07:00 of the next day (never by the gateway). Days after
+ * `bill_states.closed_through` are read live from request_bills, so the screens are real-time while the tables
+ * the gateway writes stay untouched.
+ */
+export const dailyBills = pgTable(
+  "daily_bills",
+  {
+    orgId: text("org_id").notNull(),
+    /** local date "YYYY-MM-DD" in the edition's zone */
+    day: text("day").notNull(),
+    projectId: text("project_id").notNull(),
+    model: text("model").notNull(),
+    productName: text("product_name").notNull(),
+    productType: text("product_type").notNull(),
+    requests: bigint("requests", { mode: "number" }).notNull().default(0),
+    inputTokens: bigint("input_tokens", { mode: "number" }).notNull().default(0),
+    outputTokens: bigint("output_tokens", { mode: "number" }).notNull().default(0),
+    cachedTokens: bigint("cached_tokens", { mode: "number" }).notNull().default(0),
+    consumption: money("consumption").notNull().default(sql`0`),
+    cashDeduction: money("cash_deduction").notNull().default(sql`0`),
+    voucherDeduction: money("voucher_deduction").notNull().default(sql`0`),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.day, t.projectId, t.model, t.productName, t.productType] })],
+);
+
+/** Per organization: the last local day whose bills are final (in daily_bills). */
+export const billStates = pgTable("bill_states", {
+  orgId: text("org_id").primaryKey(),
+  closedThrough: text("closed_through").notNull(),
+  updatedAt: ts("updated_at").notNull().defaultNow(),
+});
+
+/** Monthly bill exports, produced by the `bills.export` job; the file lives in the export storage (DATA_DIR). */
+export const billExports = pgTable(
+  "bill_exports",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id").notNull(),
+    /** "YYYY-MM", a local month of the edition's zone */
+    month: text("month").notNull(),
+    format: text("format", { enum: ["xlsx", "csv"] }).notNull(),
+    status: text("status", { enum: ["pending", "success", "failed"] })
+      .notNull()
+      .default("pending"),
+    fileName: text("file_name").notNull(),
+    /** key in the export storage; set on success */
+    storageKey: text("storage_key"),
+    sizeBytes: bigint("size_bytes", { mode: "number" }),
+    rowCount: bigint("row_count", { mode: "number" }),
+    totalConsumption: money("total_consumption"),
+    error: text("error"),
+    createdBy: text("created_by").notNull(),
+    createdAt: createdAt(),
+    finishedAt: ts("finished_at"),
+  },
+  (t) => [index("bill_exports_org_time_idx").on(t.orgId, t.createdAt)],
+);
+
+/**
+ * Alert settings of an organization: the balance alert (threshold in whole currency units, spec §5) and the
+ * e-mail recipients of every alert. `armed` is true while an e-mail may be sent: cleared when one is sent, set
+ * again once the available balance is at or above the threshold.
+ */
+export const alertSettings = pgTable("alert_settings", {
+  orgId: text("org_id").primaryKey(),
+  balanceEnabled: boolean("balance_enabled").notNull().default(false),
+  balanceThreshold: bigint("balance_threshold", { mode: "number" }).notNull().default(0),
+  recipients: jsonb("recipients").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+  /** language of the alert e-mails (the admin's who saved them) */
+  locale: text("locale").notNull().default("zh-CN"),
+  armed: boolean("armed").notNull().default(true),
+  lastSentAt: ts("last_sent_at"),
+  updatedAt: ts("updated_at").notNull().defaultNow(),
+});
+
+/** One row per project consumption alert sent: at most one per project, kind and period. */
+export const projectAlertSends = pgTable(
+  "project_alert_sends",
+  {
+    projectId: text("project_id").notNull(),
+    kind: text("kind", { enum: ["daily", "monthly"] }).notNull(),
+    /** "YYYY-MM-DD" or "YYYY-MM" */
+    period: text("period").notNull(),
+    sentAt: ts("sent_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.kind, t.period] })],
+);
+
+/** What the development mail transport "sent" (MAIL_TRANSPORT=dev), read by GET /api/dev/mail-outbox. */
+export const mailOutbox = pgTable(
+  "mail_outbox",
+  {
+    id: text("id").primaryKey(),
+    to: jsonb("to").$type<string[]>().notNull(),
+    subject: text("subject").notNull(),
+    text: text("text").notNull(),
+    html: text("html").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("mail_outbox_time_idx").on(t.createdAt)],
+);
+
+// ─── payments ──────────────────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * A recharge order (spec §3 Payment, §4 states). `waiting` until the provider confirms (→ success, credited
+ * through the billing core with the payment id as the ledger reference), declines (→ failed), or the order is
+ * cancelled / auto-closed after a day (→ closed). `viewedAt` records that the payer looked at a waiting order (an
+ * unviewed waiting order blocks a new one). `flag` marks a provider notification that arrived for a closed order:
+ * never credited automatically, left to an operator (see ARCHITECTURE.md, Billing core: payments).
+ */
+export const payments = pgTable(
+  "payments",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    amount: money("amount").notNull(),
+    currency: text("currency", { enum: ["CNY", "USD"] }).notNull(),
+    payType: text("pay_type", {
+      enum: ["wxpay", "alipay", "unionpay", "publicpay", "b2bbank", "b2btransfer", "credit_card"],
+    }).notNull(),
+    provider: text("provider").notNull(),
+    status: text("status", { enum: ["waiting", "success", "failed", "closed"] })
+      .notNull()
+      .default("waiting"),
+    /** The provider's id of the checkout/charge (unique per provider). */
+    providerRef: text("provider_ref"),
+    /** Corporate transfers: the reference the payer writes on the transfer. */
+    transferReference: text("transfer_reference"),
+    cardId: text("card_id"),
+    failureReason: text("failure_reason"),
+    flag: text("flag"),
+    createdBy: text("created_by").notNull(),
+    createdAt: createdAt(),
+    viewedAt: ts("viewed_at"),
+    finishedAt: ts("finished_at"),
+  },
+  (t) => [
+    index("payments_org_time_idx").on(t.orgId, t.createdAt),
+    index("payments_waiting_idx").on(t.status, t.createdAt),
+    uniqueIndex("payments_provider_ref_uq").on(t.provider, t.providerRef),
+    uniqueIndex("payments_transfer_reference_uq").on(t.transferReference),
+  ],
+);
+
+/**
+ * Every provider notification we accepted (signature verified), keyed by the provider's event/transaction id:
+ * the unique key makes a repeated delivery a no-op in the same transaction as the credit.
+ */
+export const paymentEvents = pgTable(
+  "payment_events",
+  {
+    id: text("id").primaryKey(),
+    provider: text("provider").notNull(),
+    eventId: text("event_id").notNull(),
+    paymentId: text("payment_id").notNull(),
+    outcome: text("outcome", { enum: ["credited", "failed", "flagged", "ignored"] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("payment_events_provider_event_uq").on(t.provider, t.eventId)],
+);
+
+/** Bound cards: only the provider's token and what a card list shows; the number and CVC never reach us. */
+export const paymentCards = pgTable(
+  "payment_cards",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    provider: text("provider").notNull(),
+    token: text("token").notNull(),
+    brand: text("brand").notNull(),
+    last4: text("last4").notNull(),
+    expMonth: integer("exp_month").notNull(),
+    expYear: integer("exp_year").notNull(),
+    /** Customer information entered with the card (billing details sent to the provider). */
+    customer: jsonb("customer").notNull().$type<Record<string, string>>(),
+    createdBy: text("created_by").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("payment_cards_org_idx").on(t.orgId), uniqueIndex("payment_cards_token_uq").on(t.provider, t.token)],
+);
+
+/** Voucher redemption codes, generated in batches by operators. Only the SHA-256 of a code is stored. */
+export const redemptionCodes = pgTable(
+  "redemption_codes",
+  {
+    id: text("id").primaryKey(),
+    codeHash: text("code_hash").notNull(),
+    batchId: text("batch_id").notNull(),
+    edition: text("edition", { enum: ["cn", "global"] }).notNull(),
+    amount: money("amount").notNull(),
+    voucherType: text("voucher_type", { enum: ["activity", "recharge", "register", "kimiVIP", "other"] }).notNull(),
+    voucherDays: integer("voucher_days").notNull(),
+    /** Raises the redeeming organization to at least this tier (null: no effect on the tier). */
+    minTier: integer("min_tier"),
+    expiresAt: ts("expires_at").notNull(),
+    redeemedByOrg: text("redeemed_by_org"),
+    redeemedAt: ts("redeemed_at"),
+    createdBy: text("created_by").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("redemption_codes_hash_uq").on(t.codeHash), index("redemption_codes_batch_idx").on(t.batchId)],
+);
+
+/** What operators did outside the console (CLI grants with a tier, code batches, transfer confirmations). */
+export const operatorActions = pgTable(
+  "operator_actions",
+  {
+    id: text("id").primaryKey(),
+    actor: text("actor").notNull(),
+    action: text("action").notNull(),
+    target: text("target"),
+    details: jsonb("details").notNull().default(sql`'{}'::jsonb`),
+    createdAt: createdAt(),
+  },
+  (t) => [index("operator_actions_time_idx").on(t.createdAt)],
+);
+
+// ─── playground ────────────────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Saved playground sessions (issue 13), private to the user who made them, per project. `state` is the
+ * `PlaygroundSessionState` of contracts (mode, models, parameters, messages, tools): the same JSON as an export.
+ */
+export const playgroundSessions = pgTable(
+  "playground_sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    orgId: text("org_id").notNull(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    mode: text("mode").notNull(),
+    state: jsonb("state").notNull(),
+    createdAt: createdAt(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [index("playground_sessions_owner_idx").on(t.userId, t.projectId, t.updatedAt)],
+);
+
+// ─── files ─────────────────────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Files API (api-compat §4; apps/server/src/modules/files). A row exists exactly when its blob was stored: the
+ * upload streams to a temporary file, is checked (size, purpose, quotas under the organization's row lock) and
+ * only then moved to the store and inserted with its extraction job. `status` goes `processing` → `ok` | `error`
+ * (`status_details` says why); `content_key` names the extracted text in the store. `project_id` is the project
+ * the file was uploaded for (an API key's; optional from the console); `uploaded_by` the console user, if any.
+ */
+export const files = pgTable(
+  "files",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
+    projectId: text("project_id").references(() => projects.id),
+    uploadedBy: text("uploaded_by").references(() => users.id),
+    apiKeyId: text("api_key_id"),
+    filename: text("filename").notNull(),
+    bytes: bigint("bytes", { mode: "number" }).notNull(),
+    purpose: text("purpose", { enum: ["file-extract", "image", "video", "batch"] }).notNull(),
+    status: text("status", { enum: ["processing", "ok", "error"] })
+      .notNull()
+      .default("processing"),
+    statusDetails: text("status_details").notNull().default(""),
+    blobKey: text("blob_key").notNull(),
+    contentKey: text("content_key"),
+    contentChars: integer("content_chars"),
+    createdAt: createdAt(),
+    processedAt: ts("processed_at"),
+  },
+  (t) => [index("files_org_created_idx").on(t.orgId, t.createdAt)],
 );

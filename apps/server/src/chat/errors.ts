@@ -144,4 +144,34 @@ export const gatewayErrors = {
   upstreamTimeout: () =>
     new GatewayError(504, "server_error", "The model did not answer in time, please try again later"),
   upstreamRejected: (detail: string) => new GatewayError(400, "invalid_request_error", `Invalid request: ${detail}`),
+  // Files API (api-compat §3 rows for uploads; §4).
+  invalidPurpose: () =>
+    new GatewayError(
+      400,
+      "invalid_request_error",
+      "Invalid purpose: only 'file-extract', 'image', 'video' and 'batch' accepted",
+    ),
+  fileTooLarge: () =>
+    new GatewayError(
+      400,
+      "invalid_request_error",
+      "File size is too large, max file size is 100MB, please confirm and re-upload the file",
+    ),
+  fileEmpty: () =>
+    new GatewayError(400, "invalid_request_error", "File size is zero, please confirm and re-upload the file"),
+  fileCountExceeded: (max: number) =>
+    new GatewayError(
+      400,
+      "invalid_request_error",
+      `The number of files you have uploaded exceeded the max file count ${max}, please delete previous uploaded files`,
+    ),
+  fileStorageExceeded: () =>
+    new GatewayError(
+      400,
+      "invalid_request_error",
+      "The total size of files you have uploaded exceeded the max total size 10GB, please delete previous uploaded files",
+    ),
+  fileNotFound: (id: string) =>
+    new GatewayError(404, "resource_not_found_error", `Not found the file ${clip(id)} or Permission denied`),
+  fileExtractFailed: (reason: string) => new GatewayError(500, "server_error", `Failed to extract file: ${reason}`),
 };

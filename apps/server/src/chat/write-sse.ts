@@ -7,6 +7,7 @@ import { once } from "node:events";
 import type { ServerResponse } from "node:http";
 import type { FastifyReply } from "fastify";
 import type { EngineEvent } from "../engines/types.ts";
+import { recordAbandoned } from "../observability/index.ts";
 import { ChunkWriter, SSE_DONE, sseError, wireUsage } from "./chat-response.ts";
 import { GatewayError, gatewayErrors } from "./errors.ts";
 import type { ChatRun } from "./run-chat.ts";
@@ -16,16 +17,19 @@ import type { ChatRun } from "./run-chat.ts";
  * arrived in one read) leave in one socket write: each event stays separate on the wire, syscalls are fewer.
  */
 const corked = new WeakSet<ServerResponse>();
-async function write(res: ServerResponse, text: string): Promise<void> {
+function uncork(res: ServerResponse) {
+  corked.delete(res);
+  res.uncork();
+}
+/** Returns a promise only when the socket asks the writer to wait (backpressure): no promise per chunk. */
+function write(res: ServerResponse, text: string): Promise<unknown> | undefined {
   if (!corked.has(res)) {
     corked.add(res);
     res.cork();
-    setImmediate(() => {
-      corked.delete(res);
-      res.uncork();
-    });
+    setImmediate(uncork, res);
   }
-  if (!res.write(text) && !res.destroyed) await once(res, "drain").catch(() => undefined);
+  if (!res.write(text) && !res.destroyed) return once(res, "drain").catch(() => undefined);
+  return undefined;
 }
 
 /**
@@ -56,7 +60,7 @@ export async function streamRun(
   let status: "ok" | "client_closed" | "upstream_error" = "ok";
   let out = "";
   for (let i = 0; i < chat.n; i++) out += writer.roleChunk(i, usageNull);
-  await write(res, out);
+  write(res, out);
   // A choice's last chunk carries its usage, which needs the prompt count: hold finishes until usage arrives.
   const held: { choice: number; reason: "stop" | "length" | "tool_calls" }[] = [];
   const flushFinishes = () => {
@@ -77,9 +81,14 @@ export async function streamRun(
     for (let r = first; !r.done; r = await events.next()) {
       const ev = r.value;
       if (signal.aborted) break;
-      if (ev.type === "delta") await write(res, writer.delta(ev, usageNull));
-      else if (ev.type === "finish") held.push({ choice: ev.choice, reason: ev.finishReason });
-      else if (held.length) await write(res, flushFinishes());
+      if (ev.type === "delta") {
+        const wait = write(res, writer.delta(ev, usageNull));
+        if (wait) await wait;
+      } else if (ev.type === "finish") held.push({ choice: ev.choice, reason: ev.finishReason });
+      else if (held.length) {
+        const wait = write(res, flushFinishes());
+        if (wait) await wait;
+      }
     }
     if (signal.aborted) status = "client_closed";
     else {
@@ -110,5 +119,6 @@ export async function streamRun(
     // Settles only if nothing above did (settle runs once).
     await run.settle(status);
     res.end();
+    if (status === "client_closed") recordAbandoned(reply);
   }
 }

@@ -4,6 +4,7 @@ import type { Config } from "../env.ts";
 import { createOperatorCommand } from "./create-operator.ts";
 import { demoKeyCommand } from "./demo-key.ts";
 import { listOrgsCommand, listUsersCommand } from "./list.ts";
+import { confirmPaymentCommand, voucherCodesCommand } from "./payments.ts";
 import { setOrgLimitsCommand } from "./set-org-limits.ts";
 
 export interface CliCommand {
@@ -30,4 +31,6 @@ export const commands: CliCommand[] = [
   listOrgsCommand,
   demoKeyCommand,
   setOrgLimitsCommand,
+  confirmPaymentCommand,
+  voucherCodesCommand,
 ];

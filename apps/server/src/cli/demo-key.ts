@@ -8,9 +8,11 @@ import type { CliCommand } from "./commands.ts";
 
 const DEMO_USERNAME = "demo";
 const DEFAULT_BALANCE = "100";
+/** Tier 1 (200 RPM): the README's samples and a newcomer's first scripts do not hit 429 at tier 0's 3 RPM. */
+const DEFAULT_TIER = 1;
 
-function parseArgs(args: string[]): { balance?: bigint; edition?: Edition } | string {
-  const out: { balance?: bigint; edition?: Edition } = {};
+function parseArgs(args: string[]): { balance?: bigint; edition?: Edition; tier?: number } | string {
+  const out: { balance?: bigint; edition?: Edition; tier?: number } = {};
   for (let i = 0; i < args.length; i++) {
     const [flag, inline] = args[i]!.split("=", 2) as [string, string | undefined];
     const value = inline ?? args[++i];
@@ -21,6 +23,11 @@ function parseArgs(args: string[]): { balance?: bigint; edition?: Edition } | st
         return `--balance needs a decimal amount with at most 9 decimals, got ${JSON.stringify(value ?? "")}`;
       }
       if (out.balance < 0n) return "--balance cannot be negative";
+    } else if (flag === "--tier") {
+      const n = Number(value);
+      if (!/^[0-5]$/.test(value ?? "") || !Number.isInteger(n))
+        return `--tier must be 0 to 5, got ${JSON.stringify(value ?? "")}`;
+      out.tier = n;
     } else if (flag === "--edition") {
       if (!EDITIONS.includes(value as Edition))
         return `--edition must be cn or global, got ${JSON.stringify(value ?? "")}`;
@@ -38,7 +45,7 @@ export const demoKeyCommand: CliCommand = {
   async run({ config, db, services, args, print }) {
     const parsed = parseArgs(args);
     if (typeof parsed === "string") {
-      print(`${parsed}\nUsage: npm run moonport -- demo-key [--balance N] [--edition cn|global]`);
+      print(`${parsed}\nUsage: npm run moonport -- demo-key [--balance N] [--edition cn|global] [--tier 0-5]`);
       return 2;
     }
     const edition = parsed.edition ?? config.defaultEdition;
@@ -102,6 +109,20 @@ export const demoKeyCommand: CliCommand = {
       print(`Granted ${formatMoney(amount, org!.currency)} (ledger kind "grant").`);
     }
     print(`Cash balance: ${formatMoney(cash, org!.currency, 4)}`);
+    const tier = parsed.tier ?? DEFAULT_TIER;
+    // The tier is an operator override (not a recharge), recorded as an operator action.
+    await db.transaction(async (tx) => {
+      await tx.update(schema.organizations).set({ tierOverride: tier }).where(eq(schema.organizations.id, orgId));
+      await tx.insert(schema.operatorActions).values({
+        id: newId("opa"),
+        actor: "cli:demo-key",
+        action: "org.set_tier",
+        target: orgId,
+        details: { tier },
+      });
+    });
+    await services.keyEvents.invalidate({ orgId });
+    print(`Tier set to ${tier} (operator override).`);
     const key = await createApiKey({
       db,
       orgId,

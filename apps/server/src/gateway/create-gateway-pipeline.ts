@@ -32,6 +32,8 @@ export interface GatewayPipelineHandle extends GatewayPipeline {
   close(): Promise<void>;
   /** Simulates a crash: stops without committing; the journal file stays for the next instance. */
   abandon(): void;
+  /** Read by the metrics at scrape time (observability/metrics.ts). */
+  readonly stats: { billQueueDepth(): number; journalBacklog(): number; openStreams(): number };
   /** Internals exposed for tests. */
   readonly accounts: Accounts;
 }
@@ -132,6 +134,7 @@ export function createGatewayPipeline(ctx: AppContext): GatewayPipelineHandle {
       const charges = await commitEntries(ctx.db, items);
       accounts.applyCommitted(charges);
       const mine = items.filter((i) => i.local).length;
+      ctx.observability.metrics.billsCommitted(items);
       if (mine) journal.committed(mine);
     });
   const writer = new BillWriter(commit, onError);
@@ -166,6 +169,11 @@ export function createGatewayPipeline(ctx: AppContext): GatewayPipelineHandle {
   return {
     ready,
     accounts,
+    stats: {
+      billQueueDepth: () => writer.size,
+      journalBacklog: () => journal.outstanding,
+      openStreams: () => journal.openStreams,
+    },
 
     async authenticate(authorization) {
       const m = authorization ? BEARER.exec(authorization) : null;

@@ -155,14 +155,48 @@ export class BillJournal {
       const record: ProgressRecord = { kind: "progress", lineId, ...usage, at };
       out += `${JSON.stringify(record)}\n`;
     }
-    if (out) this.writeLine(out);
+    if (out) {
+      this.writeLine(out);
+      this.flushNow();
+    }
   }
 
+  /**
+   * Lines of one event-loop turn leave in one write(2) at its end (setImmediate): under load many requests settle
+   * in the same turn, and a write per line was a syscall per request (two per stream). Nobody is answered before
+   * the write: `append` resolves after it, and a stream's `open` line is queued before its first byte is (the SSE
+   * writer's cork is released by a later setImmediate).
+   */
+  private buffered = "";
+  private flushWaiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
+  private flushScheduled = false;
+  private readonly flushBound = () => {
+    this.flushScheduled = false;
+    this.flushNow();
+  };
+
   private writeLine(text: string): void {
-    const data = Buffer.from(text);
-    fs.writeSync(this.fd, data);
-    this.bytes += data.length;
-    this.dirty = true;
+    this.buffered += text;
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(this.flushBound);
+    }
+  }
+
+  private flushNow(): void {
+    if (!this.buffered) return;
+    const data = this.buffered;
+    const waiters = this.flushWaiters;
+    this.buffered = "";
+    this.flushWaiters = [];
+    try {
+      this.bytes += fs.writeSync(this.fd, data);
+      this.dirty = true;
+    } catch (e) {
+      for (const w of waiters) w.reject(e);
+      return;
+    }
+    for (const w of waiters) w.resolve();
   }
 
   static open(dir: string, instanceId: string, sync: JournalSync): BillJournal {
@@ -179,9 +213,15 @@ export class BillJournal {
    */
   append(entry: JournalEntry): Promise<void> {
     if (this.closed) return Promise.reject(new Error("bill journal is closed"));
-    this.writeLine(`${JSON.stringify(entry)}\n`);
     this.pending++;
-    if (this.sync.mode === "interval") return Promise.resolve();
+    if (this.sync.mode === "interval") {
+      return new Promise((resolve, reject) => {
+        this.flushWaiters.push({ resolve, reject });
+        this.writeLine(`${JSON.stringify(entry)}\n`);
+      });
+    }
+    this.writeLine(`${JSON.stringify(entry)}\n`);
+    this.flushNow();
     return new Promise((resolve, reject) => {
       this.waiters.push({ resolve, reject });
       if (!this.syncing) this.syncing = this.fsyncNow();
@@ -221,12 +261,18 @@ export class BillJournal {
     return this.pending;
   }
 
+  /** Streams journaled at admission and not yet settled. */
+  get openStreams() {
+    return this.tracked.size;
+  }
+
   /** Clean shutdown: everything committed → the file goes; otherwise it is synced and stays for the next start. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
     clearInterval(this.progressTimer);
+    this.flushNow();
     if (this.syncing) await this.syncing;
     const keep = this.pending > 0 || this.tracked.size > 0;
     if (keep) fs.fdatasyncSync(this.fd);
@@ -238,6 +284,9 @@ export class BillJournal {
   /** What a crash leaves: the file as it is. Tests use it to simulate one. */
   abandon() {
     this.closed = true;
+    // Lines of this turn never reach the file, as in a crash; nobody was answered on them.
+    this.buffered = "";
+    for (const w of this.flushWaiters.splice(0)) w.reject(new Error("bill journal abandoned"));
     if (this.timer) clearInterval(this.timer);
     clearInterval(this.progressTimer);
     try {

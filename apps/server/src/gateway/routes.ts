@@ -15,8 +15,10 @@ import { abortOnClose, sendChatRun } from "../chat/send-chat-run.ts";
 import type { AppContext } from "../context.ts";
 import type { EngineRouter } from "../engines/index.ts";
 import type { App } from "../http/route.ts";
+import fileV1Routes from "../modules/files/v1-routes.ts";
+import { noteGatewayKey, recordGatewayTiming } from "../observability/index.ts";
 import { balanceEnvelope } from "./balance.ts";
-import { limitJsonDepth } from "./json-depth.ts";
+import { exceedsJsonDepth, limitJsonDepth, SCAN_AFTER_READ_LIMIT } from "./json-depth.ts";
 import type { GatewayPipeline, KeyIdentity } from "./pipeline.ts";
 
 /** Vision requests carry base64 images (api-compat §2.3: up to 100 MB). */
@@ -29,7 +31,9 @@ const requestIds = new WeakMap<FastifyRequest, { id: string; t0: number }>();
 
 function timing(req: FastifyRequest, engineMs = 0): string {
   const t0 = requestIds.get(req)?.t0 ?? performance.now();
-  return `gateway;dur=${Math.max(0, performance.now() - t0 - engineMs).toFixed(2)}`;
+  const ms = Math.max(0, performance.now() - t0 - engineMs);
+  recordGatewayTiming(req, ms, engineMs);
+  return `gateway;dur=${ms.toFixed(2)}`;
 }
 
 function requestIdOf(req: FastifyRequest): string {
@@ -116,28 +120,55 @@ export default async function gatewayRoutes(
     // The key is checked before any body is read (in-memory key cache): without a valid key nobody can make the
     // server buffer or parse a 100 MB body. Unknown paths are answered by the not-found handler.
     if (req.routeOptions.url === undefined) return;
-    keys.set(req, await pipeline.authenticate(req.headers.authorization));
+    const key = await pipeline.authenticate(req.headers.authorization);
+    keys.set(req, key);
+    noteGatewayKey(req, key);
   });
-  // A body nested deeper than any request needs is refused while it arrives, before JSON.parse sees it.
-  app.addHook("preParsing", async (_req, _reply, payload) =>
-    pipeStreams(
-      payload,
-      limitJsonDepth(MAX_JSON_DEPTH, () => gatewayErrors.tooDeep(MAX_JSON_DEPTH)),
-      () => {},
-    ),
-  );
+  // A body nested deeper than any request needs is refused before JSON.parse sees it: a large body (or one of
+  // unknown length) while it arrives, a small one (SCAN_AFTER_READ_LIMIT) by the parsers below once read.
+  app.addHook("preParsing", (req, _reply, payload, done) => {
+    const length = Number(req.headers["content-length"]);
+    // The upload route reads its multipart stream itself (modules/files/v1-routes.ts); it is never JSON.
+    if (length <= SCAN_AFTER_READ_LIMIT || (req.method === "POST" && req.routeOptions.url === "/v1/files")) {
+      done(null, payload);
+      return;
+    }
+    done(
+      null,
+      pipeStreams(
+        payload,
+        limitJsonDepth(MAX_JSON_DEPTH, () => gatewayErrors.tooDeep(MAX_JSON_DEPTH)),
+        () => {},
+      ),
+    );
+  });
   app.setErrorHandler(sendError);
   app.setNotFoundHandler((req, reply) =>
     sendError(gatewayErrors.routeNotFound(req.method, req.url.split("?")[0] ?? req.url), req, reply),
   );
+  const tooDeep = (body: string) => body.length <= SCAN_AFTER_READ_LIMIT && exceedsJsonDepth(body, MAX_JSON_DEPTH);
+  // Fastify's own JSON parser (prototype-poisoning checks included), after the depth check of small bodies.
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (req, body, done) => {
+    if (tooDeep(body as string)) done(gatewayErrors.tooDeep(MAX_JSON_DEPTH), undefined);
+    else parseJson(req, body as string, done);
+  });
   // Clients that forget `Content-Type: application/json` (curl -d) still send JSON.
   app.addContentTypeParser("*", { parseAs: "string" }, (_req, body, done) => {
+    if (tooDeep(body as string)) {
+      done(gatewayErrors.tooDeep(MAX_JSON_DEPTH), undefined);
+      return;
+    }
     try {
       done(null, body === "" ? undefined : JSON.parse(body as string));
     } catch {
       done(gatewayErrors.invalidJson(), undefined);
     }
   });
+
+  // Files API (api-compat §4): its own scope for the multipart parser; the key check and envelope above apply.
+  await app.register(fileV1Routes, { ctx: opts.ctx, keyOf });
 
   app.post("/chat/completions", { bodyLimit: CHAT_BODY_LIMIT }, async (req, reply) => {
     const key = keyOf(req);

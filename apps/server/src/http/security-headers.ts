@@ -28,10 +28,12 @@ export function servedOverTls(req: FastifyRequest): boolean {
 }
 
 export function registerSecurityHeaders(app: App) {
-  // onRequest, so error answers (404, 401, 429 …) carry the headers too.
-  app.addHook("onRequest", async (req, reply) => {
+  // onRequest, so error answers (404, 401, 429 …) carry the headers too. A callback hook: an async one costs a
+  // promise and a microtask turn on every request, /v1 included.
+  app.addHook("onRequest", (req, reply, done) => {
     reply.headers(BASE_HEADERS);
     if (servedOverTls(req)) reply.header("strict-transport-security", HSTS);
+    done();
   });
 }
 

@@ -121,6 +121,8 @@ export function siteTokenValues(config: Config, req: FastifyRequest): SiteTokenV
     siteGlobal,
     apiCn: safeUrl(config.apiBaseUrls.cn ?? `${siteCn}/v1`),
     apiGlobal: safeUrl(config.apiBaseUrls.global ?? `${siteGlobal}/v1`),
+    brand: config.brandName,
+    twoHost: String(Boolean(config.sites.cn && config.sites.global)),
   };
 }
 

@@ -2,8 +2,20 @@
  * Every background job of the app, defined once. Periodic schedules are declared here with their handlers; the
  * runner (jobs/runner.ts) keeps one database row per periodic job, so several instances run each occurrence once.
  */
+import { EDITION_TIME_ZONE, EDITIONS, PAYMENT_CLOSE_AFTER_MS } from "@moonport/contracts";
 import type { AppContext } from "../context.ts";
+import { MAIL_JOB } from "../mail/enqueue-mail.ts";
+import type { MailMessage } from "../mail/mailer.ts";
+import { evaluateAlerts } from "../modules/alerts/evaluate-alerts.ts";
 import { expireVouchers } from "../modules/billing/credit.ts";
+import { closeUnpaidPayments } from "../modules/billing/settle-payment.ts";
+import { EXPORT_JOB } from "../modules/bills/exports.ts";
+import { finalizeBillDays } from "../modules/bills/finalize-bill-days.ts";
+import { runBillExport } from "../modules/bills/run-bill-export.ts";
+import { EXTRACT_JOB } from "../modules/files/create-file.ts";
+import { extractFile } from "../modules/files/extract-file.ts";
+import { receiveNotification } from "../modules/payments/receive-notification.ts";
+import { NOTIFY_JOB, SANDBOX, SIGNATURE_HEADER } from "../modules/payments/sandbox-psp.ts";
 
 export function registerJobs(ctx: AppContext) {
   // Expired vouchers are written off with ledger entries soon after they expire (issue: vouchers).
@@ -14,5 +26,72 @@ export function registerJobs(ctx: AppContext) {
       const n = await expireVouchers({ ctx, now });
       if (n) ctx.log.info({ vouchers: n }, "expired vouchers written off");
     },
+  });
+
+  // Daily bills become final at 07:00 of the next day, in each edition's own zone.
+  for (const edition of EDITIONS) {
+    ctx.jobs.periodic({
+      name: `bills.finalize-days.${edition}`,
+      schedule: { dailyAt: "07:00", timeZone: EDITION_TIME_ZONE[edition] },
+      async handler(_payload, { now }) {
+        const n = await finalizeBillDays({ ctx, edition, now });
+        if (n) ctx.log.info({ edition, days: n }, "daily bills finalized");
+      },
+    });
+  }
+
+  ctx.jobs.define<{ exportId: string }>({
+    name: EXPORT_JOB,
+    maxAttempts: 5,
+    async handler(payload, { job }) {
+      await runBillExport({ ctx, exportId: payload.exportId, lastAttempt: job.attempts >= 5 });
+    },
+  });
+
+  // Alerts are evaluated off the gateway's path, once a minute.
+  ctx.jobs.periodic({
+    name: "alerts.evaluate",
+    schedule: { everyMinutes: 1 },
+    async handler(_payload, { now }) {
+      const n = await evaluateAlerts({ ctx, now });
+      if (n) ctx.log.info({ emails: n }, "alert e-mails queued");
+    },
+  });
+
+  ctx.jobs.define<MailMessage>({
+    name: MAIL_JOB,
+    maxAttempts: 12,
+    async handler(msg) {
+      await ctx.mailer.send(msg);
+    },
+  });
+
+  // Unpaid recharge orders close a day after they were created (spec §4, §9).
+  ctx.jobs.periodic({
+    name: "payments.close-unpaid",
+    schedule: { everyMinutes: 1 },
+    async handler(_payload, { now }) {
+      const n = await closeUnpaidPayments({ ctx, before: new Date(now.getTime() - PAYMENT_CLOSE_AFTER_MS), now });
+      if (n) ctx.log.info({ payments: n }, "unpaid payments closed");
+    },
+  });
+  // The sandbox PSP's webhook delivery: retried with backoff until our endpoint accepts it, like a real PSP.
+  ctx.jobs.define<{ body: string; signature: string }>({
+    name: NOTIFY_JOB,
+    async handler(payload) {
+      await receiveNotification({
+        ctx,
+        provider: SANDBOX,
+        rawBody: payload.body,
+        headers: { [SIGNATURE_HEADER]: payload.signature },
+      });
+    },
+  });
+
+  // Text extraction of an uploaded file (modules/files): enqueued with the file's row, so a restart resumes it.
+  ctx.jobs.define<{ fileId: string }>({
+    name: EXTRACT_JOB,
+    maxAttempts: 5,
+    handler: (payload) => extractFile(ctx, payload.fileId),
   });
 }

@@ -152,7 +152,9 @@ export function createJobRunner(ctx: AppContext): JobRunner {
     heartbeat.unref();
     try {
       const payload = periodic ? { scheduledAt: job.runAt.toISOString() } : job.payload;
-      await def.handler(payload as never, { ctx, job, now });
+      await ctx.observability.job(job.name, { "moonport.job.id": job.id, "moonport.job.attempt": job.attempts }, () =>
+        def.handler(payload as never, { ctx, job, now }),
+      );
       if (periodic) {
         const next = new Date(nextRun(periodic, Math.max(now.getTime(), job.runAt.getTime())));
         await ctx.db

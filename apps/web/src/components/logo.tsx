@@ -1,8 +1,8 @@
 import { Group, Text } from "@mantine/core";
 import { useId } from "react";
-import { useBrand } from "../features/config/api/get-config.ts";
+import { useBrand } from "../lib/site-config.ts";
 
-/** The brand mark (a crescent in the primary gradient) and the brand name from /api/config. */
+/** The brand mark (a crescent in the primary gradient) and the brand name (BRAND_NAME, from the site tokens). */
 export function LogoMark({ size = 28 }: { size?: number }) {
   // A unique gradient id per mark: a duplicate id inside a hidden element would blank every other copy.
   const gradient = `mp-logo-${useId().replace(/:/g, "")}`;

@@ -1,27 +1,24 @@
 import { useTranslation } from "react-i18next";
-import { DEFAULT_BRAND, useConfig } from "../features/config/api/get-config.ts";
+import { brandName } from "../lib/site-config.ts";
 
 /**
- * Document title and meta tags of a page (React hoists them into <head>, also when prerendering). The site
- * title, description and keywords are the edition's from /api/config; before it loads (and in prerendered
- * HTML) the catalog's defaults for the locale stand in.
+ * Document title and meta tags of a page (React hoists them into <head>, also when prerendering). Everything here
+ * comes with the page (the locale's catalog and the server-filled site tokens), so public pages need no request
+ * to render them and hydration never re-renders the head.
  */
 export function PageMeta({ title, description }: { title?: string; description?: string }) {
   const { t } = useTranslation();
-  const config = useConfig();
-  const brand = config?.brandName ?? DEFAULT_BRAND;
-  const siteTitle = config?.edition.title ?? t("site.title", { brand });
-  const desc = description ?? config?.edition.description ?? t("site.description", { brand });
-  const keywords = config?.edition.keywords.join(", ") ?? t("site.keywords", { brand });
+  const brand = brandName();
+  const siteTitle = t("site.title", { brand });
+  const desc = description ?? t("site.description", { brand });
   const full = title ? `${title} · ${siteTitle}` : siteTitle;
   return (
     <>
       <title>{full}</title>
       <meta name="description" content={desc} />
-      <meta name="keywords" content={keywords} />
+      <meta name="keywords" content={t("site.keywords", { brand })} />
       <meta property="og:title" content={full} />
       <meta property="og:description" content={desc} />
-      {config ? <meta property="og:image" content={config.edition.socialImage} /> : null}
     </>
   );
 }

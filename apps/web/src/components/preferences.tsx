@@ -1,4 +1,4 @@
-import { ActionIcon, Menu, Tooltip, useMantineColorScheme } from "@mantine/core";
+import { ActionIcon, Menu, useMantineColorScheme } from "@mantine/core";
 import { LOCALES, type Locale } from "@moonport/contracts";
 import { IconCheck, IconDeviceDesktop, IconLanguage, IconMoon, IconSun } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
@@ -19,11 +19,17 @@ export function ThemeSwitch() {
   return (
     <Menu position="bottom-end" width={160} withinPortal>
       <Menu.Target>
-        <Tooltip label={t("theme.label")} withArrow openDelay={400}>
-          <ActionIcon variant="default" size="lg" aria-label={t("theme.label")} data-testid="theme-switch">
-            <Current size={18} stroke={1.6} />
-          </ActionIcon>
-        </Tooltip>
+        {/* A native title, not a Tooltip: these sit on every public page, where each floating element costs
+            hydration time (Lighthouse TBT) for a hint the aria-label already gives screen readers. */}
+        <ActionIcon
+          variant="default"
+          size="lg"
+          aria-label={t("theme.label")}
+          title={t("theme.label")}
+          data-testid="theme-switch"
+        >
+          <Current size={18} stroke={1.6} />
+        </ActionIcon>
       </Menu.Target>
       <Menu.Dropdown>
         {options.map(({ value, label, icon: Icon }) => (
@@ -49,11 +55,15 @@ export function LocaleSwitch() {
   return (
     <Menu position="bottom-end" width={160} withinPortal>
       <Menu.Target>
-        <Tooltip label={t("language")} withArrow openDelay={400}>
-          <ActionIcon variant="default" size="lg" aria-label={t("language")} data-testid="locale-switch">
-            <IconLanguage size={18} stroke={1.6} />
-          </ActionIcon>
-        </Tooltip>
+        <ActionIcon
+          variant="default"
+          size="lg"
+          aria-label={t("language")}
+          title={t("language")}
+          data-testid="locale-switch"
+        >
+          <IconLanguage size={18} stroke={1.6} />
+        </ActionIcon>
       </Menu.Target>
       <Menu.Dropdown>
         {LOCALES.map((l) => (

@@ -3,37 +3,53 @@
  * (resources.test.ts) fails when a key exists in one locale and not the other.
  */
 import enAuth from "./locales/en-US/auth.json";
+import enBilling from "./locales/en-US/billing.json";
+import enBills from "./locales/en-US/bills.json";
 import enCommon from "./locales/en-US/common.json";
 import enConsole from "./locales/en-US/console.json";
 import enDocs from "./locales/en-US/docs.json";
+import enFiles from "./locales/en-US/files.json";
 import enHome from "./locales/en-US/home.json";
 import enOrg from "./locales/en-US/org.json";
+import enPlayground from "./locales/en-US/playground.json";
 import enProfile from "./locales/en-US/profile.json";
 import zhAuth from "./locales/zh-CN/auth.json";
+import zhBilling from "./locales/zh-CN/billing.json";
+import zhBills from "./locales/zh-CN/bills.json";
 import zhCommon from "./locales/zh-CN/common.json";
 import zhConsole from "./locales/zh-CN/console.json";
 import zhDocs from "./locales/zh-CN/docs.json";
+import zhFiles from "./locales/zh-CN/files.json";
 import zhHome from "./locales/zh-CN/home.json";
 import zhOrg from "./locales/zh-CN/org.json";
+import zhPlayground from "./locales/zh-CN/playground.json";
 import zhProfile from "./locales/zh-CN/profile.json";
 
 export const resources = {
   "en-US": {
     common: enCommon,
     auth: enAuth,
+    bills: enBills,
+    billing: enBilling,
     console: enConsole,
     docs: enDocs,
+    files: enFiles,
     home: enHome,
     org: enOrg,
+    playground: enPlayground,
     profile: enProfile,
   },
   "zh-CN": {
     common: zhCommon,
     auth: zhAuth,
+    bills: zhBills,
+    billing: zhBilling,
     console: zhConsole,
     docs: zhDocs,
+    files: zhFiles,
     home: zhHome,
     org: zhOrg,
+    playground: zhPlayground,
     profile: zhProfile,
   },
 } as const;

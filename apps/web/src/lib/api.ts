@@ -14,7 +14,8 @@ export class ApiError extends Error {
   }
 }
 
-function csrfToken(): string | undefined {
+/** The CSRF token the server set (double-submit cookie), for requests made without `api()` (uploads with progress). */
+export function csrfToken(): string | undefined {
   const m = /(?:^|; )mp_csrf=([^;]*)/.exec(document.cookie);
   return m?.[1];
 }

@@ -22,7 +22,15 @@ export const paths = {
   apiKeys: "/console/api-keys",
   limits: "/console/limits",
   consumption: "/console/consumption",
+  bills: "/console/bills",
+  billExports: "/console/exports",
+  billAlerts: "/console/alerts",
+  files: "/console/files",
   profile: "/console/profile",
+  billing: "/console/billing",
+  recharge: "/console/billing/recharge",
+  vouchers: "/console/billing/vouchers",
+  playground: "/playground",
 } as const;
 
 /** The tab named in the URL, or the first one when it names none. */

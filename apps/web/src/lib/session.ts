@@ -1,12 +1,24 @@
-import { SessionState } from "@moonport/contracts";
+import type { SessionState } from "@moonport/contracts";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api } from "./api.ts";
+
+/**
+ * `SessionState` checked by hand rather than by its zod schema: every public page asks this, and the schema would
+ * bring zod's runtime (about 100 KB) into pages that otherwise never need it.
+ */
+const sessionState = {
+  parse(value: unknown): SessionState {
+    const signedIn = (value as { signedIn?: unknown } | null)?.signedIn;
+    if (typeof signedIn !== "boolean") throw new Error("unexpected /api/auth/session answer");
+    return { signedIn };
+  },
+};
 
 /** App-wide session state (public pages and the auth pages both ask it), so it lives outside any feature. */
 export const sessionQueryOptions = () =>
   queryOptions({
     queryKey: ["session"],
-    queryFn: ({ signal }) => api("/api/auth/session", { schema: SessionState, signal }),
+    queryFn: ({ signal }) => api("/api/auth/session", { schema: sessionState, signal }),
     staleTime: 30_000,
   });
 

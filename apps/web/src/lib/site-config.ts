@@ -36,3 +36,23 @@ export function apiBaseUrl(locale: Locale): string {
   const c = siteConfig();
   return localeEdition(locale) === "global" ? c.apiGlobal : c.apiCn;
 }
+
+/** BRAND_NAME, known from the first render on (no request), so prerendered pages hydrate without a second pass. */
+export function brandName(): string {
+  return siteConfig().brand;
+}
+
+/** The brand for components; a hook by name only, so callers need not change if it ever becomes reactive. */
+export const useBrand = brandName;
+
+/**
+ * The other edition's site, for the footer link, and whether the deployment has two hosts at all. `twoHost` is
+ * the token's text ("true" | "false", the token itself while prerendering): render it into an attribute and let
+ * CSS hide the link, because a prerendered page cannot know the deployment and a branch on it would not hydrate.
+ */
+export function otherEditionSite(locale: Locale): { edition: Edition; url: string; twoHost: string } {
+  const c = siteConfig();
+  return localeEdition(locale) === "global"
+    ? { edition: "cn", url: c.siteCn, twoHost: c.twoHost }
+    : { edition: "global", url: c.siteGlobal, twoHost: c.twoHost };
+}

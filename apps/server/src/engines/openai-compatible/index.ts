@@ -64,7 +64,8 @@ export class OpenAICompatibleEngine implements Engine {
     const url = new URL(route.baseUrl);
     this.basePath = url.pathname.replace(/\/+$/, "");
     this.pool = new Pool(url.origin, {
-      connections: 256,
+      // Every request in flight holds a connection (a stream for its whole length): requests beyond this wait.
+      connections: route.maxConnections,
       keepAliveTimeout: 30_000,
       connect: { timeout: route.connectTimeoutMs },
       headersTimeout: route.responseTimeoutMs,

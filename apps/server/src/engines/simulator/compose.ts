@@ -4,6 +4,7 @@
  * varied by a seeded generator so that the same request always gets the same answer.
  */
 import type { ChatMessage, ImagePart, JsonSchema, ToolDef } from "../../chat/types.ts";
+import { bestPassage } from "./document-quote.ts";
 import type { Rng } from "./rng.ts";
 import type { SearchResult } from "./search.ts";
 
@@ -94,6 +95,7 @@ const EN = {
   simulator:
     "(This reply was composed by the platform's built-in simulator, which answers without a language model; connect an upstream model for real completions.)",
   docs: ["According to the documentation ({title}):", "The documentation covers this in “{title}”:"],
+  quote: "According to the document: “{passage}”",
   greet: "Hello! I am {model}, running on the platform's built-in simulator. How can I help you today?",
   who: "I am {model}. On this deployment I am served by the platform's built-in simulator, which composes answers deterministically from your request and the platform documentation instead of running a language model.",
   math: "The result is {expr}.",
@@ -133,6 +135,7 @@ const ZH = {
   ],
   simulator: "（本回复由平台内置的模拟器生成，它不运行语言模型；接入上游模型即可获得真实的回答。）",
   docs: ["根据文档（{title}）：", "文档「{title}」中有说明："],
+  quote: "根据文件内容：“{passage}”",
   greet: "你好！我是 {model}，当前由平台内置的模拟器提供服务。有什么可以帮你的吗？",
   who: "我是 {model}。在本平台上，我由内置模拟器提供服务：它根据你的请求和平台文档确定性地生成回答，而不是运行语言模型。",
   math: "计算结果是 {expr}。",
@@ -215,6 +218,10 @@ export function composeAnswer(input: ComposeInput): string {
   if (WHO.test(question)) return fill(t.who, { model: input.modelId });
   const math = arithmetic(question);
   if (math) return fill(t.math, { expr: math });
+
+  // A document in the system message (file Q&A): quote its passage that matches the question.
+  const passage = bestPassage(input.messages, question);
+  if (passage) return fill(t.quote, { passage });
 
   const topic = topicOf(question, lang);
   const best = input.docs[0];

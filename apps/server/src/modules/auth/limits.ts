@@ -10,7 +10,7 @@ import { createLimiter, type Limiter } from "../../lib/limiter.ts";
 export const AUTH_LIMITS = {
   /** SMS sent to one phone number per hour. */
   smsPerPhone: { points: 10, durationSeconds: 3600 },
-  /** SMS requested from one IP address per hour. */
+  /** SMS requested from one IP address per hour: the default of SMS_PER_IP_PER_HOUR (env.ts). */
   smsPerIp: { points: 30, durationSeconds: 3600 },
   /**
    * Failed sign-ins for one account from one IP address per 15 minutes; a success clears the count. Per pair, not
@@ -52,7 +52,12 @@ export function authLimiters(ctx: AppContext): AuthLimiters {
     const { perHour, perDay } = ctx.config.signUpsPerIp;
     l = {
       smsPerPhone: make("smsPerPhone"),
-      smsPerIp: make("smsPerIp"),
+      smsPerIp: createLimiter({
+        ctx,
+        keyPrefix: "auth:smsPerIp",
+        points: ctx.config.smsPerIpPerHour,
+        durationSeconds: AUTH_LIMITS.smsPerIp.durationSeconds,
+      }),
       signInFailuresPerAccountIp: make("signInFailuresPerAccountIp"),
       signInFailuresPerAccount: make("signInFailuresPerAccount"),
       signInFailuresPerIp: make("signInFailuresPerIp"),

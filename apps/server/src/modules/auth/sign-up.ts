@@ -1,6 +1,7 @@
 import type { Edition, Locale, MeWithOrgs } from "@moonport/contracts";
 import type { AppContext } from "../../context.ts";
 import { type ClientInfo, createSession, type NewSession } from "../../http/session.ts";
+import { grantSignupVoucher } from "../billing/signup-voucher.ts";
 import { createUserWithOrg } from "./create-user.ts";
 import { getMe } from "./get-me.ts";
 import { authLimiters, ensureNotBlocked } from "./limits.ts";
@@ -44,7 +45,8 @@ export async function signUpByPassword(opts: {
   const passwordHash = await hashPassword(opts.password);
   const now = ctx.clock.now();
   const result = await ctx.db.transaction(async (tx) => {
-    const { userId } = await createUserWithOrg({ tx, ...opts, passwordHash, now });
+    const { userId, orgId } = await createUserWithOrg({ tx, ...opts, passwordHash, now });
+    await grantSignupVoucher({ ctx, tx, orgId, now });
     const session = await createSession({ db: tx, userId, ttlMs: ctx.config.sessionTtlMs, now, client: opts.client });
     return { me: await getMe({ db: tx, userId }), session };
   });
@@ -69,7 +71,8 @@ export async function signUpByPhone(opts: {
   const codeId = await checkSmsCode({ db: ctx.db, phone, purpose: "signup", code: opts.code, now });
   const passwordHash = await hashPassword(opts.password);
   const result = await ctx.db.transaction(async (tx) => {
-    const { userId } = await createUserWithOrg({ tx, ...opts, passwordHash, now });
+    const { userId, orgId } = await createUserWithOrg({ tx, ...opts, passwordHash, now });
+    await grantSignupVoucher({ ctx, tx, orgId, now });
     await consumeSmsCode({ tx, id: codeId, now });
     const session = await createSession({ db: tx, userId, ttlMs: ctx.config.sessionTtlMs, now, client: opts.client });
     return { me: await getMe({ db: tx, userId }), session };

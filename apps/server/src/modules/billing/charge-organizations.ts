@@ -3,7 +3,7 @@
  * transaction. The statement count is fixed whatever the number of charges or organizations (ARCHITECTURE.md
  * "Billing"): one lock of every organization involved (in id order, so instances and the voucher write-off lock
  * in the same order), one read of their usable vouchers (locked), the allocation in memory (allocate.ts), then
- * one set-based UPDATE each for vouchers and cash and one INSERT of the ledger entries.
+ * one set-based UPDATE each for vouchers and cash and one INSERT of the ledger entries (one per organization).
  *
  * It tells nobody: the bill writer applies the result to this instance's admission views itself, and other
  * instances pick it up with their next refresh (about a second), as before.
@@ -21,6 +21,27 @@ export interface UsageCharge {
   /** The bill line charged (the ledger entry's reference). */
   reference: string;
   note: string;
+}
+
+/**
+ * One ledger entry per organization per batch: the bill rows (request_bills, with their cash and voucher
+ * deductions) are the per-request record, and a ledger row per request doubled the rows and index entries the
+ * batch writes, which with PGlite is gateway CPU. A single charge keeps its bill line as reference and note; a
+ * batch names how many lines it covers and the first and last (the lines are in request_bills).
+ */
+function chargeEntry(orgId: string, charged: UsageCharge[], cash: bigint, voucher: bigint): LedgerRow {
+  const first = charged[0]!;
+  const last = charged[charged.length - 1]!;
+  return {
+    id: newLedgerId(),
+    orgId,
+    kind: "charge",
+    cashDelta: -cash,
+    voucherDelta: -voucher,
+    reference: charged.length === 1 ? first.reference : null,
+    note: charged.length === 1 ? first.note : `${charged.length} bill lines, ${first.reference} … ${last.reference}`,
+    createdAt: new Date(last.at),
+  };
 }
 
 /** Returns one allocation per charge, in the order given. Charges of one organization are applied oldest first. */
@@ -69,24 +90,17 @@ export async function chargeOrganizations(tx: Tx, charges: UsageCharge[]): Promi
     );
     for (const [id, r] of remaining) voucherUpdates.push([id, r]);
     let cashTotal = 0n;
+    let voucherTotal = 0n;
+    const charged: UsageCharge[] = [];
     indexes.forEach((i, k) => {
       const a = allocations[k]!;
       const c = charges[i]!;
       out[i] = a;
       cashTotal += a.cash;
-      if (a.cash !== 0n || a.voucher !== 0n) {
-        ledger.push({
-          id: newLedgerId(),
-          orgId,
-          kind: "charge",
-          cashDelta: -a.cash,
-          voucherDelta: -a.voucher,
-          reference: c.reference,
-          note: c.note,
-          createdAt: new Date(c.at),
-        });
-      }
+      voucherTotal += a.voucher;
+      if (a.cash !== 0n || a.voucher !== 0n) charged.push(c);
     });
+    if (charged.length) ledger.push(chargeEntry(orgId, charged, cashTotal, voucherTotal));
     if (cashTotal !== 0n) cash.push([orgId, cashTotal]);
   }
   if (voucherUpdates.length) {

@@ -33,7 +33,6 @@ export function editionConfig(ctx: AppContext, edition: Edition, origin: string)
     siteUrl: site,
     apiBaseUrl: ctx.config.apiBaseUrls[edition] ?? `${site}/v1`,
     ...TEXTS[edition](ctx.config.brandName),
-    socialImage: `${site}/og/${edition}.png`,
     analytics: ctx.config.analytics[edition],
   };
 }

@@ -1,4 +1,4 @@
-import { type Consumption, type ConsumptionItem, EDITION_TIME_ZONE } from "@moonport/contracts";
+import { type Consumption, type ConsumptionItem, EDITION_TIME_ZONE, isPlaygroundKeyId } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { eq, inArray } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
@@ -50,7 +50,12 @@ export async function getConsumption(opts: {
     .where(eq(schema.projects.orgId, access.org.id));
   const names = new Map([...keyNames, ...projectNames].map((r) => [r.id, r.name]));
   const items = (rows: { key: string; amount: string }[], named: boolean): ConsumptionItem[] =>
-    rows.map((r) => ({ id: r.key, name: named ? (names.get(r.key) ?? r.key) : r.key, amount: r.amount }));
+    rows.map((r) => ({
+      id: r.key,
+      // Playground runs are billed without a key (modules/playground): they are listed as one "key" per user.
+      name: named ? (names.get(r.key) ?? (isPlaygroundKeyId(r.key) ? "Playground" : r.key)) : r.key,
+      amount: r.amount,
+    }));
 
   return {
     currency: access.org.currency,

@@ -1,11 +1,18 @@
 import {
+  IconBell,
   IconBuildingCommunity,
   IconChartBar,
+  IconCreditCard,
+  IconFileSpreadsheet,
+  IconFiles,
   IconFolder,
   IconGauge,
   IconKey,
   IconLayoutDashboard,
+  IconReceipt,
+  IconTicket,
   IconUserCircle,
+  IconWallet,
 } from "@tabler/icons-react";
 import type { ComponentType } from "react";
 import { paths } from "../../lib/paths.ts";
@@ -43,6 +50,21 @@ export const CONSOLE_NAV: ConsoleNavSection[] = [
     ],
   },
   {
+    label: "billing:nav.section",
+    entries: [
+      { to: paths.billing, label: "billing:nav.overview", icon: IconWallet, adminOnly: true },
+      { to: paths.recharge, label: "billing:nav.recharge", icon: IconCreditCard, adminOnly: true },
+      { to: paths.vouchers, label: "billing:nav.vouchers", icon: IconTicket, adminOnly: true },
+      { to: paths.bills, label: "bills:nav.details", icon: IconReceipt, adminOnly: true },
+      { to: paths.billExports, label: "bills:nav.exports", icon: IconFileSpreadsheet, adminOnly: true },
+      { to: paths.billAlerts, label: "bills:nav.alerts", icon: IconBell, adminOnly: true },
+    ],
+  },
+  {
+    label: "console:nav.resources",
+    entries: [{ to: paths.files, label: "console:nav.files", icon: IconFiles }],
+  },
+  {
     label: "console:nav.account",
     entries: [{ to: paths.profile, label: "console:nav.profile", icon: IconUserCircle }],
   },
@@ -52,4 +74,5 @@ export const CONSOLE_NAV: ConsoleNavSection[] = [
 export const CONSOLE_SITE_LINKS = [
   { to: "/", label: "home:nav.home" },
   { to: "/docs/overview", label: "home:nav.docs" },
+  { to: "/playground", label: "home:nav.playground" },
 ] as const;

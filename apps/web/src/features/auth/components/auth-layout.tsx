@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { Logo, LogoMark } from "../../../components/logo.tsx";
 import { LocaleSwitch, ThemeSwitch } from "../../../components/preferences.tsx";
-import { useBrand } from "../../config/api/get-config.ts";
+import { useBrand } from "../../../lib/site-config.ts";
 import classes from "./auth-layout.module.css";
 
 /** Sign-in, sign-up and setup: a brand panel (wide screens) beside the form. */

@@ -36,7 +36,14 @@ function isActive(pathname: string, to: string): boolean {
  * The console frame: header (brand, organization switcher, theme, language, user menu) and the sidebar from
  * CONSOLE_NAV. Signed-out visitors are sent to sign-in and come back here afterwards.
  */
-export function ConsoleShell({ children }: { children: (me: MeWithOrgs) => ReactNode }) {
+export function ConsoleShell({
+  children,
+  sidebar = true,
+}: {
+  children: (me: MeWithOrgs) => ReactNode;
+  /** Full-width pages of the top navbar (the playground) have no console sidebar. */
+  sidebar?: boolean;
+}) {
   const { t } = useTranslation("console");
   const [opened, { toggle, close }] = useDisclosure(false);
   const location = useLocation();
@@ -83,7 +90,7 @@ export function ConsoleShell({ children }: { children: (me: MeWithOrgs) => React
   return (
     <AppShell
       header={{ height: 60 }}
-      navbar={{ width: 248, breakpoint: "sm", collapsed: { mobile: !opened } }}
+      navbar={{ width: 248, breakpoint: "sm", collapsed: { mobile: !opened, desktop: !sidebar } }}
       padding={{ base: "md", sm: "xl" }}
     >
       <AppShell.Header className={classes.header}>

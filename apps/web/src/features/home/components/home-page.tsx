@@ -31,8 +31,9 @@ import { Link } from "react-router";
 import { Logo } from "../../../components/logo.tsx";
 import { PageMeta } from "../../../components/page-meta.tsx";
 import { LocaleSwitch, ThemeSwitch } from "../../../components/preferences.tsx";
+import { useLocale } from "../../../i18n/index.ts";
 import { useSignedIn } from "../../../lib/session.ts";
-import { useBrand, useConfig } from "../../config/api/get-config.ts";
+import { apiBaseUrl, otherEditionSite, useBrand } from "../../../lib/site-config.ts";
 import { SITE_LINKS } from "../site-links.ts";
 import classes from "./home.module.css";
 
@@ -43,11 +44,24 @@ const FEATURES: { key: string; icon: ComponentType<{ size?: number; stroke?: num
   { key: "dialogue", icon: IconMessages, color: "teal" },
 ];
 
+/** A signed-in visitor is offered the console only; "Sign in" would be a dead end for them. */
+function SignInLink({ button = false, onClick }: { button?: boolean; onClick?: () => void }) {
+  const { t } = useTranslation("home");
+  if (useSignedIn()) return null;
+  return button ? (
+    <Button component={Link} to="/signin" variant="default" data-testid="home-sign-in">
+      {t("nav.signIn")}
+    </Button>
+  ) : (
+    <Link to="/signin" className={classes.navLink} onClick={onClick}>
+      {t("nav.signIn")}
+    </Link>
+  );
+}
+
 function SiteHeader() {
   const { t } = useTranslation("home");
   const [opened, { toggle, close }] = useDisclosure(false);
-  // A signed-in visitor is offered the console only; "Sign in" would be a dead end for them.
-  const signedIn = useSignedIn();
   return (
     <header className={classes.header}>
       <Container size="lg" h={64}>
@@ -68,11 +82,7 @@ function SiteHeader() {
             <Group gap="xs" visibleFrom="sm" wrap="nowrap">
               <LocaleSwitch />
               <ThemeSwitch />
-              {signedIn ? null : (
-                <Button component={Link} to="/signin" variant="default" data-testid="home-sign-in">
-                  {t("nav.signIn")}
-                </Button>
-              )}
+              <SignInLink button />
             </Group>
             <Button component={Link} to="/console" visibleFrom="xs" color="indigo.7">
               {t("nav.openConsole")}
@@ -88,11 +98,7 @@ function SiteHeader() {
               {t(l.label)}
             </Link>
           ))}
-          {signedIn ? null : (
-            <Link to="/signin" className={classes.navLink} onClick={close}>
-              {t("nav.signIn")}
-            </Link>
-          )}
+          <SignInLink onClick={close} />
           <Group gap="xs" mt="md">
             <LocaleSwitch />
             <ThemeSwitch />
@@ -104,8 +110,7 @@ function SiteHeader() {
 }
 
 function CodeSample() {
-  const config = useConfig();
-  const base = config?.edition.apiBaseUrl ?? "https://api.example.com/v1";
+  const base = apiBaseUrl(useLocale());
   return (
     <div className={classes.codeCard}>
       <div className={classes.codeBar}>
@@ -135,8 +140,7 @@ function CodeSample() {
 function SiteFooter() {
   const { t } = useTranslation("home");
   const brand = useBrand();
-  const config = useConfig();
-  const other = config?.twoHost ? config.other : undefined;
+  const other = otherEditionSite(useLocale());
   return (
     <footer className={classes.footer}>
       <Container size="lg" py="xl">
@@ -153,14 +157,18 @@ function SiteFooter() {
                 {t(l.label)}
               </Link>
             ))}
-            {other ? (
-              <Anchor href={other.siteUrl} className={classes.footerLink} underline="hover" data-testid="other-edition">
-                <Group gap={4} component="span">
-                  <IconWorld size={14} />
-                  {t(`footer.edition.${other.edition}`)}
-                </Group>
-              </Anchor>
-            ) : null}
+            <Anchor
+              href={other.url}
+              className={`${classes.footerLink} ${classes.otherEdition}`}
+              underline="hover"
+              data-two-host={other.twoHost}
+              data-testid="other-edition"
+            >
+              <Group gap={4} component="span">
+                <IconWorld size={14} />
+                {t(`footer.edition.${other.edition}`)}
+              </Group>
+            </Anchor>
           </Group>
         </Group>
       </Container>
@@ -168,12 +176,32 @@ function SiteFooter() {
   );
 }
 
+/**
+ * "Get started": new visitors create an account, someone signed in goes straight to the console. Its own component
+ * so that the session answer, which arrives after hydration, re-renders one button rather than the page.
+ */
+function GetStartedButton() {
+  const { t } = useTranslation("home");
+  const startHref = useSignedIn() ? "/console" : "/signup";
+  return (
+    <Button
+      component={Link}
+      to={startHref}
+      size="md"
+      // indigo.6 under white text is 4.2:1; .7 meets WCAG AA (4.5:1).
+      color="indigo.7"
+      rightSection={<IconArrowRight size={18} />}
+      data-testid="get-started"
+    >
+      {t("hero.start")}
+    </Button>
+  );
+}
+
 /** The public home page (spec §1), prerendered in both locales. */
 export function HomePage() {
   const { t } = useTranslation("home");
   const brand = useBrand();
-  // New visitors start by creating an account; someone signed in goes straight to the console.
-  const startHref = useSignedIn() ? "/console" : "/signup";
   return (
     <Box>
       <PageMeta />
@@ -193,17 +221,7 @@ export function HomePage() {
                   {t("hero.subtitle", { brand })}
                 </Text>
                 <Group gap="sm">
-                  <Button
-                    component={Link}
-                    to={startHref}
-                    size="md"
-                    // indigo.6 under white text is 4.2:1; .7 meets WCAG AA (4.5:1).
-                    color="indigo.7"
-                    rightSection={<IconArrowRight size={18} />}
-                    data-testid="get-started"
-                  >
-                    {t("hero.start")}
-                  </Button>
+                  <GetStartedButton />
                   <Button
                     component={Link}
                     to="/docs/overview"

@@ -1,0 +1,83 @@
+/**
+ * Every e-mail the app sends, in both locales, with a plain-text and an HTML part. The brand is the deployment's
+ * (`BRAND_NAME`); values are escaped in the HTML part. Amounts arrive formatted (formatMoney), dates as text.
+ */
+import type { Locale } from "@moonport/contracts";
+import type { MailMessage } from "./mailer.ts";
+
+type Params = Record<string, string>;
+
+interface Template {
+  subject: Record<Locale, string>;
+  /** paragraphs; `{name}` placeholders */
+  body: Record<Locale, string[]>;
+}
+
+export const MAIL_TEMPLATES = {
+  balance_low: {
+    subject: {
+      "en-US": "{brand}: available balance below {threshold}",
+      "zh-CN": "{brand}：可用余额低于 {threshold}",
+    },
+    body: {
+      "en-US": [
+        "The available balance of organization {org} is {available}, below your alert threshold of {threshold}.",
+        "Recharge in the console to keep your API calls running: {consoleUrl}",
+        "You get this e-mail once each time the balance falls below the threshold; change the alert in Billing → Alerts.",
+      ],
+      "zh-CN": [
+        "组织 {org} 的可用余额为 {available}，已低于您设置的提醒阈值 {threshold}。",
+        "请前往控制台充值，以免 API 调用中断：{consoleUrl}",
+        "余额每次低于阈值时发送一封提醒邮件；可在“费用 → 提醒设置”中修改。",
+      ],
+    },
+  },
+  project_consumption: {
+    subject: {
+      "en-US": "{brand}: project {project} {periodKind} consumption reached {amount}",
+      "zh-CN": "{brand}：项目 {project} {periodKind}消费已达 {amount}",
+    },
+    body: {
+      "en-US": [
+        "Project {project} of organization {org} has consumed {spent} in {period}, reaching its {periodKind} consumption alert of {amount}.",
+        "Review its usage in the console: {consoleUrl}",
+        "You get this e-mail at most once per {periodKind} period; change the alert in the project's settings.",
+      ],
+      "zh-CN": [
+        "组织 {org} 的项目 {project} 在 {period} 已消费 {spent}，达到{periodKind}消费提醒金额 {amount}。",
+        "请前往控制台查看用量：{consoleUrl}",
+        "每个{periodKind}周期最多发送一封提醒邮件；可在项目设置中修改。",
+      ],
+    },
+  },
+} as const satisfies Record<string, Template>;
+
+export type MailTemplate = keyof typeof MAIL_TEMPLATES;
+
+const fill = (s: string, p: Params) => s.replace(/\{(\w+)\}/g, (m, k: string) => p[k] ?? m);
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+export function renderMail(opts: {
+  template: MailTemplate;
+  locale: Locale;
+  brand: string;
+  to: string[];
+  params: Params;
+}): MailMessage {
+  const t = MAIL_TEMPLATES[opts.template];
+  const params = { ...opts.params, brand: opts.brand };
+  const paragraphs = t.body[opts.locale].map((p) => fill(p, params));
+  const escaped = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, escapeHtml(v)]));
+  const htmlParagraphs = t.body[opts.locale].map(
+    (p) => `<p style="margin:0 0 12px">${fill(escapeHtml(p), escaped)}</p>`,
+  );
+  const subject = fill(t.subject[opts.locale], params);
+  const html = `<!doctype html><html lang="${opts.locale}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+<body style="font-family:system-ui,-apple-system,'Segoe UI',sans-serif;color:#1a1b1e;background:#f8f9fa;margin:0;padding:24px">
+<div style="max-width:560px;margin:0 auto;background:#fff;border-radius:8px;padding:24px">
+<h1 style="font-size:18px;margin:0 0 16px">${escapeHtml(opts.brand)}</h1>
+${htmlParagraphs.join("\n")}
+</div></body></html>`;
+  return { to: opts.to, subject, text: `${paragraphs.join("\n\n")}\n\n— ${opts.brand}\n`, html };
+}

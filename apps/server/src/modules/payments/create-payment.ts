@@ -1,0 +1,138 @@
+import {
+  type CreatePaymentRequest,
+  EDITION_TIME_ZONE,
+  MONTHLY_RECHARGE_ORDERS,
+  PAY_TYPES_BY_EDITION,
+  type Payment,
+  parseMoney,
+  rechargeAmountProblem,
+} from "@moonport/contracts";
+import { newId, randomString, schema } from "@moonport/db";
+import { and, count, eq, isNull, sql } from "drizzle-orm";
+import type { AppContext } from "../../context.ts";
+import { AppError, fieldError } from "../../lib/app-error.ts";
+import { localDate, monthPeriod } from "../../lib/edition-time.ts";
+import { withTransaction } from "../../lib/transaction.ts";
+import { lockOrganizations } from "../billing/charge-organizations.ts";
+import type { OrgAccess } from "../orgs/access.ts";
+import { toPayment } from "./payment-view.ts";
+import { queueSandboxNotification, readCardToken, SANDBOX } from "./sandbox-psp.ts";
+import { assertTransferAllowed } from "./transfer-eligibility.ts";
+
+/** Orders created this calendar month (edition zone): the §9 limit of 30 counts them all, whatever their fate. */
+export async function ordersThisMonth(ctx: AppContext, org: OrgAccess["org"], db = ctx.db): Promise<number> {
+  const tz = EDITION_TIME_ZONE[org.edition];
+  const today = localDate(ctx.clock.now(), tz);
+  const period = monthPeriod(today.year, today.month);
+  const [row] = await db
+    .select({ n: count() })
+    .from(schema.payments)
+    .where(
+      and(
+        eq(schema.payments.orgId, org.id),
+        sql`${schema.payments.createdAt} >= (${period.fromLocal}::timestamp at time zone ${tz})`,
+      ),
+    );
+  return row?.n ?? 0;
+}
+
+/** A waiting order nobody has looked at since it was created blocks a new one (§4). */
+export async function blockingPayment(ctx: AppContext, orgId: string, db = ctx.db): Promise<string | null> {
+  const [row] = await db
+    .select({ id: schema.payments.id })
+    .from(schema.payments)
+    .where(
+      and(eq(schema.payments.orgId, orgId), eq(schema.payments.status, "waiting"), isNull(schema.payments.viewedAt)),
+    )
+    .limit(1);
+  return row?.id ?? null;
+}
+
+function transferReference(): string {
+  const alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+  return `MP${randomString(4, alphabet)}-${randomString(4, alphabet)}`;
+}
+
+/**
+ * Starts a recharge. Checks the edition's pay types and bounds, the monthly order limit and an unviewed unpaid
+ * order under the organization's lock (two tabs cannot both slip past), then creates the waiting order. Card
+ * payments are charged at once through the provider with the bound card's token: a decline fails the order and
+ * answers "card information is wrong"; success arrives by the provider's signed notification like every other
+ * payment, so there is one crediting path.
+ */
+export async function createPayment(opts: {
+  ctx: AppContext;
+  access: OrgAccess;
+  request: CreatePaymentRequest;
+}): Promise<Payment> {
+  const { ctx, access, request } = opts;
+  const { org } = access;
+  if (!PAY_TYPES_BY_EDITION[org.edition].includes(request.payType)) throw new AppError("pay_type_unavailable");
+  const problem = rechargeAmountProblem(org.edition, request.amount);
+  if (problem) throw fieldError("validation_failed", "amount", problem);
+  const amount = parseMoney(request.amount);
+  if (request.payType === "b2btransfer") assertTransferAllowed(org);
+
+  let card: typeof schema.paymentCards.$inferSelect | undefined;
+  if (request.payType === "credit_card") {
+    if (!request.cardId) throw new AppError("card_required");
+    [card] = await ctx.db
+      .select()
+      .from(schema.paymentCards)
+      .where(and(eq(schema.paymentCards.id, request.cardId), eq(schema.paymentCards.orgId, org.id)));
+    if (!card) throw fieldError("card_required", "cardId", "required");
+  }
+
+  const now = ctx.clock.now();
+  const payment = await withTransaction(ctx, async (tx) => {
+    await lockOrganizations(tx, [org.id]);
+    if (await blockingPayment(ctx, org.id, tx)) throw new AppError("payment_pending");
+    if ((await ordersThisMonth(ctx, org, tx)) >= MONTHLY_RECHARGE_ORDERS) {
+      throw new AppError("payment_monthly_limit", { params: { max: MONTHLY_RECHARGE_ORDERS } });
+    }
+    const id = newId("pay");
+    const [row] = await tx
+      .insert(schema.payments)
+      .values({
+        id,
+        orgId: org.id,
+        amount,
+        currency: org.currency,
+        payType: request.payType,
+        provider: request.payType === "b2btransfer" ? "transfer" : SANDBOX,
+        providerRef: request.payType === "b2btransfer" ? null : `sbx_${id}`,
+        transferReference: request.payType === "b2btransfer" ? transferReference() : null,
+        cardId: card?.id ?? null,
+        createdBy: access.userId,
+        createdAt: now,
+        // The payer is looking at the order they just created: it blocks a new one only once they have left
+        // it unpaid and come back (then they must view or cancel it).
+        viewedAt: null,
+      })
+      .returning();
+    return row!;
+  });
+
+  if (card) {
+    const token = readCardToken(ctx.config.payments.sandboxSecret, card.token);
+    const behaviour = token?.behaviour ?? "decline";
+    if (behaviour === "decline") {
+      await ctx.db
+        .update(schema.payments)
+        .set({ status: "failed", failureReason: "card_declined", finishedAt: now, viewedAt: now })
+        .where(eq(schema.payments.id, payment.id));
+      throw new AppError("card_invalid");
+    }
+    if (behaviour === "retry") {
+      // A processing error: the order stays waiting, the payer may continue it (pay again) or cancel it.
+      await ctx.db.update(schema.payments).set({ viewedAt: now }).where(eq(schema.payments.id, payment.id));
+      throw new AppError("payment_retry");
+    }
+    await queueSandboxNotification(ctx, {
+      type: "payment.succeeded",
+      data: { paymentId: payment.id, amount: amount.toString() },
+    });
+    return toPayment(ctx, payment, { brand: card.brand, last4: card.last4 });
+  }
+  return toPayment(ctx, payment, null);
+}

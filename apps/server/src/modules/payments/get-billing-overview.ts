@@ -1,0 +1,80 @@
+import {
+  type BillingOverview,
+  EDITION_TIME_ZONE,
+  MONTHLY_RECHARGE_ORDERS,
+  PAY_TYPES_BY_EDITION,
+  RECHARGE_BOUNDS,
+  type RechargeOptions,
+  TIERS,
+  type Tier,
+  tierFor,
+} from "@moonport/contracts";
+import { schema } from "@moonport/db";
+import { desc, eq } from "drizzle-orm";
+import type { AppContext } from "../../context.ts";
+import { localDate, monthPeriod } from "../../lib/edition-time.ts";
+import { getOrgBalance } from "../billing/balance.ts";
+import type { OrgAccess } from "../orgs/access.ts";
+import { sumSpend } from "../usage/bill-queries.ts";
+import { blockingPayment, ordersThisMonth } from "./create-payment.ts";
+import { toPayment } from "./payment-view.ts";
+import { SANDBOX_PREFIX } from "./sandbox-psp.ts";
+
+const row = (t: Tier) => ({
+  tier: t.tier,
+  name: t.name,
+  recharge: t.cumulativeRecharge.toString(),
+  concurrency: t.concurrency,
+  rpm: t.rpm,
+  tpm: t.tpm,
+  tpd: t.tpd,
+});
+
+/** Account overview: balances, tier and the recharge still needed for the next, this month's spend, recent payments. */
+export async function getBillingOverview(opts: { ctx: AppContext; access: OrgAccess }): Promise<BillingOverview> {
+  const { ctx } = opts;
+  const { org } = opts.access;
+  const now = ctx.clock.now();
+  const balance = await getOrgBalance({ db: ctx.db, orgId: org.id, now });
+  const tier = tierFor(org.edition, org.cumulativeRecharge, org.tierOverride);
+  const next = TIERS[org.edition].find((t) => t.tier === tier.tier + 1) ?? null;
+  const tz = EDITION_TIME_ZONE[org.edition];
+  const today = localDate(now, tz);
+  const spend = await sumSpend(ctx.db, { orgId: org.id, projectIds: null }, monthPeriod(today.year, today.month), tz);
+  const recent = await ctx.db
+    .select()
+    .from(schema.payments)
+    .where(eq(schema.payments.orgId, org.id))
+    .orderBy(desc(schema.payments.createdAt))
+    .limit(5);
+  const cash = balance?.cash ?? 0n;
+  const voucher = balance?.voucher ?? 0n;
+  const toNext = next ? next.cumulativeRecharge - org.cumulativeRecharge : null;
+  return {
+    currency: org.currency,
+    available: (balance?.available ?? cash + voucher).toString(),
+    cash: cash.toString(),
+    voucher: voucher.toString(),
+    cumulativeRecharge: org.cumulativeRecharge.toString(),
+    tier: row(tier),
+    nextTier: next ? row(next) : null,
+    toNextTier: toNext !== null ? (toNext > 0n ? toNext : 0n).toString() : null,
+    monthSpend: spend.toString(),
+    recentPayments: recent.map((p) => toPayment(ctx, p, null)),
+  };
+}
+
+export async function getRechargeOptions(opts: { ctx: AppContext; access: OrgAccess }): Promise<RechargeOptions> {
+  const { ctx } = opts;
+  const { org } = opts.access;
+  return {
+    edition: org.edition,
+    currency: org.currency,
+    ...RECHARGE_BOUNDS[org.edition],
+    payTypes: PAY_TYPES_BY_EDITION[org.edition],
+    cardProvider: { name: "sandbox", tokenizeUrl: `${SANDBOX_PREFIX}/v1/tokens`, publishableKey: null },
+    blockingPaymentId: await blockingPayment(ctx, org.id),
+    ordersThisMonth: await ordersThisMonth(ctx, org),
+    monthlyLimit: MONTHLY_RECHARGE_ORDERS,
+  };
+}

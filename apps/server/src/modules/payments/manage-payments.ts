@@ -1,0 +1,108 @@
+import type { Payment, PaymentPage, PaymentStatus, PayType } from "@moonport/contracts";
+import { schema } from "@moonport/db";
+import { and, count, desc, eq, inArray, type SQL } from "drizzle-orm";
+import type { AppContext } from "../../context.ts";
+import { AppError } from "../../lib/app-error.ts";
+import type { OrgAccess } from "../orgs/access.ts";
+import { toPayment } from "./payment-view.ts";
+import { queueSandboxNotification, readCardToken } from "./sandbox-psp.ts";
+
+const p = schema.payments;
+const c = schema.paymentCards;
+
+async function cardsOf(ctx: AppContext, rows: (typeof p.$inferSelect)[]) {
+  const ids = rows.map((r) => r.cardId).filter((id): id is string => !!id);
+  if (!ids.length) return new Map<string, { brand: string; last4: string }>();
+  const cards = await ctx.db.select({ id: c.id, brand: c.brand, last4: c.last4 }).from(c).where(inArray(c.id, ids));
+  return new Map(cards.map((x) => [x.id, { brand: x.brand, last4: x.last4 }]));
+}
+
+/** Recharge details: newest first, filtered by status and pay type. */
+export async function listPayments(opts: {
+  ctx: AppContext;
+  access: OrgAccess;
+  query: { page: number; pageSize: number; status?: PaymentStatus; paymentType?: PayType };
+}): Promise<PaymentPage> {
+  const { ctx, access, query } = opts;
+  const where: SQL[] = [eq(p.orgId, access.org.id)];
+  if (query.status) where.push(eq(p.status, query.status));
+  if (query.paymentType) where.push(eq(p.payType, query.paymentType));
+  const [total] = await ctx.db
+    .select({ n: count() })
+    .from(p)
+    .where(and(...where));
+  const rows = await ctx.db
+    .select()
+    .from(p)
+    .where(and(...where))
+    .orderBy(desc(p.createdAt), desc(p.id))
+    .limit(query.pageSize)
+    .offset((query.page - 1) * query.pageSize);
+  const cards = await cardsOf(ctx, rows);
+  return {
+    items: rows.map((r) => toPayment(ctx, r, r.cardId ? (cards.get(r.cardId) ?? null) : null)),
+    total: total?.n ?? 0,
+    page: query.page,
+    pageSize: query.pageSize,
+  };
+}
+
+async function findPayment(ctx: AppContext, access: OrgAccess, paymentId: string) {
+  const [row] = await ctx.db
+    .select()
+    .from(p)
+    .where(and(eq(p.id, paymentId), eq(p.orgId, access.org.id)));
+  if (!row) throw new AppError("not_found");
+  return row;
+}
+
+/** One order; looking at a waiting order marks it viewed, which lifts its block on new orders (§4). */
+export async function getPayment(opts: { ctx: AppContext; access: OrgAccess; paymentId: string }): Promise<Payment> {
+  const row = await findPayment(opts.ctx, opts.access, opts.paymentId);
+  if (row.status === "waiting" && !row.viewedAt) {
+    await opts.ctx.db.update(p).set({ viewedAt: opts.ctx.clock.now() }).where(eq(p.id, row.id));
+  }
+  const cards = await cardsOf(opts.ctx, [row]);
+  return toPayment(opts.ctx, row, row.cardId ? (cards.get(row.cardId) ?? null) : null);
+}
+
+/** Cancels a waiting order (→ closed). A payment the provider confirms afterwards is flagged, never credited twice. */
+export async function cancelPayment(opts: { ctx: AppContext; access: OrgAccess; paymentId: string }): Promise<Payment> {
+  const { ctx } = opts;
+  await findPayment(ctx, opts.access, opts.paymentId);
+  const now = ctx.clock.now();
+  const [row] = await ctx.db
+    .update(p)
+    .set({ status: "closed", finishedAt: now, failureReason: "cancelled", viewedAt: now })
+    .where(and(eq(p.id, opts.paymentId), eq(p.status, "waiting")))
+    .returning();
+  if (!row) throw new AppError("payment_not_cancellable");
+  return toPayment(ctx, row, null);
+}
+
+/** Continues a waiting card order (after a retryable processing error): charges the bound card again. */
+export async function continuePayment(opts: {
+  ctx: AppContext;
+  access: OrgAccess;
+  paymentId: string;
+}): Promise<Payment> {
+  const { ctx } = opts;
+  const row = await findPayment(ctx, opts.access, opts.paymentId);
+  if (row.status !== "waiting") throw new AppError("payment_not_cancellable");
+  if (row.payType !== "credit_card" || !row.cardId) return getPayment(opts);
+  const [card] = await ctx.db.select().from(c).where(eq(c.id, row.cardId));
+  const behaviour = card ? readCardToken(ctx.config.payments.sandboxSecret, card.token)?.behaviour : "decline";
+  if (behaviour !== "succeed") {
+    if (behaviour === "retry") throw new AppError("payment_retry");
+    await ctx.db
+      .update(p)
+      .set({ status: "failed", failureReason: "card_declined", finishedAt: ctx.clock.now() })
+      .where(eq(p.id, row.id));
+    throw new AppError("card_invalid");
+  }
+  await queueSandboxNotification(ctx, {
+    type: "payment.succeeded",
+    data: { paymentId: row.id, amount: row.amount.toString() },
+  });
+  return toPayment(ctx, row, card ? { brand: card.brand, last4: card.last4 } : null);
+}

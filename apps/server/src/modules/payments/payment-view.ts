@@ -1,0 +1,42 @@
+import type { Payment } from "@moonport/contracts";
+import type { schema } from "@moonport/db";
+import type { AppContext } from "../../context.ts";
+import { checkoutLink } from "./sandbox-psp.ts";
+
+type Row = typeof schema.payments.$inferSelect;
+
+/** A payment as the console shows it; where to pay only while it waits. */
+export function toPayment(
+  ctx: Pick<AppContext, "config">,
+  p: Row,
+  card: { brand: string; last4: string } | null,
+): Payment {
+  const waiting = p.status === "waiting";
+  const hosted = waiting && (p.payType === "wxpay" || p.payType === "alipay" || p.payType === "unionpay");
+  const link = hosted
+    ? checkoutLink(ctx.config.payments.sandboxSecret, {
+        paymentId: p.id,
+        amount: p.amount.toString(),
+        currency: p.currency,
+        payType: p.payType,
+      })
+    : null;
+  const t = ctx.config.payments.transfer;
+  return {
+    id: p.id,
+    amount: p.amount.toString(),
+    currency: p.currency,
+    paymentType: p.payType,
+    status: p.status,
+    createdAt: p.createdAt.toISOString(),
+    finishedAt: p.finishedAt?.toISOString() ?? null,
+    failureReason: p.failureReason,
+    checkoutUrl: p.payType === "unionpay" ? link : null,
+    qrContent: p.payType === "wxpay" || p.payType === "alipay" ? link : null,
+    transfer:
+      p.payType === "b2btransfer" && p.transferReference
+        ? { accountName: t.accountName, bank: t.bank, accountNumber: t.accountNumber, reference: p.transferReference }
+        : null,
+    card,
+  };
+}

@@ -1,0 +1,449 @@
+/** Recharge through the sandbox PSP, exactly-once crediting, cards, vouchers and codes (issue 11 part A). */
+import { parseMoney } from "@moonport/contracts";
+import { schema } from "@moonport/db";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { demoKeyCommand } from "../src/cli/demo-key.ts";
+import { confirmPaymentCommand, voucherCodesCommand } from "../src/cli/payments.ts";
+import { generateRedemptionCodes } from "../src/modules/billing/redeem-code.ts";
+import { confirmPayment } from "../src/modules/billing/settle-payment.ts";
+import { signNotification, tokenizeCard } from "../src/modules/payments/sandbox-psp.ts";
+import { signUp } from "./console-helpers.ts";
+import { orgMoney } from "./gateway-fixtures.ts";
+import { createTestApp, type TestApp, testClock } from "./helpers.ts";
+
+let t: TestApp;
+const clock = testClock();
+beforeAll(async () => {
+  t = await createTestApp({}, { clock });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function org(orgId: string) {
+  const [row] = await t.ctx.db.select().from(schema.organizations).where(eq(schema.organizations.id, orgId));
+  return row!;
+}
+
+function notify(body: object, secret = t.config.payments.sandboxSecret) {
+  const raw = JSON.stringify(body);
+  return t.app.inject({
+    method: "POST",
+    url: "/webhooks/payments/sandbox",
+    headers: { "content-type": "application/json", "x-sandbox-signature": signNotification(secret, raw, 1700000000) },
+    payload: raw,
+  });
+}
+
+async function expectInvariants(orgId: string) {
+  const m = await orgMoney(t.ctx.db, orgId);
+  expect(BigInt(m.ledgerCash)).toBe(m.cash);
+}
+
+describe("recharge (cn): wxpay through the sandbox checkout", () => {
+  it("creates a waiting order with a QR, pays on the hosted page, credits once, raises the tier, rewards the first 5", async () => {
+    const u = await signUp(t, { edition: "cn" });
+    const res = await u.client.post(`/api/orgs/${u.orgId}/payments`, {
+      amount: "60",
+      payType: "wxpay",
+      agreement: true,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.status).toBe("waiting");
+    expect(res.body.qrContent).toMatch(/^\/sandbox-psp\/checkout\?c=/);
+    const page = await t.app.inject({ method: "GET", url: res.body.qrContent });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain("<svg");
+    const pay = await t.app.inject({ method: "POST", url: res.body.qrContent.replace("/checkout?", "/checkout/pay?") });
+    expect(pay.statusCode, pay.body).toBe(200);
+    await t.ctx.jobs.runDue();
+    const after = await u.client.get(`/api/orgs/${u.orgId}/payments/${res.body.id}`);
+    expect(after.body.status).toBe("success");
+    const o = await org(u.orgId);
+    expect(o.cashBalance).toBe(parseMoney("60"));
+    expect(o.cumulativeRecharge).toBe(parseMoney("60"));
+    const overview = await u.client.get(`/api/orgs/${u.orgId}/billing/overview`);
+    expect(overview.body.tier.tier).toBe(1);
+    expect(overview.body.toNextTier).toBe(parseMoney("40").toString());
+    const vouchers = await u.client.get(`/api/orgs/${u.orgId}/vouchers`);
+    expect(vouchers.body.items).toHaveLength(1);
+    expect(vouchers.body.items[0]).toMatchObject({ type: "recharge", amount: parseMoney("5").toString(), used: "0" });
+    // Paying the same checkout again (a second click, a retried webhook) changes nothing.
+    await t.app.inject({ method: "POST", url: res.body.qrContent.replace("/checkout?", "/checkout/pay?") });
+    await t.ctx.jobs.runDue();
+    expect((await org(u.orgId)).cashBalance).toBe(parseMoney("60"));
+    await expectInvariants(u.orgId);
+  });
+
+  it("refuses bad input in the user's language and changes nothing", async () => {
+    const u = await signUp(t, { edition: "cn" });
+    u.client.locale = "zh-CN";
+    const low = await u.client.post(`/api/orgs/${u.orgId}/payments`, {
+      amount: "1",
+      payType: "alipay",
+      agreement: true,
+    });
+    expect(low.status).toBe(400);
+    expect(JSON.stringify(low.body)).toContain("单次充值金额须在 5 到 50,000 之间");
+    u.client.locale = "en-US";
+    const high = await u.client.post(`/api/orgs/${u.orgId}/payments`, {
+      amount: "50001",
+      payType: "alipay",
+      agreement: true,
+    });
+    expect(JSON.stringify(high.body)).toContain("Recharge at least 5 and at most 50,000");
+    const noAgreement = await u.client.post(`/api/orgs/${u.orgId}/payments`, {
+      amount: "10",
+      payType: "alipay",
+      agreement: false,
+    });
+    expect(noAgreement.status).toBe(400);
+    expect(JSON.stringify(noAgreement.body)).toContain("payment agreement");
+    const card = await u.client.post(`/api/orgs/${u.orgId}/payments`, {
+      amount: "10",
+      payType: "credit_card",
+      agreement: true,
+    });
+    expect(card.body.error.code).toBe("pay_type_unavailable");
+    const decimals = await u.client.post(`/api/orgs/${u.orgId}/payments`, {
+      amount: "10.001",
+      payType: "alipay",
+      agreement: true,
+    });
+    expect(decimals.status).toBe(400);
+    const list = await u.client.get(`/api/orgs/${u.orgId}/payments`);
+    expect(list.body.total).toBe(0);
+  });
+
+  it("an unviewed unpaid order blocks a new one until viewed; cancel; 30 per month; auto-close after a day", async () => {
+    const u = await signUp(t, { edition: "cn" });
+    const first = await u.client.post(`/api/orgs/${u.orgId}/payments`, {
+      amount: "10",
+      payType: "alipay",
+      agreement: true,
+    });
+    const blocked = await u.client.post(`/api/orgs/${u.orgId}/payments`, {
+      amount: "10",
+      payType: "alipay",
+      agreement: true,
+    });
+    expect(blocked.status).toBe(409);
+    expect(blocked.body.error.code).toBe("payment_pending");
+    await u.client.get(`/api/orgs/${u.orgId}/payments/${first.body.id}`);
+    const second = await u.client.post(`/api/orgs/${u.orgId}/payments`, {
+      amount: "10",
+      payType: "alipay",
+      agreement: true,
+    });
+    expect(second.status).toBe(201);
+    const cancelled = await u.client.post(`/api/orgs/${u.orgId}/payments/${second.body.id}/cancel`);
+    expect(cancelled.body.status).toBe("closed");
+    const again = await u.client.post(`/api/orgs/${u.orgId}/payments/${second.body.id}/cancel`);
+    expect(again.body.error.code).toBe("payment_not_cancellable");
+    // A payment arriving for the cancelled order is flagged, not credited.
+    const flagged = await notify({
+      id: "evt_late",
+      type: "payment.succeeded",
+      data: { paymentId: second.body.id, amount: second.body.amount },
+    });
+    expect(flagged.json().outcome).toBe("flagged");
+    expect((await org(u.orgId)).cashBalance).toBe(0n);
+    // An operator who checked it credits it once.
+    expect(await confirmPayment({ ctx: t.ctx, paymentId: second.body.id, operator: "op", now: clock.now() })).toBe(
+      "credited",
+    );
+    expect(await confirmPayment({ ctx: t.ctx, paymentId: second.body.id, operator: "op", now: clock.now() })).toBe(
+      "already",
+    );
+    expect((await org(u.orgId)).cashBalance).toBe(parseMoney("10"));
+    clock.advance(24 * 60 * 60 * 1000 + 120_000);
+    await t.ctx.jobs.runDue();
+    const closed = await u.client.get(`/api/orgs/${u.orgId}/payments/${first.body.id}`);
+    expect(closed.body.status).toBe("closed");
+    // Fill the month to 30 orders.
+    const rows = Array.from({ length: 28 }, (_, i) => ({
+      id: `pay_fill_${u.orgId}_${i}`,
+      orgId: u.orgId,
+      amount: parseMoney("10"),
+      currency: "CNY" as const,
+      payType: "alipay" as const,
+      provider: "sandbox",
+      status: "closed" as const,
+      createdBy: u.userId,
+      createdAt: clock.now(),
+    }));
+    await t.ctx.db.insert(schema.payments).values(rows);
+    const over = await u.client.post(`/api/orgs/${u.orgId}/payments`, {
+      amount: "10",
+      payType: "alipay",
+      agreement: true,
+    });
+    expect(over.status).toBe(429);
+    expect(over.body.error.message).toContain("30");
+    await expectInvariants(u.orgId);
+  });
+
+  it("corporate transfer shows bank details and a reference; credited when an operator confirms (admin route)", async () => {
+    const u = await signUp(t, { edition: "cn" });
+    const res = await u.client.post(`/api/orgs/${u.orgId}/payments`, {
+      amount: "100",
+      payType: "b2btransfer",
+      agreement: true,
+    });
+    expect(res.body.transfer.reference).toMatch(/^MP[A-Z0-9]{4}-[A-Z0-9]{4}$/);
+    expect(res.body.transfer.accountNumber).toBeTruthy();
+    expect((await org(u.orgId)).cashBalance).toBe(0n);
+    await confirmPayment({ ctx: t.ctx, paymentId: res.body.id, operator: "op", now: clock.now() });
+    expect((await org(u.orgId)).cumulativeRecharge).toBe(parseMoney("100"));
+    const [action] = await t.ctx.db
+      .select()
+      .from(schema.operatorActions)
+      .where(eq(schema.operatorActions.target, res.body.id));
+    expect(action?.action).toBe("payment.confirm");
+  });
+});
+
+describe("exactly-once notifications", () => {
+  it("a bad signature changes nothing; the same notification 50× concurrently credits once", async () => {
+    const u = await signUp(t, { edition: "cn" });
+    const res = await u.client.post(`/api/orgs/${u.orgId}/payments`, {
+      amount: "20",
+      payType: "alipay",
+      agreement: true,
+    });
+    const body = {
+      id: "evt_same_50",
+      type: "payment.succeeded",
+      data: { paymentId: res.body.id, amount: res.body.amount },
+    };
+    const bad = await notify(body, "x".repeat(64));
+    expect(bad.statusCode).toBe(400);
+    expect((await org(u.orgId)).cashBalance).toBe(0n);
+    const results = await Promise.all(Array.from({ length: 50 }, () => notify(body)));
+    expect(results.every((r) => r.statusCode === 200)).toBe(true);
+    expect(results.filter((r) => r.json().outcome === "credited")).toHaveLength(1);
+    // A different event id for the same payment (a PSP's second event) credits nothing either.
+    await notify({ ...body, id: "evt_other" });
+    expect((await org(u.orgId)).cashBalance).toBe(parseMoney("20"));
+    const ledger = await t.ctx.db.select().from(schema.ledgerEntries).where(eq(schema.ledgerEntries.orgId, u.orgId));
+    expect(ledger.filter((l) => l.kind === "recharge")).toHaveLength(1);
+    await expectInvariants(u.orgId);
+  });
+
+  it("a crash before the commit leaves nothing and the provider's retry credits", async () => {
+    const u = await signUp(t, { edition: "cn" });
+    const res = await u.client.post(`/api/orgs/${u.orgId}/payments`, {
+      amount: "20",
+      payType: "alipay",
+      agreement: true,
+    });
+    const { settlePayment } = await import("../src/modules/billing/settle-payment.ts");
+    const { withTransaction } = await import("../src/lib/transaction.ts");
+    await expect(
+      withTransaction(t.ctx, async (tx) => {
+        await settlePayment({
+          ctx: t.ctx,
+          tx,
+          provider: "sandbox",
+          eventId: "evt_crash",
+          paymentId: res.body.id,
+          verdict: "paid",
+          now: clock.now(),
+        });
+        throw new Error("crash before commit");
+      }),
+    ).rejects.toThrow("crash");
+    expect((await org(u.orgId)).cashBalance).toBe(0n);
+    const retry = await notify({
+      id: "evt_crash",
+      type: "payment.succeeded",
+      data: { paymentId: res.body.id, amount: res.body.amount },
+    });
+    expect(retry.json().outcome).toBe("credited");
+    expect((await org(u.orgId)).cashBalance).toBe(parseMoney("20"));
+  });
+});
+
+describe("cards (global)", () => {
+  it("tokenizes at the PSP, binds token/brand/last4, pays; a declined card is 'card information is wrong'", async () => {
+    const u = await signUp(t, { edition: "global" });
+    const badNumber = await t.app.inject({
+      method: "POST",
+      url: "/sandbox-psp/v1/tokens",
+      payload: { number: "4242424242424241", cvc: "123", expMonth: 12, expYear: 2099 },
+    });
+    expect(badNumber.statusCode).toBe(402);
+    const customer = {
+      email: "a@b.co",
+      firstName: "Ada",
+      lastName: "L",
+      phone: "+1 555 0100",
+      street: "1 Main",
+      city: "SF",
+      state: "CA",
+      postcode: "94000",
+      countryCode: "us",
+    };
+    const noCustomer = await u.client.post(`/api/orgs/${u.orgId}/cards`, { token: "tok_x" });
+    expect(noCustomer.status).toBe(400);
+    const forged = await u.client.post(`/api/orgs/${u.orgId}/cards`, { token: "tok_abc.def", customer });
+    expect(forged.body.error.message).toBe("The card information is wrong.");
+    const good = tokenizeCard(
+      t.config.payments.sandboxSecret,
+      { number: "4242 4242 4242 4242", cvc: "123", expMonth: 12, expYear: 2099 },
+      clock.now(),
+    );
+    if (!good.ok) throw new Error("tokenize");
+    const bound = await u.client.post(`/api/orgs/${u.orgId}/cards`, { token: good.token, customer });
+    expect(bound.status).toBe(201);
+    expect(bound.body).toMatchObject({ brand: "visa", last4: "4242" });
+    const [stored] = await t.ctx.db.select().from(schema.paymentCards).where(eq(schema.paymentCards.id, bound.body.id));
+    expect(JSON.stringify({ ...stored, expMonth: 0 })).not.toContain("4242424242424242");
+    const noCard = await u.client.post(`/api/orgs/${u.orgId}/payments`, {
+      amount: "25",
+      payType: "credit_card",
+      agreement: true,
+    });
+    expect(noCard.body.error.code).toBe("card_required");
+    const paid = await u.client.post(`/api/orgs/${u.orgId}/payments`, {
+      amount: "25",
+      payType: "credit_card",
+      cardId: bound.body.id,
+      agreement: true,
+    });
+    expect(paid.status).toBe(201);
+    await t.ctx.jobs.runDue();
+    expect((await org(u.orgId)).cashBalance).toBe(parseMoney("25"));
+    expect((await u.client.get(`/api/orgs/${u.orgId}/billing/overview`)).body.tier.tier).toBe(2);
+    const declinedToken = tokenizeCard(
+      t.config.payments.sandboxSecret,
+      { number: "4000000000000002", cvc: "123", expMonth: 1, expYear: 2099 },
+      clock.now(),
+    );
+    if (!declinedToken.ok) throw new Error("tokenize");
+    const declinedCard = await u.client.post(`/api/orgs/${u.orgId}/cards`, { token: declinedToken.token, customer });
+    const declined = await u.client.post(`/api/orgs/${u.orgId}/payments`, {
+      amount: "25",
+      payType: "credit_card",
+      cardId: declinedCard.body.id,
+      agreement: true,
+    });
+    expect(declined.status).toBe(402);
+    expect(declined.body.error.message).toBe("The card information is wrong.");
+    expect((await org(u.orgId)).cashBalance).toBe(parseMoney("25"));
+    const del = await u.client.delete(`/api/orgs/${u.orgId}/cards/${declinedCard.body.id}`);
+    expect(del.status).toBe(200);
+    await expectInvariants(u.orgId);
+  });
+});
+
+describe("redemption codes", () => {
+  it("single use, expiring, edition-bound, may raise the tier; failures carry the reason", async () => {
+    const u = await signUp(t, { edition: "cn" });
+    const { codes } = await generateRedemptionCodes(
+      { ctx: t.ctx },
+      {
+        count: 2,
+        edition: "cn",
+        amount: parseMoney("8"),
+        voucherType: "activity",
+        voucherDays: 30,
+        expiresAt: new Date(clock.now().getTime() + 86_400_000),
+        minTier: 2,
+        operator: "op",
+      },
+    );
+    const stored = await t.ctx.db.select().from(schema.redemptionCodes);
+    expect(stored.map((r) => r.codeHash).join()).not.toContain(codes[0]!);
+    const empty = await u.client.post(`/api/orgs/${u.orgId}/vouchers/redeem`, { code: " " });
+    expect(empty.status).toBe(400);
+    const unknown = await u.client.post(`/api/orgs/${u.orgId}/vouchers/redeem`, { code: "NOPE-NOPE" });
+    expect(unknown.body.error.message).toContain("Voucher redemption failed");
+    const ok = await u.client.post(`/api/orgs/${u.orgId}/vouchers/redeem`, { code: codes[0]!.toLowerCase() });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body.tier).toBe(2);
+    expect((await org(u.orgId)).cumulativeRecharge).toBe(0n);
+    const used = await u.client.post(`/api/orgs/${u.orgId}/vouchers/redeem`, { code: codes[0] });
+    expect(used.body.error.code).toBe("voucher_code_used");
+    const g = await signUp(t, { edition: "global" });
+    const wrong = await g.client.post(`/api/orgs/${g.orgId}/vouchers/redeem`, { code: codes[1] });
+    expect(wrong.body.error.code).toBe("voucher_code_wrong_edition");
+    clock.advance(2 * 86_400_000);
+    const expired = await u.client.post(`/api/orgs/${u.orgId}/vouchers/redeem`, { code: codes[1] });
+    expect(expired.body.error.code).toBe("voucher_code_expired");
+    await expectInvariants(u.orgId);
+  });
+});
+
+describe("operator CLI", () => {
+  const cli = async (cmd: { run: typeof demoKeyCommand.run }, args: string[]) => {
+    const lines: string[] = [];
+    const code = await cmd.run({
+      config: t.config,
+      db: t.ctx.db,
+      services: t.ctx,
+      args,
+      print: (l) => lines.push(l),
+      readInput: async () => "",
+    });
+    return { code, lines };
+  };
+
+  it("demo-key gives a usable tier (default 1, --tier N), recorded as an operator action", async () => {
+    const { code, lines } = await cli(demoKeyCommand, ["--edition", "cn"]);
+    expect(code).toBe(0);
+    const identity = await t.ctx.gateway.authenticate(`Bearer ${lines.at(-1)}`);
+    expect((await org(identity.orgId)).tierOverride).toBe(1);
+    await cli(demoKeyCommand, ["--edition", "cn", "--tier", "3"]);
+    expect((await org(identity.orgId)).tierOverride).toBe(3);
+    const actions = await t.ctx.db
+      .select()
+      .from(schema.operatorActions)
+      .where(eq(schema.operatorActions.target, identity.orgId));
+    expect(actions.map((a) => a.action)).toEqual(["org.set_tier", "org.set_tier"]);
+    expect((await cli(demoKeyCommand, ["--tier", "9"])).code).toBe(2);
+  });
+
+  it("voucher-codes prints a batch once; confirm-payment credits a transfer by its reference once", async () => {
+    const bad = await cli(voucherCodesCommand, ["--count", "0", "--amount", "5", "--edition", "cn"]);
+    expect(bad.code).toBe(2);
+    const { code, lines } = await cli(voucherCodesCommand, ["--count", "3", "--amount", "5", "--edition", "global"]);
+    expect(code).toBe(0);
+    const codes = lines.slice(1);
+    expect(codes).toHaveLength(3);
+    const g = await signUp(t, { edition: "global" });
+    const ok = await g.client.post(`/api/orgs/${g.orgId}/vouchers/redeem`, { code: codes[0] });
+    expect(ok.status).toBe(200);
+    const u = await signUp(t, { edition: "cn" });
+    const res = await u.client.post(`/api/orgs/${u.orgId}/payments`, {
+      amount: "30",
+      payType: "b2btransfer",
+      agreement: true,
+    });
+    const first = await cli(confirmPaymentCommand, [res.body.transfer.reference]);
+    expect(first.lines[0]).toContain("Credited");
+    const second = await cli(confirmPaymentCommand, [res.body.transfer.reference]);
+    expect(second.lines[0]).toContain("already");
+    expect((await org(u.orgId)).cashBalance).toBe(parseMoney("30"));
+  });
+});
+
+describe("sign-up voucher", () => {
+  it("grants the configured register voucher to a new personal organization (off by default)", async () => {
+    const off = await signUp(t, { edition: "cn" });
+    expect((await off.client.get(`/api/orgs/${off.orgId}/vouchers`)).body.total).toBe(0);
+    const t2 = await createTestApp({ SIGNUP_VOUCHER_AMOUNT: "3", SIGNUP_VOUCHER_DAYS: "14" });
+    try {
+      const u = await signUp(t2, { edition: "global" });
+      const list = await u.client.get(`/api/orgs/${u.orgId}/vouchers`);
+      expect(list.body.items).toMatchObject([
+        { type: "register", amount: parseMoney("3").toString(), status: "effective" },
+      ]);
+      const m = await orgMoney(t2.ctx.db, u.orgId);
+      expect(BigInt(m.ledgerVoucher)).toBe(parseMoney("3"));
+    } finally {
+      await t2.close();
+    }
+  });
+});

@@ -1,0 +1,124 @@
+import {
+  BillingOverview,
+  type CreatePaymentRequest,
+  type Customer,
+  Payment,
+  PaymentCard,
+  PaymentCardList,
+  PaymentPage,
+  RechargeOptions,
+  RedeemVoucherResponse,
+  VoucherPage,
+} from "@moonport/contracts";
+import { queryOptions } from "@tanstack/react-query";
+import { orgApi, orgKey, queryString, useOrgMutation } from "../../../components/console-kit/org-api.ts";
+import { api } from "../../../lib/api.ts";
+
+/** Cache keys of the billing reads, under the organization's root key. */
+export const billingKeys = {
+  overview: (orgId: string) => [...orgKey(orgId), "billing", "overview"] as const,
+  options: (orgId: string) => [...orgKey(orgId), "billing", "options"] as const,
+  payments: (orgId: string, q: object) => [...orgKey(orgId), "billing", "payments", q] as const,
+  payment: (orgId: string, id: string) => [...orgKey(orgId), "billing", "payment", id] as const,
+  cards: (orgId: string) => [...orgKey(orgId), "billing", "cards"] as const,
+  vouchers: (orgId: string, q: object) => [...orgKey(orgId), "billing", "vouchers", q] as const,
+};
+
+export const overviewQuery = (orgId: string) =>
+  queryOptions({
+    queryKey: billingKeys.overview(orgId),
+    queryFn: () => api(`${orgApi(orgId)}/billing/overview`, { schema: BillingOverview }),
+  });
+
+export const rechargeOptionsQuery = (orgId: string) =>
+  queryOptions({
+    queryKey: billingKeys.options(orgId),
+    queryFn: () => api(`${orgApi(orgId)}/recharge/options`, { schema: RechargeOptions }),
+  });
+
+export interface PaymentFilter {
+  page: number;
+  pageSize: number;
+  status?: string;
+  paymentType?: string;
+}
+export const paymentsQuery = (orgId: string, q: PaymentFilter) =>
+  queryOptions({
+    queryKey: billingKeys.payments(orgId, q),
+    queryFn: () => api(`${orgApi(orgId)}/payments${queryString({ ...q })}`, { schema: PaymentPage }),
+  });
+
+/** One order, polled while it waits (the page updates by itself when the provider's notification lands). */
+export const paymentQuery = (orgId: string, id: string) =>
+  queryOptions({
+    queryKey: billingKeys.payment(orgId, id),
+    queryFn: () => api(`${orgApi(orgId)}/payments/${encodeURIComponent(id)}`, { schema: Payment }),
+    refetchInterval: (q) => (q.state.data?.status === "waiting" ? 2000 : false),
+  });
+
+export const cardsQuery = (orgId: string) =>
+  queryOptions({
+    queryKey: billingKeys.cards(orgId),
+    queryFn: () => api(`${orgApi(orgId)}/cards`, { schema: PaymentCardList }),
+  });
+
+export const vouchersQuery = (orgId: string, q: { page: number; pageSize: number; status?: string }) =>
+  queryOptions({
+    queryKey: billingKeys.vouchers(orgId, q),
+    queryFn: () => api(`${orgApi(orgId)}/vouchers${queryString({ ...q })}`, { schema: VoucherPage }),
+  });
+
+export function useCreatePayment(orgId: string) {
+  return useOrgMutation(orgId, (body: CreatePaymentRequest) =>
+    api(`${orgApi(orgId)}/payments`, { body, schema: Payment }),
+  );
+}
+
+export function usePaymentAction(orgId: string) {
+  return useOrgMutation(orgId, (v: { id: string; action: "cancel" | "continue" }) =>
+    api(`${orgApi(orgId)}/payments/${encodeURIComponent(v.id)}/${v.action}`, {
+      method: "POST",
+      body: {},
+      schema: Payment,
+    }),
+  );
+}
+
+/**
+ * Binding a card: the number and CVC go to the provider's tokenization endpoint (never to /api); only the token
+ * and the customer information reach our server.
+ */
+export function useBindCard(orgId: string) {
+  return useOrgMutation(
+    orgId,
+    async (v: {
+      tokenizeUrl: string;
+      card: { number: string; cvc: string; expMonth: number; expYear: number };
+      customer: Customer;
+    }) => {
+      const res = await fetch(v.tokenizeUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(v.card),
+      });
+      if (!res.ok) throw new CardRejected();
+      const { token } = (await res.json()) as { token: string };
+      return api(`${orgApi(orgId)}/cards`, { body: { token, customer: v.customer }, schema: PaymentCard });
+    },
+  );
+}
+
+/** The provider refused the card's data at tokenization ("card information is wrong"). */
+export class CardRejected extends Error {}
+
+export function useDeleteCard(orgId: string) {
+  return useOrgMutation(orgId, (id: string) =>
+    api(`${orgApi(orgId)}/cards/${encodeURIComponent(id)}`, { method: "DELETE" }),
+  );
+}
+
+export function useRedeemVoucher(orgId: string) {
+  return useOrgMutation(orgId, (code: string) =>
+    api(`${orgApi(orgId)}/vouchers/redeem`, { body: { code }, schema: RedeemVoucherResponse }),
+  );
+}

@@ -1,0 +1,112 @@
+import { Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
+import { useQuery } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { DateTimeCell } from "../../../components/console-kit/cells.tsx";
+import { money } from "../../../components/console-kit/money.ts";
+import { LoadError, LoadingBlock } from "../../../components/console-kit/states.tsx";
+import { PageHeader } from "../../../components/page-header.tsx";
+import { paths } from "../../../lib/paths.ts";
+import { overviewQuery } from "../api/billing-api.ts";
+import { STATUS_COLOR } from "./payment-panel.tsx";
+
+/** Account overview: available, cash and voucher balance, tier and the road to the next, month spend, payments. */
+export function AccountOverviewScreen({ orgId }: { orgId: string }) {
+  const { t } = useTranslation("billing");
+  const q = useQuery(overviewQuery(orgId));
+  return (
+    <Stack gap="lg">
+      <PageHeader
+        title={t("overview.title")}
+        description={t("overview.description")}
+        actions={
+          <Button component={Link} to={paths.recharge} data-testid="overview-recharge">
+            {t("overview.recharge")}
+          </Button>
+        }
+      />
+      {q.isPending ? (
+        <LoadingBlock rows={5} />
+      ) : q.isError ? (
+        <LoadError error={q.error} onRetry={() => q.refetch()} />
+      ) : (
+        <>
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
+            {(
+              [
+                ["available", q.data.available],
+                ["cash", q.data.cash],
+                ["voucher", q.data.voucher],
+                ["monthSpend", q.data.monthSpend],
+              ] as const
+            ).map(([k, v]) => (
+              <Card withBorder padding="md" key={k}>
+                <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+                  {t(`overview.${k}`)}
+                </Text>
+                <Text fw={700} size="xl" mt={4} data-testid={`overview-${k}`}>
+                  {money(v, q.data.currency)}
+                </Text>
+              </Card>
+            ))}
+          </SimpleGrid>
+          <Card withBorder padding="lg">
+            <Group justify="space-between" align="flex-start">
+              <div>
+                <Text size="sm" c="dimmed">
+                  {t("overview.tier")}
+                </Text>
+                <Title order={3} mt={4} data-testid="overview-tier">
+                  {q.data.tier.name}
+                </Title>
+                <Text size="sm" c="dimmed" mt={6}>
+                  {t("overview.recharged", { amount: money(q.data.cumulativeRecharge, q.data.currency) })}
+                  {q.data.nextTier && q.data.toNextTier
+                    ? ` · ${t("overview.toNext", { name: q.data.nextTier.name, amount: money(q.data.toNextTier, q.data.currency) })}`
+                    : ` · ${t("overview.topTier")}`}
+                </Text>
+              </div>
+              <Anchor component={Link} to={paths.limits} size="sm">
+                {t("overview.limits")}
+              </Anchor>
+            </Group>
+          </Card>
+          <Stack gap="xs">
+            <Group justify="space-between">
+              <Title order={4}>{t("overview.recent")}</Title>
+              <Anchor component={Link} to={paths.recharge} size="sm">
+                {t("overview.allPayments")}
+              </Anchor>
+            </Group>
+            {q.data.recentPayments.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                {t("details.empty")}
+              </Text>
+            ) : (
+              <Table.ScrollContainer minWidth={480}>
+                <Table striped>
+                  <Table.Tbody>
+                    {q.data.recentPayments.map((p) => (
+                      <Table.Tr key={p.id}>
+                        <Table.Td>
+                          <DateTimeCell iso={p.createdAt} />
+                        </Table.Td>
+                        <Table.Td>{money(p.amount, p.currency)}</Table.Td>
+                        <Table.Td>{t(`payType.${p.paymentType}`)}</Table.Td>
+                        <Table.Td>
+                          <Badge variant="light" color={STATUS_COLOR[p.status]}>
+                            {t(`status.${p.status}`)}
+                          </Badge>
+                        </Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            )}
+          </Stack>
+        </>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,128 @@
+import { Alert, Anchor, Badge, Button, Card, Group, Image, Stack, Table, Text } from "@mantine/core";
+import type { Payment } from "@moonport/contracts";
+import { useQuery } from "@tanstack/react-query";
+import QRCode from "qrcode";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { money } from "../../../components/console-kit/money.ts";
+import { ApiError } from "../../../lib/api.ts";
+import { paymentQuery, usePaymentAction } from "../api/billing-api.ts";
+
+export const STATUS_COLOR: Record<Payment["status"], string> = {
+  success: "green",
+  failed: "red",
+  waiting: "yellow",
+  closed: "gray",
+};
+
+function Qr({ content }: { content: string }) {
+  const [src, setSrc] = useState<string | null>(null);
+  useEffect(() => {
+    const url = new URL(content, window.location.origin).toString();
+    QRCode.toDataURL(url, { margin: 1, width: 200 }).then(setSrc, () => setSrc(null));
+  }, [content]);
+  return src ? <Image src={src} w={200} h={200} alt="QR" data-testid="payment-qr" data-qr-content={content} /> : null;
+}
+
+/** One order: how to pay it while it waits (QR, hosted checkout, bank details), its state, continue or cancel. */
+export function PaymentPanel({ orgId, paymentId, onClose }: { orgId: string; paymentId: string; onClose: () => void }) {
+  const { t } = useTranslation("billing");
+  const q = useQuery(paymentQuery(orgId, paymentId));
+  const action = usePaymentAction(orgId);
+  const [error, setError] = useState<string | null>(null);
+  const p = q.data;
+  if (!p) return null;
+  const run = (a: "cancel" | "continue") => {
+    setError(null);
+    action.mutate(
+      { id: p.id, action: a },
+      {
+        onSuccess: () => q.refetch(),
+        onError: (e) =>
+          setError(
+            a === "cancel"
+              ? t("failure.cancel", { reason: e instanceof ApiError ? e.message : t("failure.tryLater") })
+              : e instanceof ApiError
+                ? e.message
+                : t("failure.tryLater"),
+          ),
+      },
+    );
+  };
+  return (
+    <Card withBorder padding="lg" data-testid="payment-panel">
+      <Stack gap="sm">
+        <Group justify="space-between">
+          <Text fw={600}>
+            {t("payment.order")} · {money(p.amount, p.currency)} · {t(`payType.${p.paymentType}`)}
+          </Text>
+          <Badge color={STATUS_COLOR[p.status]} data-testid="payment-status">
+            {t(`status.${p.status}`)}
+          </Badge>
+        </Group>
+        {p.status === "waiting" ? (
+          <>
+            {p.qrContent ? (
+              <Stack gap={4} align="flex-start">
+                <Text size="sm">{t(`payment.scan.${p.paymentType}`)}</Text>
+                <Qr content={p.qrContent} />
+              </Stack>
+            ) : null}
+            {p.checkoutUrl ? (
+              <Anchor href={p.checkoutUrl} target="_blank" rel="noopener">
+                {t("payment.openCheckout")}
+              </Anchor>
+            ) : null}
+            {p.transfer ? (
+              <Table withTableBorder variant="vertical" data-testid="transfer-details">
+                <Table.Tbody>
+                  <Table.Tr>
+                    <Table.Th>{t("transfer.accountName")}</Table.Th>
+                    <Table.Td>{p.transfer.accountName}</Table.Td>
+                  </Table.Tr>
+                  <Table.Tr>
+                    <Table.Th>{t("transfer.bank")}</Table.Th>
+                    <Table.Td>{p.transfer.bank}</Table.Td>
+                  </Table.Tr>
+                  <Table.Tr>
+                    <Table.Th>{t("transfer.accountNumber")}</Table.Th>
+                    <Table.Td>{p.transfer.accountNumber}</Table.Td>
+                  </Table.Tr>
+                  <Table.Tr>
+                    <Table.Th>{t("transfer.reference")}</Table.Th>
+                    <Table.Td fw={700}>{p.transfer.reference}</Table.Td>
+                  </Table.Tr>
+                </Table.Tbody>
+              </Table>
+            ) : null}
+            <Alert color="yellow" variant="light">
+              {p.transfer ? t("transfer.hint") : t("payment.pending")}
+            </Alert>
+            <Group>
+              {p.paymentType === "credit_card" ? (
+                <Button onClick={() => run("continue")} loading={action.isPending}>
+                  {t("payment.continue")}
+                </Button>
+              ) : null}
+              <Button variant="default" onClick={() => run("cancel")} loading={action.isPending}>
+                {t("payment.cancel")}
+              </Button>
+            </Group>
+          </>
+        ) : (
+          <>
+            <Text size="sm" data-testid="payment-result">
+              {t(`payment.result.${p.status}`)}
+            </Text>
+            <Group>
+              <Button variant="default" onClick={onClose}>
+                {t("payment.done")}
+              </Button>
+            </Group>
+          </>
+        )}
+        {error ? <Alert color="red">{error}</Alert> : null}
+      </Stack>
+    </Card>
+  );
+}

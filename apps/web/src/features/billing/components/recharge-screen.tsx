@@ -1,0 +1,310 @@
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Checkbox,
+  Group,
+  Pagination,
+  Radio,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from "@mantine/core";
+import { type PayType, rechargeAmountProblem, translateValidation } from "@moonport/contracts";
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { DateTimeCell } from "../../../components/console-kit/cells.tsx";
+import { money } from "../../../components/console-kit/money.ts";
+import { LoadError, LoadingBlock } from "../../../components/console-kit/states.tsx";
+import { PageHeader } from "../../../components/page-header.tsx";
+import { useLocale } from "../../../i18n/index.ts";
+import { ApiError } from "../../../lib/api.ts";
+import {
+  cardsQuery,
+  type PaymentFilter,
+  paymentsQuery,
+  rechargeOptionsQuery,
+  useCreatePayment,
+  useDeleteCard,
+} from "../api/billing-api.ts";
+import { BindCardDialog } from "./bind-card-dialog.tsx";
+import { PaymentPanel, STATUS_COLOR } from "./payment-panel.tsx";
+
+/** Recharge: amount, pay type (per edition), card choice, the payment agreement, pay; then the order itself. */
+export function RechargeScreen({ orgId }: { orgId: string }) {
+  const { t } = useTranslation("billing");
+  const locale = useLocale();
+  const options = useQuery(rechargeOptionsQuery(orgId));
+  const cards = useQuery({ ...cardsQuery(orgId), enabled: options.data?.payTypes.includes("credit_card") ?? false });
+  const create = useCreatePayment(orgId);
+  const deleteCard = useDeleteCard(orgId);
+  const [amount, setAmount] = useState("");
+  const [payType, setPayType] = useState<PayType | null>(null);
+  const [cardId, setCardId] = useState<string | null>(null);
+  const [agreed, setAgreed] = useState(false);
+  const [errors, setErrors] = useState<{ amount?: string; agreement?: string; card?: string }>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [current, setCurrent] = useState<string | null>(null);
+  const [binding, setBinding] = useState(false);
+
+  if (options.isPending) return <LoadingBlock rows={6} />;
+  if (options.isError) return <LoadError error={options.error} onRetry={() => options.refetch()} />;
+  const o = options.data;
+  const type = payType ?? o.payTypes[0]!;
+  const cardList = cards.data?.items ?? [];
+  const chosenCard = cardId ?? cardList[0]?.id ?? null;
+
+  const pay = () => {
+    setFailure(null);
+    const errs: typeof errors = {};
+    const problem = amount.trim() ? rechargeAmountProblem(o.edition, amount) : "required";
+    if (problem) errs.amount = translateValidation(problem, locale);
+    if (!agreed) errs.agreement = translateValidation("agreement_required", locale);
+    if (type === "credit_card" && !chosenCard) errs.card = t("card.chooseOrBind");
+    setErrors(errs);
+    if (Object.keys(errs).length) return;
+    create.mutate(
+      {
+        amount: amount.trim(),
+        payType: type,
+        agreement: true,
+        ...(type === "credit_card" ? { cardId: chosenCard! } : {}),
+      },
+      {
+        onSuccess: (p) => setCurrent(p.id),
+        onError: (e) => {
+          if (e instanceof ApiError && e.code === "card_invalid") setFailure(t("card.wrong"));
+          else setFailure(t("failure.pay", { reason: e instanceof ApiError ? e.message : t("failure.tryLater") }));
+          options.refetch();
+        },
+      },
+    );
+  };
+
+  return (
+    <Stack gap="lg">
+      <PageHeader title={t("recharge.title")} description={t("recharge.description")} />
+      {current ? (
+        <PaymentPanel orgId={orgId} paymentId={current} onClose={() => setCurrent(null)} />
+      ) : (
+        <Card withBorder padding="lg">
+          <Stack gap="md" maw={560}>
+            <TextInput
+              label={t("recharge.amount", { currency: o.currency })}
+              description={t("recharge.bounds", {
+                min: money(BigInt(o.min) * 1_000_000_000n, o.currency),
+                max: money(BigInt(o.max) * 1_000_000_000n, o.currency),
+              })}
+              value={amount}
+              onChange={(e) => setAmount(e.currentTarget.value)}
+              error={errors.amount}
+              inputMode="decimal"
+              required
+              data-testid="recharge-amount"
+            />
+            <Radio.Group label={t("recharge.payType")} value={type} onChange={(v) => setPayType(v as PayType)}>
+              <Group mt="xs">
+                {o.payTypes.map((p) => (
+                  <Radio key={p} value={p} label={t(`payType.${p}`)} data-testid={`paytype-${p}`} />
+                ))}
+              </Group>
+            </Radio.Group>
+            {type === "credit_card" ? (
+              <Stack gap="xs">
+                <Text size="sm" fw={500}>
+                  {t("card.cards")}
+                </Text>
+                {cardList.length ? (
+                  <Radio.Group value={chosenCard} onChange={setCardId}>
+                    <Stack gap={6}>
+                      {cardList.map((c) => (
+                        <Group key={c.id} justify="space-between">
+                          <Radio
+                            value={c.id}
+                            label={`${c.brand.toUpperCase()} •••• ${c.last4} · ${String(c.expMonth).padStart(2, "0")}/${c.expYear} · ${c.holder}`}
+                          />
+                          <Button
+                            size="xs"
+                            variant="subtle"
+                            color="red"
+                            onClick={() =>
+                              deleteCard.mutate(c.id, {
+                                onError: (e) =>
+                                  setFailure(
+                                    e instanceof ApiError
+                                      ? e.message
+                                      : t("failure.deleteCard", { reason: t("failure.tryLater") }),
+                                  ),
+                              })
+                            }
+                          >
+                            {t("card.delete")}
+                          </Button>
+                        </Group>
+                      ))}
+                    </Stack>
+                  </Radio.Group>
+                ) : (
+                  <Text size="sm" c="dimmed">
+                    {t("card.none")}
+                  </Text>
+                )}
+                {errors.card ? (
+                  <Text size="xs" c="red">
+                    {errors.card}
+                  </Text>
+                ) : null}
+                <Group>
+                  <Button variant="light" onClick={() => setBinding(true)} data-testid="bind-card">
+                    {t("card.bind")}
+                  </Button>
+                </Group>
+                {o.cardProvider.tokenizeUrl ? (
+                  <BindCardDialog
+                    orgId={orgId}
+                    tokenizeUrl={o.cardProvider.tokenizeUrl}
+                    opened={binding}
+                    onClose={() => setBinding(false)}
+                  />
+                ) : null}
+              </Stack>
+            ) : null}
+            <Checkbox
+              checked={agreed}
+              onChange={(e) => setAgreed(e.currentTarget.checked)}
+              error={errors.agreement}
+              data-testid="recharge-agreement"
+              label={
+                <>
+                  {t("recharge.agree")}{" "}
+                  <Anchor href="/docs/agreement/payment" target="_blank">
+                    {t("recharge.agreement")}
+                  </Anchor>
+                </>
+              }
+            />
+            {failure ? (
+              <Alert color="red" data-testid="recharge-error">
+                {failure}
+                {o.blockingPaymentId ? (
+                  <>
+                    {" "}
+                    <Anchor component="button" onClick={() => setCurrent(o.blockingPaymentId)}>
+                      {t("recharge.viewOrder")}
+                    </Anchor>
+                  </>
+                ) : null}
+              </Alert>
+            ) : null}
+            <Group>
+              <Button onClick={pay} loading={create.isPending} data-testid="recharge-pay">
+                {t("recharge.pay")}
+              </Button>
+              <Text size="xs" c="dimmed">
+                {t("recharge.monthly", { used: o.ordersThisMonth, max: o.monthlyLimit })}
+              </Text>
+            </Group>
+          </Stack>
+        </Card>
+      )}
+      <RechargeDetails orgId={orgId} onOpen={setCurrent} />
+    </Stack>
+  );
+}
+
+/** Recharge details: createdAt, amount, payment type, status; filters and pagination. */
+function RechargeDetails({ orgId, onOpen }: { orgId: string; onOpen: (id: string) => void }) {
+  const { t } = useTranslation("billing");
+  const [filter, setFilter] = useState<PaymentFilter>({ page: 1, pageSize: 10 });
+  const q = useQuery(paymentsQuery(orgId, filter));
+  return (
+    <Stack gap="sm">
+      <Group justify="space-between" wrap="wrap">
+        <Title order={4}>{t("details.title")}</Title>
+        <Group gap="xs">
+          <Select
+            w={150}
+            clearable
+            placeholder={t("details.anyStatus")}
+            data={(["success", "failed", "waiting", "closed"] as const).map((s) => ({
+              value: s,
+              label: t(`status.${s}`),
+            }))}
+            value={filter.status ?? null}
+            onChange={(v) => setFilter((f) => ({ ...f, page: 1, status: v ?? undefined }))}
+          />
+          <Select
+            w={170}
+            clearable
+            placeholder={t("details.anyType")}
+            data={(["wxpay", "alipay", "unionpay", "b2btransfer", "credit_card"] as const).map((s) => ({
+              value: s,
+              label: t(`payType.${s}`),
+            }))}
+            value={filter.paymentType ?? null}
+            onChange={(v) => setFilter((f) => ({ ...f, page: 1, paymentType: v ?? undefined }))}
+          />
+        </Group>
+      </Group>
+      {q.isPending ? (
+        <LoadingBlock rows={3} />
+      ) : q.isError ? (
+        <LoadError error={q.error} onRetry={() => q.refetch()} />
+      ) : q.data.items.length === 0 ? (
+        <Text c="dimmed" size="sm">
+          {t("details.empty")}
+        </Text>
+      ) : (
+        <Table.ScrollContainer minWidth={520}>
+          <Table striped data-testid="recharge-details">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t("details.createdAt")}</Table.Th>
+                <Table.Th>{t("details.amount")}</Table.Th>
+                <Table.Th>{t("details.paymentType")}</Table.Th>
+                <Table.Th>{t("details.status")}</Table.Th>
+                <Table.Th />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {q.data.items.map((p) => (
+                <Table.Tr key={p.id}>
+                  <Table.Td>
+                    <DateTimeCell iso={p.createdAt} />
+                  </Table.Td>
+                  <Table.Td>{money(p.amount, p.currency)}</Table.Td>
+                  <Table.Td>{t(`payType.${p.paymentType}`)}</Table.Td>
+                  <Table.Td>
+                    <Badge color={STATUS_COLOR[p.status]} variant="light">
+                      {t(`status.${p.status}`)}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>
+                    {p.status === "waiting" ? (
+                      <Anchor component="button" size="sm" onClick={() => onOpen(p.id)}>
+                        {t("details.view")}
+                      </Anchor>
+                    ) : null}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {q.data && q.data.total > filter.pageSize ? (
+        <Pagination
+          total={Math.ceil(q.data.total / filter.pageSize)}
+          value={filter.page}
+          onChange={(page) => setFilter((f) => ({ ...f, page }))}
+        />
+      ) : null}
+    </Stack>
+  );
+}

@@ -1,0 +1,12 @@
+import { orgKey } from "../../../components/console-kit/org-api.ts";
+
+/** Cache keys of playground reads, under the organization's root key. */
+export const playgroundKeys = {
+  projects: (orgId: string) => [...orgKey(orgId), "playground", "projects"] as const,
+  sessions: (orgId: string, projectId: string) => [...orgKey(orgId), "playground", projectId, "sessions"] as const,
+  session: (orgId: string, projectId: string, id: string) =>
+    [...orgKey(orgId), "playground", projectId, "session", id] as const,
+};
+
+export const playgroundApi = (orgId: string, projectId: string) =>
+  `/api/orgs/${encodeURIComponent(orgId)}/projects/${encodeURIComponent(projectId)}/playground`;

@@ -1,0 +1,178 @@
+import { ActionIcon, Button, Group, Paper, Select, Stack, Text, Textarea, TextInput, Tooltip } from "@mantine/core";
+import type { PlaygroundMessage, PlaygroundRole } from "@moonport/contracts";
+import { IconArrowDown, IconArrowUp, IconPlayerPlay, IconPlus, IconTrash } from "@tabler/icons-react";
+import { useTranslation } from "react-i18next";
+import { newMessage } from "../model/session.ts";
+import classes from "./playground.module.css";
+
+const ROLES: PlaygroundRole[] = ["system", "user", "assistant", "tool"];
+
+/**
+ * Edit mode: the conversation as editable messages. Change, insert, delete, reorder; "Run from here" keeps the
+ * messages up to this one and lets the model answer again (a later answer is overwritten). Ctrl/Cmd+Enter in a
+ * message runs from it.
+ */
+export function EditView({
+  messages,
+  onChange,
+  onRunFrom,
+  running,
+  readOnly,
+  streamingId,
+}: {
+  messages: PlaygroundMessage[];
+  onChange: (messages: PlaygroundMessage[]) => void;
+  onRunFrom: (index: number) => void;
+  running: boolean;
+  readOnly: boolean;
+  streamingId: string | null;
+}) {
+  const { t } = useTranslation("playground");
+  const set = (i: number, m: Partial<PlaygroundMessage>) =>
+    onChange(messages.map((x, j) => (j === i ? { ...x, ...m } : x)));
+  const insert = (i: number) => {
+    const prev = messages[i];
+    const role: PlaygroundRole = prev?.role === "user" ? "assistant" : "user";
+    onChange([...messages.slice(0, i + 1), newMessage(role), ...messages.slice(i + 1)]);
+  };
+  const move = (i: number, d: -1 | 1) => {
+    const next = [...messages];
+    const [m] = next.splice(i, 1);
+    next.splice(i + d, 0, m!);
+    onChange(next);
+  };
+  return (
+    <Stack gap="sm" data-testid="edit-view">
+      {messages.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          {t("edit.empty")}
+        </Text>
+      ) : null}
+      {messages.map((m, i) => (
+        <Paper key={m.id} withBorder p="sm" radius="md" data-testid="edit-message">
+          <Stack gap={6}>
+            <Group justify="space-between" gap="xs" wrap="wrap">
+              <Group gap="xs" wrap="nowrap">
+                <Select
+                  size="xs"
+                  w={120}
+                  data={ROLES.map((r) => ({ value: r, label: t(`roles.${r}`) }))}
+                  value={m.role}
+                  onChange={(v) => v && set(i, { role: v as PlaygroundRole })}
+                  allowDeselect={false}
+                  aria-label={t("edit.role")}
+                  disabled={readOnly}
+                />
+                {m.role === "tool" ? (
+                  <TextInput
+                    size="xs"
+                    w={160}
+                    placeholder="tool_call_id"
+                    aria-label={t("edit.toolCallId")}
+                    value={m.toolCallId ?? ""}
+                    onChange={(e) => set(i, { toolCallId: e.currentTarget.value })}
+                    disabled={readOnly}
+                  />
+                ) : null}
+              </Group>
+              <Group gap={2} wrap="nowrap">
+                <Tooltip label={t("edit.up")} withArrow>
+                  <ActionIcon
+                    variant="subtle"
+                    color="gray"
+                    aria-label={t("edit.up")}
+                    disabled={readOnly || i === 0}
+                    onClick={() => move(i, -1)}
+                  >
+                    <IconArrowUp size={16} />
+                  </ActionIcon>
+                </Tooltip>
+                <Tooltip label={t("edit.down")} withArrow>
+                  <ActionIcon
+                    variant="subtle"
+                    color="gray"
+                    aria-label={t("edit.down")}
+                    disabled={readOnly || i === messages.length - 1}
+                    onClick={() => move(i, 1)}
+                  >
+                    <IconArrowDown size={16} />
+                  </ActionIcon>
+                </Tooltip>
+                <Tooltip label={t("edit.insert")} withArrow>
+                  <ActionIcon
+                    variant="subtle"
+                    color="gray"
+                    aria-label={t("edit.insert")}
+                    disabled={readOnly}
+                    onClick={() => insert(i)}
+                  >
+                    <IconPlus size={16} />
+                  </ActionIcon>
+                </Tooltip>
+                <Tooltip label={t("edit.delete")} withArrow>
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    aria-label={t("edit.delete")}
+                    disabled={readOnly}
+                    onClick={() => onChange(messages.filter((_, j) => j !== i))}
+                  >
+                    <IconTrash size={16} />
+                  </ActionIcon>
+                </Tooltip>
+                <Tooltip label={t("edit.runFrom")} withArrow>
+                  <ActionIcon
+                    variant="light"
+                    aria-label={t("edit.runFrom")}
+                    disabled={readOnly || running}
+                    onClick={() => onRunFrom(i)}
+                    data-testid="run-from"
+                  >
+                    <IconPlayerPlay size={16} />
+                  </ActionIcon>
+                </Tooltip>
+              </Group>
+            </Group>
+            {m.reasoning ? (
+              <details className={classes.reasoning}>
+                <summary>{t("chat.reasoning")}</summary>
+                <Text size="sm" c="dimmed" className={classes.pre}>
+                  {m.reasoning}
+                </Text>
+              </details>
+            ) : null}
+            <Textarea
+              autosize
+              minRows={1}
+              maxRows={12}
+              value={m.content}
+              aria-label={t("edit.content", { n: i + 1 })}
+              placeholder={streamingId === m.id ? t("chat.streaming") : t("edit.placeholder")}
+              onChange={(e) => set(i, { content: e.currentTarget.value })}
+              readOnly={readOnly || streamingId === m.id}
+              data-testid="edit-content"
+              onKeyDown={(e) => {
+                if (e.key === "Enter" && (e.ctrlKey || e.metaKey) && !readOnly && !running) {
+                  e.preventDefault();
+                  onRunFrom(i);
+                }
+              }}
+            />
+          </Stack>
+        </Paper>
+      ))}
+      <Group>
+        <Button
+          variant="default"
+          size="xs"
+          leftSection={<IconPlus size={14} />}
+          disabled={readOnly}
+          onClick={() => onChange([...messages, newMessage(messages.at(-1)?.role === "user" ? "assistant" : "user")])}
+          data-testid="add-message"
+        >
+          {t("edit.add")}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,787 @@
+import {
+  ActionIcon,
+  Alert,
+  Box,
+  Button,
+  Drawer,
+  FileButton,
+  Group,
+  Paper,
+  SegmentedControl,
+  Select,
+  Stack,
+  Text,
+  Textarea,
+  Title,
+  Tooltip,
+} from "@mantine/core";
+import { useMediaQuery } from "@mantine/hooks";
+import {
+  type ChatCompletionRequest,
+  DEFAULT_PLAYGROUND_PARAMS,
+  findModel,
+  MAX_COMPARE_PANELS,
+  type PlaygroundMessage,
+  type PlaygroundMode,
+  type PlaygroundPanel,
+  PlaygroundSessionState,
+  StopSequencesText,
+} from "@moonport/contracts";
+import {
+  IconAdjustments,
+  IconCode,
+  IconDownload,
+  IconHistory,
+  IconLayoutGrid,
+  IconPlayerPlay,
+  IconPlus,
+  IconUpload,
+  IconX,
+} from "@tabler/icons-react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { CurrentOrg } from "../../../components/console-kit/current-org.ts";
+import { LoadError, LoadingBlock } from "../../../components/console-kit/states.tsx";
+import { PageMeta } from "../../../components/page-meta.tsx";
+import { ApiError } from "../../../lib/api.ts";
+import { playgroundProjectsQuery } from "../api/get-projects.ts";
+import { fetchSession } from "../api/get-sessions.ts";
+import { playgroundKeys } from "../api/query-keys.ts";
+import { createSession, updateSession } from "../api/save-session.ts";
+import { ExtractionFailed, UploadTooLarge, uploadForChat } from "../api/upload-file.ts";
+import {
+  buildChatRequest,
+  emptyState,
+  hasFiles,
+  MODE_SWITCH,
+  newMessage,
+  newPanel,
+  titleOf,
+  withMode,
+} from "../model/session.ts";
+import type { PlaygroundTemplate } from "../model/templates.ts";
+import { CodeDialog } from "./code-dialog.tsx";
+import { type AttachedFile, Composer } from "./composer.tsx";
+import { EditView } from "./edit-view.tsx";
+import { HistoryDrawer } from "./history-drawer.tsx";
+import { MessageView } from "./message-view.tsx";
+import { ModelSelect, ParamsForm } from "./params-form.tsx";
+import classes from "./playground.module.css";
+import { RunFooter } from "./run-footer.tsx";
+import { TemplatesDialog } from "./templates-dialog.tsx";
+import { useRunner } from "./use-runner.ts";
+
+const projectKey = (orgId: string) => `playground:project:${orgId}`;
+const currentKey = (projectId: string) => `playground:current:${projectId}`;
+
+function store(key: string, value: string | null) {
+  try {
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, value);
+  } catch {
+    // storage unavailable (private mode): the session is still saved server-side
+  }
+}
+function read(key: string): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+/** /playground: chat, compare and edit against a project of the current organization. */
+export function PlaygroundPage({ org }: { org: CurrentOrg }) {
+  const { t } = useTranslation("playground");
+  const projects = useQuery(playgroundProjectsQuery(org.id));
+  const [projectId, setProjectId] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!projects.data || projectId) return;
+    const saved = read(projectKey(org.id));
+    const pick =
+      projects.data.find((p) => p.value === saved) ?? projects.data.find((p) => p.isDefault) ?? projects.data[0];
+    setProjectId(pick?.value ?? null);
+  }, [projects.data, projectId, org.id]);
+
+  return (
+    <Stack gap="md">
+      <PageMeta title={t("title")} />
+      <Group justify="space-between" gap="sm" wrap="wrap">
+        <Title order={1} size="h3">
+          {t("title")}
+        </Title>
+        {projects.data ? (
+          <Select
+            w={220}
+            size="sm"
+            aria-label={t("project")}
+            placeholder={t("project")}
+            data={projects.data.map((p) => ({ value: p.value, label: p.label }))}
+            value={projectId}
+            allowDeselect={false}
+            onChange={(v) => {
+              if (!v) return;
+              store(projectKey(org.id), v);
+              setProjectId(v);
+            }}
+            data-testid="project-select"
+          />
+        ) : null}
+      </Group>
+      {projects.isPending ? (
+        <LoadingBlock />
+      ) : projects.isError ? (
+        <LoadError error={projects.error} onRetry={() => projects.refetch()} />
+      ) : !projectId ? (
+        <Alert color="yellow">{t("noProject")}</Alert>
+      ) : (
+        <Workbench key={projectId} org={org} projectId={projectId} />
+      )}
+    </Stack>
+  );
+}
+
+function Workbench({ org, projectId }: { org: CurrentOrg; projectId: string }) {
+  const { t } = useTranslation("playground");
+  const qc = useQueryClient();
+  const narrow = useMediaQuery("(max-width: 62em)") ?? false;
+  const [state, setState] = useState<PlaygroundSessionState>(() => emptyState());
+  const [sessionId, setSessionId] = useState<string | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [notice, setNotice] = useState<{ color: string; text: string } | null>(null);
+  const [streaming, setStreaming] = useState<Record<string, string>>({});
+  const [alternates, setAlternates] = useState<Record<string, string[]>>({});
+  const [codeFor, setCodeFor] = useState<string | null>(null);
+  const [templatesOpen, setTemplatesOpen] = useState(false);
+  const [historyOpen, setHistoryOpen] = useState(false);
+  const [paramsFor, setParamsFor] = useState<string | null>(null);
+  const runner = useRunner(org.id, projectId);
+  const dirty = useRef(false);
+  const saving = useRef<Promise<unknown> | null>(null);
+
+  // Reload restores the current session of this project.
+  useEffect(() => {
+    const id = read(currentKey(projectId));
+    if (!id) {
+      setLoading(false);
+      return;
+    }
+    fetchSession(org.id, projectId, id)
+      .then((s) => {
+        setState(s.state);
+        setSessionId(s.id);
+      })
+      .catch(() => store(currentKey(projectId), null))
+      .finally(() => setLoading(false));
+  }, [org.id, projectId]);
+
+  const change = useCallback((fn: (s: PlaygroundSessionState) => PlaygroundSessionState) => {
+    dirty.current = true;
+    setState(fn);
+  }, []);
+
+  // Saves a moment after the last change (and after each run), so history and reload always have it.
+  useEffect(() => {
+    if (!dirty.current || loading) return;
+    if (!state.messages.length && !state.panels.some((p) => p.messages.length) && !state.template) return;
+    const timer = setTimeout(() => {
+      dirty.current = false;
+      const snapshot = PlaygroundSessionState.safeParse(state);
+      if (!snapshot.success) return;
+      const run = async () => {
+        await saving.current;
+        if (sessionId) {
+          await updateSession(org.id, projectId, sessionId, { state: snapshot.data });
+        } else {
+          const created = await createSession(org.id, projectId, {
+            title: titleOf(snapshot.data, t("untitled")),
+            state: snapshot.data,
+          });
+          setSessionId(created.id);
+          store(currentKey(projectId), created.id);
+        }
+        await qc.invalidateQueries({ queryKey: playgroundKeys.sessions(org.id, projectId) });
+      };
+      saving.current = run().catch((e: Error) =>
+        setNotice({ color: "red", text: t("errors.saveFailed", { reason: e.message }) }),
+      );
+    }, 700);
+    return () => clearTimeout(timer);
+  }, [state, loading, sessionId, org.id, projectId, qc, t]);
+
+  // Escape stops every run.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape" && runner.anyRunning) runner.stop();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [runner]);
+
+  const panel0 = state.panels[0]!;
+  const stopInvalid = state.panels.some((p) => !StopSequencesText.safeParse(p.params.stop).success);
+
+  /** Writes a message list: the session's (chat, edit) or a compare panel's. */
+  const writeMessages = useCallback(
+    (panelId: string | null, fn: (m: PlaygroundMessage[]) => PlaygroundMessage[]) =>
+      change((s) =>
+        panelId === null
+          ? { ...s, messages: fn(s.messages) }
+          : { ...s, panels: s.panels.map((p) => (p.id === panelId ? { ...p, messages: fn(p.messages) } : p)) },
+      ),
+    [change],
+  );
+
+  /**
+   * One run: `base` is what the model sees; its answer goes after it, replacing anything later. In partial mode
+   * a trailing assistant message is the prefix and the answer continues it.
+   */
+  const runPanel = useCallback(
+    async (panel: PlaygroundPanel, base: PlaygroundMessage[], target: string | null) => {
+      setNotice(null);
+      const continuing = panel.params.partial && base.at(-1)?.role === "assistant";
+      const prefix = continuing ? base.at(-1)! : null;
+      const answer = prefix ?? newMessage("assistant");
+      const prefixText = prefix?.content ?? "";
+      writeMessages(target, () => (prefix ? base : [...base, answer]));
+      setStreaming((s) => ({ ...s, [panel.id]: answer.id }));
+      setAlternates((a) => ({ ...a, [answer.id]: [] }));
+      const request = buildChatRequest(state, panel, base);
+      const ok = await runner.run(panel.id, request, {
+        onChoice: (index, content, reasoning) => {
+          if (index === 0) {
+            writeMessages(target, (msgs) =>
+              msgs.map((m) =>
+                m.id === answer.id ? { ...m, content: prefixText + content, ...(reasoning ? { reasoning } : {}) } : m,
+              ),
+            );
+          } else {
+            setAlternates((a) => {
+              const list = [...(a[answer.id] ?? [])];
+              list[index - 1] = content;
+              return { ...a, [answer.id]: list };
+            });
+          }
+        },
+        onUsage: () => {},
+      });
+      if (!ok && !prefix) writeMessages(target, (msgs) => msgs.filter((m) => m.id !== answer.id || m.content));
+      setStreaming((s) => {
+        const { [panel.id]: _, ...rest } = s;
+        return rest;
+      });
+      dirty.current = true;
+      setState((s) => ({ ...s }));
+    },
+    [runner, state, writeMessages],
+  );
+
+  const readOnly = state.readOnly;
+  const send = (text: string, images: string[], files: AttachedFile[]) => {
+    const user: PlaygroundMessage = { ...newMessage("user", text), ...(images.length ? { images } : {}) };
+    // The file-QA guide's way: each file's text is a system message before the question.
+    const fileMessages: PlaygroundMessage[] = files.map((f) => ({
+      ...newMessage("system", f.content),
+      files: [f.file],
+    }));
+    if (state.mode === "compare") {
+      for (const p of state.panels) void runPanel(p, [...p.messages, ...fileMessages, user], p.id);
+    } else {
+      void runPanel(panel0, [...state.messages, ...fileMessages, user], null);
+    }
+  };
+  const upload = async (file: File): Promise<AttachedFile> => {
+    try {
+      return await uploadForChat(org.id, projectId, file);
+    } catch (e) {
+      const reason =
+        e instanceof UploadTooLarge
+          ? t("upload.tooLarge")
+          : e instanceof ExtractionFailed
+            ? t("upload.extractionFailed", { reason: e.message })
+            : e instanceof ApiError && e.code !== "network"
+              ? e.message
+              : t("errors.network");
+      throw new Error(t("upload.failed", { reason }));
+    }
+  };
+  const pending =
+    state.mode === "compare"
+      ? state.panels.some((p) => p.messages.at(-1)?.role === "user")
+      : state.messages.at(-1)?.role === "user";
+  const runPending = () => {
+    if (state.mode === "compare") {
+      for (const p of state.panels) if (p.messages.at(-1)?.role === "user") void runPanel(p, p.messages, p.id);
+    } else void runPanel(panel0, state.messages, null);
+  };
+  const runFrom = (i: number) => {
+    const m = state.messages[i]!;
+    const keep = m.role === "assistant" && !panel0.params.partial ? i : i + 1;
+    void runPanel(panel0, state.messages.slice(0, keep), null);
+  };
+
+  const openTemplate = (tpl: PlaygroundTemplate) => {
+    runner.stop();
+    runner.reset();
+    const conversation = tpl.turns.map((role, i) => newMessage(role, t(`templates.${tpl.id}.messages.${i}`)));
+    const panels = tpl.models.map((m) => ({
+      ...newPanel(m, { ...DEFAULT_PLAYGROUND_PARAMS, ...tpl.params }),
+      messages: tpl.mode === "compare" ? conversation.map((c) => ({ ...c, id: `${c.id}-${m}` })) : [],
+    }));
+    dirty.current = true;
+    setState({
+      version: 1,
+      mode: tpl.mode,
+      system: t(`templates.${tpl.id}.system`),
+      panels,
+      messages: tpl.mode === "compare" ? [] : conversation,
+      tools: tpl.tools ?? [],
+      readOnly: false,
+      template: tpl.id,
+    });
+    setSessionId(null);
+    store(currentKey(projectId), null);
+    setTemplatesOpen(false);
+  };
+
+  const newSession = () => {
+    runner.stop();
+    runner.reset();
+    dirty.current = false;
+    setState(emptyState(state.mode));
+    setSessionId(null);
+    store(currentKey(projectId), null);
+  };
+
+  const exportSession = () => {
+    const blob = new Blob([JSON.stringify(state, null, 2)], { type: "application/json" });
+    const url = URL.createObjectURL(blob);
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = `playground-${new Date().toISOString().slice(0, 19).replaceAll(":", "-")}.json`;
+    a.click();
+    URL.revokeObjectURL(url);
+  };
+
+  const importSession = async (file: File | null) => {
+    if (!file) return;
+    let parsed: ReturnType<typeof PlaygroundSessionState.safeParse>;
+    try {
+      parsed = PlaygroundSessionState.safeParse(JSON.parse(await file.text()));
+    } catch {
+      setNotice({ color: "red", text: t("io.importInvalid") });
+      return;
+    }
+    if (!parsed.success) {
+      setNotice({ color: "red", text: t("io.importInvalid") });
+      return;
+    }
+    runner.stop();
+    runner.reset();
+    const withFiles = hasFiles(parsed.data);
+    dirty.current = true;
+    setState({ ...parsed.data, readOnly: parsed.data.readOnly || withFiles });
+    setSessionId(null);
+    store(currentKey(projectId), null);
+    setNotice({ color: "teal", text: t("io.imported") });
+  };
+
+  const openSession = async (id: string) => {
+    try {
+      const s = await fetchSession(org.id, projectId, id);
+      runner.stop();
+      runner.reset();
+      dirty.current = false;
+      setState(s.state);
+      setSessionId(s.id);
+      store(currentKey(projectId), s.id);
+      setHistoryOpen(false);
+    } catch (e) {
+      setNotice({ color: "red", text: t("errors.loadFailed", { reason: (e as Error).message }) });
+    }
+  };
+
+  const codeRequest: ChatCompletionRequest = useMemo(() => {
+    const p = state.panels.find((x) => x.id === codeFor) ?? panel0;
+    return buildChatRequest(state, p, state.mode === "compare" ? p.messages : state.messages);
+  }, [state, codeFor, panel0]);
+
+  const setPanel = (id: string, patch: Partial<PlaygroundPanel>) =>
+    change((s) => ({ ...s, panels: s.panels.map((p) => (p.id === id ? { ...p, ...patch } : p)) }));
+
+  const vision = state.panels.every((p) => findModel(p.model)?.capabilities.vision);
+  const paramsPanel = state.panels.find((p) => p.id === paramsFor);
+
+  if (loading) return <LoadingBlock />;
+
+  const toolbar = (
+    <Group justify="space-between" gap="xs" className={classes.toolbar}>
+      <SegmentedControl
+        value={state.mode}
+        onChange={(v) => change((s) => withMode(s, v as PlaygroundMode))}
+        data={MODE_SWITCH.map((m) => ({
+          value: m.value,
+          disabled: !m.available,
+          label: m.available ? t(`modes.${m.value}`) : `${t(`modes.${m.value}`)} · ${t("modes.soon")}`,
+        }))}
+        disabled={runner.anyRunning}
+        aria-label={t("modes.label")}
+        data-testid="mode-switch"
+      />
+      <Group gap={6} wrap="wrap">
+        <Button
+          size="xs"
+          variant="default"
+          leftSection={<IconLayoutGrid size={14} />}
+          onClick={() => setTemplatesOpen(true)}
+        >
+          {t("templates.open")}
+        </Button>
+        <Button
+          size="xs"
+          variant="default"
+          leftSection={<IconHistory size={14} />}
+          onClick={() => setHistoryOpen(true)}
+        >
+          {t("history.open")}
+        </Button>
+        <Button size="xs" variant="default" leftSection={<IconPlus size={14} />} onClick={newSession}>
+          {t("new")}
+        </Button>
+        <FileButton onChange={(f) => void importSession(f)} accept="application/json,.json">
+          {(props) => (
+            <Button {...props} size="xs" variant="default" leftSection={<IconUpload size={14} />} data-testid="import">
+              {t("io.import")}
+            </Button>
+          )}
+        </FileButton>
+        <Button
+          size="xs"
+          variant="default"
+          leftSection={<IconDownload size={14} />}
+          onClick={exportSession}
+          data-testid="export"
+        >
+          {t("io.export")}
+        </Button>
+        <Button
+          size="xs"
+          variant="light"
+          leftSection={<IconCode size={14} />}
+          onClick={() => setCodeFor(panel0.id)}
+          data-testid="view-code"
+        >
+          {t("code.open")}
+        </Button>
+      </Group>
+    </Group>
+  );
+
+  const systemPrompt = (
+    <Textarea
+      label={t("system.label")}
+      placeholder={t("system.placeholder")}
+      autosize
+      minRows={1}
+      maxRows={6}
+      value={state.system}
+      onChange={(e) => {
+        const v = e.currentTarget.value;
+        change((s) => ({ ...s, system: v }));
+      }}
+      readOnly={readOnly}
+      data-testid="system-prompt"
+    />
+  );
+
+  const notices = (
+    <>
+      {readOnly ? (
+        <Alert color="yellow" data-testid="read-only">
+          {t("io.readOnly")}
+        </Alert>
+      ) : null}
+      {notice ? (
+        <Alert
+          color={notice.color}
+          withCloseButton
+          onClose={() => setNotice(null)}
+          closeButtonLabel={t("common:cancel")}
+          data-testid="notice"
+        >
+          {notice.text}
+        </Alert>
+      ) : null}
+      {state.tools.length ? (
+        <Text size="xs" c="dimmed" data-testid="tools-count">
+          {t("tools.count", { count: state.tools.length, names: state.tools.map((x) => x.function.name).join(", ") })}
+        </Text>
+      ) : null}
+    </>
+  );
+
+  const composer = (
+    <Stack gap={6}>
+      {pending && !runner.anyRunning && !readOnly ? (
+        <Group>
+          <Button
+            size="xs"
+            leftSection={<IconPlayerPlay size={14} />}
+            onClick={runPending}
+            disabled={stopInvalid}
+            data-testid="run"
+          >
+            {t("chat.run")}
+          </Button>
+        </Group>
+      ) : null}
+      <Composer
+        running={runner.anyRunning}
+        disabled={readOnly || stopInvalid}
+        disabledReason={readOnly ? t("io.readOnlyShort") : t("errors.fixParams")}
+        vision={vision}
+        onSend={send}
+        onStop={() => runner.stop()}
+        onUpload={upload}
+      />
+    </Stack>
+  );
+
+  const errorOf = (panelId: string) => runner.status[panelId]?.error;
+
+  if (state.mode === "compare") {
+    return (
+      <Stack gap="md">
+        {toolbar}
+        {notices}
+        {systemPrompt}
+        <div
+          className={classes.compare}
+          style={{ "--panels": state.panels.length } as React.CSSProperties}
+          data-testid="compare-view"
+        >
+          {state.panels.map((p, i) => (
+            <Paper key={p.id} withBorder p="sm" radius="md" data-testid="compare-panel">
+              <Stack gap="xs">
+                <Group gap={4} wrap="nowrap" align="flex-end">
+                  <Box style={{ flex: 1, minWidth: 0 }}>
+                    <ModelSelect
+                      label={t("compare.model", { n: i + 1 })}
+                      value={p.model}
+                      onChange={(model) => setPanel(p.id, { model })}
+                      currency={org.currency}
+                      disabled={runner.status[p.id]?.running}
+                    />
+                  </Box>
+                </Group>
+                <Group gap={4}>
+                  <Button
+                    size="compact-xs"
+                    variant="default"
+                    leftSection={<IconAdjustments size={12} />}
+                    onClick={() => setParamsFor(p.id)}
+                  >
+                    {t("params.title")}
+                  </Button>
+                  <Button
+                    size="compact-xs"
+                    variant="default"
+                    leftSection={<IconCode size={12} />}
+                    onClick={() => setCodeFor(p.id)}
+                  >
+                    {t("code.open")}
+                  </Button>
+                  {state.panels.length > 1 ? (
+                    <Tooltip label={t("compare.remove")} withArrow>
+                      <ActionIcon
+                        size="sm"
+                        variant="subtle"
+                        color="gray"
+                        aria-label={t("compare.remove")}
+                        onClick={() => change((s) => ({ ...s, panels: s.panels.filter((x) => x.id !== p.id) }))}
+                        disabled={runner.anyRunning}
+                      >
+                        <IconX size={14} />
+                      </ActionIcon>
+                    </Tooltip>
+                  ) : null}
+                </Group>
+                <Stack gap="xs" className={classes.conversation}>
+                  {p.messages.length === 0 ? (
+                    <Text size="sm" c="dimmed">
+                      {t("compare.empty")}
+                    </Text>
+                  ) : (
+                    p.messages.map((m) => <MessageView key={m.id} message={m} streaming={streaming[p.id] === m.id} />)
+                  )}
+                </Stack>
+                {errorOf(p.id) ? (
+                  <Alert color="red" variant="light" data-testid="run-error">
+                    {errorOf(p.id)}
+                  </Alert>
+                ) : null}
+                <RunFooter status={runner.status[p.id]} currency={org.currency} />
+              </Stack>
+            </Paper>
+          ))}
+        </div>
+        {state.panels.length < MAX_COMPARE_PANELS ? (
+          <Group>
+            <Button
+              size="xs"
+              variant="default"
+              leftSection={<IconPlus size={14} />}
+              onClick={() =>
+                change((s) => ({
+                  ...s,
+                  panels: [...s.panels, { ...newPanel("kimi-k2-turbo-preview", panel0.params), messages: [] }],
+                }))
+              }
+              disabled={runner.anyRunning}
+              data-testid="add-panel"
+            >
+              {t("compare.add")}
+            </Button>
+          </Group>
+        ) : null}
+        {composer}
+        <Drawer opened={!!paramsPanel} onClose={() => setParamsFor(null)} title={t("params.title")} position="right">
+          {paramsPanel ? (
+            <ParamsForm
+              params={paramsPanel.params}
+              model={paramsPanel.model}
+              onChange={(params) => setPanel(paramsPanel.id, { params })}
+            />
+          ) : null}
+        </Drawer>
+        <CodeDialog opened={!!codeFor} onClose={() => setCodeFor(null)} request={codeRequest} />
+        <TemplatesDialog opened={templatesOpen} onClose={() => setTemplatesOpen(false)} onPick={openTemplate} />
+        <HistoryDrawer
+          opened={historyOpen}
+          onClose={() => setHistoryOpen(false)}
+          orgId={org.id}
+          projectId={projectId}
+          currentId={sessionId}
+          onOpen={(id) => void openSession(id)}
+          onDeleted={(id) => id === sessionId && newSession()}
+        />
+      </Stack>
+    );
+  }
+
+  const settings = (
+    <Stack gap="sm">
+      <ModelSelect
+        value={panel0.model}
+        onChange={(model) => setPanel(panel0.id, { model })}
+        currency={org.currency}
+        disabled={runner.anyRunning}
+      />
+      <ParamsForm params={panel0.params} model={panel0.model} onChange={(params) => setPanel(panel0.id, { params })} />
+    </Stack>
+  );
+
+  return (
+    <Stack gap="md">
+      {toolbar}
+      {notices}
+      <div className={classes.layout}>
+        <Stack gap="sm" style={{ minWidth: 0 }}>
+          {narrow ? (
+            <Group>
+              <Button
+                size="xs"
+                variant="default"
+                leftSection={<IconAdjustments size={14} />}
+                onClick={() => setParamsFor(panel0.id)}
+              >
+                {t("params.title")} · {panel0.model}
+              </Button>
+            </Group>
+          ) : null}
+          {systemPrompt}
+          {state.mode === "edit" ? (
+            <EditView
+              messages={state.messages}
+              onChange={(messages) => change((s) => ({ ...s, messages }))}
+              onRunFrom={runFrom}
+              running={runner.anyRunning}
+              readOnly={readOnly}
+              streamingId={streaming[panel0.id] ?? null}
+            />
+          ) : (
+            <Paper withBorder radius="md" className={classes.conversation} data-testid="chat-view">
+              <Stack gap="xs">
+                {state.messages.length === 0 ? (
+                  <Text size="sm" c="dimmed" p="sm">
+                    {t("chat.empty")}
+                  </Text>
+                ) : (
+                  state.messages.map((m) => (
+                    <Stack key={m.id} gap={4}>
+                      <MessageView message={m} streaming={streaming[panel0.id] === m.id} />
+                      {(alternates[m.id] ?? []).map((alt, j) => (
+                        <MessageView
+                          // biome-ignore lint/suspicious/noArrayIndexKey: choice numbers are the identity here
+                          key={`${m.id}-alt-${j + 2}`}
+                          message={{
+                            id: `${m.id}-${j}`,
+                            role: "assistant",
+                            content: `${t("chat.choice", { n: j + 2 })}\n${alt}`,
+                          }}
+                        />
+                      ))}
+                    </Stack>
+                  ))
+                )}
+              </Stack>
+            </Paper>
+          )}
+          {errorOf(panel0.id) ? (
+            <Alert color="red" variant="light" data-testid="run-error">
+              {errorOf(panel0.id)}
+            </Alert>
+          ) : null}
+          {state.mode === "edit" ? (
+            runner.anyRunning ? (
+              <Group>
+                <Button size="xs" color="red" onClick={() => runner.stop()} data-testid="stop">
+                  {t("chat.stop")}
+                </Button>
+              </Group>
+            ) : null
+          ) : (
+            composer
+          )}
+          <RunFooter status={runner.status[panel0.id]} currency={org.currency} />
+        </Stack>
+        {narrow ? null : (
+          <Paper withBorder p="sm" radius="md" aria-label={t("params.title")} component="aside">
+            {settings}
+          </Paper>
+        )}
+      </div>
+      <Drawer
+        opened={narrow && paramsFor === panel0.id}
+        onClose={() => setParamsFor(null)}
+        title={t("params.title")}
+        position="right"
+      >
+        {settings}
+      </Drawer>
+      <CodeDialog opened={!!codeFor} onClose={() => setCodeFor(null)} request={codeRequest} />
+      <TemplatesDialog opened={templatesOpen} onClose={() => setTemplatesOpen(false)} onPick={openTemplate} />
+      <HistoryDrawer
+        opened={historyOpen}
+        onClose={() => setHistoryOpen(false)}
+        orgId={org.id}
+        projectId={projectId}
+        currentId={sessionId}
+        onOpen={(id) => void openSession(id)}
+        onDeleted={(id) => id === sessionId && newSession()}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,119 @@
+import type { ChatCompletionRequest, ChatUsage, PlaygroundRunBill } from "@moonport/contracts";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { ApiError } from "../../../lib/api.ts";
+import { fetchRunBill } from "../api/get-run-bill.ts";
+import { playgroundApi } from "../api/query-keys.ts";
+import { runChatStream, type StreamHandlers, type StreamResult } from "../model/run-stream.ts";
+
+/**
+ * The bill of a finished run. A stopped run is settled once the server notices the closed connection, a moment
+ * after the browser stopped reading, so a missing bill is asked for again a few times.
+ */
+async function billOf(orgId: string, projectId: string, requestId: string): Promise<PlaygroundRunBill | null> {
+  for (let attempt = 0; attempt < 8; attempt++) {
+    try {
+      return await fetchRunBill(orgId, projectId, requestId);
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.status !== 404) return null;
+      await new Promise((r) => setTimeout(r, 250 * (attempt + 1)));
+    }
+  }
+  return null;
+}
+
+export interface RunStatus {
+  running: boolean;
+  /** Waiting for a free slot of the organization's concurrency limit. */
+  waiting?: boolean;
+  stopped?: boolean;
+  error?: string;
+  usage?: ChatUsage;
+  bill?: PlaygroundRunBill;
+}
+
+/**
+ * Runs of the page, one per panel at a time, each with its own stop. After a run the footer asks the server what
+ * it was billed (the same bill row the project's billing shows).
+ */
+export function useRunner(orgId: string, projectId: string | null) {
+  const { t } = useTranslation("playground");
+  const [status, setStatus] = useState<Record<string, RunStatus>>({});
+  const aborts = useRef(new Map<string, AbortController>());
+  const patch = useCallback(
+    (panelId: string, s: Partial<RunStatus>) =>
+      setStatus((prev) => ({ ...prev, [panelId]: { ...(prev[panelId] ?? { running: false }), ...s } })),
+    [],
+  );
+
+  const stop = useCallback((panelId?: string) => {
+    for (const [id, a] of aborts.current) if (!panelId || id === panelId) a.abort();
+  }, []);
+  useEffect(() => () => stop(), [stop]);
+
+  const run = useCallback(
+    async (panelId: string, request: ChatCompletionRequest, handlers: StreamHandlers): Promise<boolean> => {
+      if (!projectId) return false;
+      aborts.current.get(panelId)?.abort();
+      const abort = new AbortController();
+      aborts.current.set(panelId, abort);
+      setStatus((prev) => ({ ...prev, [panelId]: { running: true } }));
+      try {
+        const url = `${playgroundApi(orgId, projectId)}/chat`;
+        // Compare mode runs its models at once; an organization whose concurrency limit is lower than that gets
+        // 429s for the extra ones. A short wait (a slot frees when another answer ends) is waited out, showing it.
+        const deadline = Date.now() + 120_000;
+        let result: StreamResult | undefined;
+        while (!result) {
+          try {
+            result = await runChatStream(
+              url,
+              request,
+              {
+                ...handlers,
+                onUsage: (u) => {
+                  handlers.onUsage(u);
+                  patch(panelId, { usage: u });
+                },
+              },
+              abort.signal,
+            );
+          } catch (e) {
+            const wait = (e as { retryAfter?: number | null }).retryAfter;
+            const waitable =
+              e instanceof ApiError &&
+              e.code === "playground_rate_limited" &&
+              !!wait &&
+              wait <= 5 &&
+              Date.now() < deadline &&
+              !abort.signal.aborted;
+            if (!waitable) throw e;
+            patch(panelId, { waiting: true });
+            await new Promise((r) => setTimeout(r, wait * 1000));
+            if (abort.signal.aborted) result = { requestId: null, stopped: true, streamError: null };
+          }
+        }
+        patch(panelId, {
+          running: false,
+          waiting: false,
+          stopped: result.stopped,
+          error: result.streamError ? t("errors.stream", { reason: result.streamError }) : undefined,
+        });
+        if (result.requestId)
+          void billOf(orgId, projectId, result.requestId).then((bill) => bill && patch(panelId, { bill }));
+        return true;
+      } catch (e) {
+        const message = e instanceof ApiError && e.code !== "network" ? e.message : t("errors.network");
+        patch(panelId, { running: false, waiting: false, error: message });
+        return false;
+      } finally {
+        if (aborts.current.get(panelId) === abort) aborts.current.delete(panelId);
+      }
+    },
+    [orgId, projectId, patch, t],
+  );
+
+  const anyRunning = Object.values(status).some((s) => s.running);
+  const reset = useCallback(() => setStatus({}), []);
+  return { status, run, stop, anyRunning, reset };
+}

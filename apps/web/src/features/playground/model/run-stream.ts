@@ -1,0 +1,101 @@
+import type { ChatCompletionChunk, ChatCompletionRequest, ChatUsage, GatewayErrorBody } from "@moonport/contracts";
+import { ApiError } from "../../../lib/api.ts";
+
+export interface StreamHandlers {
+  /** Text and reasoning produced for choice `index` so far (cumulative). */
+  onChoice(index: number, content: string, reasoning: string): void;
+  onUsage(usage: ChatUsage): void;
+}
+
+export interface StreamResult {
+  requestId: string | null;
+  /** True when the user stopped it (the server bills what was produced up to then). */
+  stopped: boolean;
+  /** A failure after the stream began (a §3 error event): its message. */
+  streamError: string | null;
+}
+
+function csrfToken(): string | undefined {
+  return /(?:^|; )mp_csrf=([^;]*)/.exec(document.cookie)?.[1];
+}
+
+/**
+ * Runs one request through POST /api/orgs/:orgId/projects/:projectId/playground/chat and reads its SSE stream
+ * (api-compat §2.8). Refusals before the stream (limits, budget, balance, bad input) are thrown as ApiError with
+ * the server's message in the user's language; an abort stops reading and closes the connection, which stops
+ * the model.
+ */
+export async function runChatStream(
+  url: string,
+  body: ChatCompletionRequest,
+  handlers: StreamHandlers,
+  signal: AbortSignal,
+): Promise<StreamResult> {
+  const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
+  const token = csrfToken();
+  if (token) headers["x-csrf-token"] = token;
+  let res: Response;
+  try {
+    res = await fetch(url, { method: "POST", headers, body: JSON.stringify(body), credentials: "same-origin", signal });
+  } catch (e) {
+    if (signal.aborted) return { requestId: null, stopped: true, streamError: null };
+    throw e;
+  }
+  const requestId = res.headers.get("msh-request-id");
+  if (!res.ok) {
+    const data = (await res.json().catch(() => null)) as {
+      error?: { code?: string; message?: string; details?: { path: string; message: string }[]; requestId?: string };
+    } | null;
+    const e = data?.error;
+    const detail = e?.details?.map((d) => d.message).join(" ");
+    const err = new ApiError(
+      res.status,
+      e?.code ?? "network",
+      [e?.message ?? res.statusText, detail].filter(Boolean).join(" "),
+      e?.details,
+      e?.requestId,
+    );
+    throw Object.assign(err, { retryAfter: Number(res.headers.get("retry-after") ?? 0) || null });
+  }
+  const content: string[] = [];
+  const reasoning: string[] = [];
+  let streamError: string | null = null;
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += value;
+      let cut = buffer.indexOf("\n\n");
+      while (cut !== -1) {
+        const event = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        cut = buffer.indexOf("\n\n");
+        for (const line of event.split("\n")) {
+          if (!line.startsWith("data:")) continue;
+          const data = line.slice(5).trim();
+          if (data === "[DONE]") continue;
+          const parsed = JSON.parse(data) as ChatCompletionChunk | GatewayErrorBody;
+          if ("error" in parsed) {
+            streamError = parsed.error.message;
+            continue;
+          }
+          for (const choice of parsed.choices) {
+            const d = choice.delta as { content?: string | null; reasoning_content?: string | null };
+            if (d.content) content[choice.index] = (content[choice.index] ?? "") + d.content;
+            if (d.reasoning_content) reasoning[choice.index] = (reasoning[choice.index] ?? "") + d.reasoning_content;
+            handlers.onChoice(choice.index, content[choice.index] ?? "", reasoning[choice.index] ?? "");
+            const usage = (choice as { usage?: ChatUsage | null }).usage;
+            if (usage) handlers.onUsage(usage);
+          }
+          if (parsed.usage) handlers.onUsage(parsed.usage);
+        }
+      }
+    }
+  } catch (e) {
+    if (signal.aborted) return { requestId, stopped: true, streamError };
+    throw e;
+  }
+  return { requestId, stopped: false, streamError };
+}

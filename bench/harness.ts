@@ -1,0 +1,217 @@
+/**
+ * What bench/gateway.ts and bench/profile.ts share: starting the benchmark's processes, talking to them over
+ * stdin/stdout, reading a process's CPU time, and driving load with autocannon.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+
+export const HERE = path.dirname(fileURLToPath(import.meta.url));
+const children: ChildProcess[] = [];
+process.on("exit", () => {
+  for (const c of children) c.kill("SIGTERM");
+});
+
+export interface Proc {
+  child: ChildProcess;
+  pid: number;
+  info: Record<string, unknown>;
+  /** Sends one stdin command and resolves with the process's next JSON answer. */
+  command(line: string): Promise<Record<string, unknown>>;
+  stop(): Promise<void>;
+}
+
+/** Starts a process that prints one JSON line once ready; `argv` is the command after `node`. */
+export function startProcess(
+  argv: string[],
+  env: Record<string, string> = {},
+  readyTimeoutMs = 120_000,
+): Promise<Proc> {
+  const child = spawn(process.execPath, argv, {
+    stdio: ["pipe", "pipe", "inherit"],
+    env: { ...process.env, ...env },
+  });
+  children.push(child);
+  const lines: string[] = [];
+  const waiting: ((l: string) => void)[] = [];
+  let out = "";
+  child.stdout!.on("data", (d) => {
+    out += d;
+    let i = out.indexOf("\n");
+    while (i !== -1) {
+      const line = out.slice(0, i).trim();
+      out = out.slice(i + 1);
+      if (line.startsWith("{")) {
+        const w = waiting.shift();
+        if (w) w(line);
+        else lines.push(line);
+      }
+      i = out.indexOf("\n");
+    }
+  });
+  const nextLine = () =>
+    new Promise<string>((resolve) => {
+      const l = lines.shift();
+      if (l) resolve(l);
+      else waiting.push(resolve);
+    });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${argv.join(" ")} not ready in time`)), readyTimeoutMs);
+    const onExit = (code: number | null) => reject(new Error(`${argv.join(" ")} exited with ${code}`));
+    child.once("exit", onExit);
+    void nextLine().then((l) => {
+      clearTimeout(timer);
+      child.off("exit", onExit);
+      resolve({
+        child,
+        pid: child.pid!,
+        info: JSON.parse(l),
+        async command(line) {
+          child.stdin!.write(`${line}\n`);
+          return JSON.parse(await nextLine());
+        },
+        stop: () =>
+          new Promise<void>((res) => {
+            if (child.exitCode !== null) return res();
+            const t = setTimeout(() => child.kill("SIGKILL"), 10_000);
+            child.once("exit", () => {
+              clearTimeout(t);
+              res();
+            });
+            child.kill("SIGTERM");
+          }),
+      });
+    }, reject);
+  });
+}
+
+/** Starts a process that prints nothing useful and is ready once `port` accepts connections (Portkey). */
+export async function startListening(argv: string[], port: number, env: Record<string, string> = {}): Promise<Proc> {
+  // Its output is not ours to show (Portkey prints a stack trace for every failed stream).
+  const child = spawn(process.execPath, argv, {
+    stdio: "ignore",
+    env: { ...process.env, ...env },
+  });
+  children.push(child);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${argv.join(" ")} exited with ${child.exitCode}`);
+    const open = await new Promise<boolean>((resolve) => {
+      const s = net.connect(port, "127.0.0.1", () => {
+        s.destroy();
+        resolve(true);
+      });
+      s.on("error", () => resolve(false));
+    });
+    if (open) break;
+    if (Date.now() > deadline) throw new Error(`${argv.join(" ")} not listening on ${port}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    child,
+    pid: child.pid!,
+    info: {},
+    command: async () => ({ error: "no commands" }),
+    stop: () =>
+      new Promise<void>((res) => {
+        if (child.exitCode !== null) return res();
+        child.once("exit", () => res());
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+/** A TypeScript file of bench/ run with tsx. */
+export const tsScript = (file: string, ...args: string[]) => ["--import", "tsx", path.join(HERE, file), ...args];
+
+/** utime + stime of a process in ms, from /proc (Linux); 0 elsewhere. */
+export function cpuMs(pid: number | undefined): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** Resident set size of a process in MB, from /proc. */
+export function rssMb(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+export interface Run {
+  p50: number;
+  p99: number;
+  mean: number;
+  rps: number;
+  requests: number;
+  errors: number;
+  /** CPU time of the measured server process per request (µs): robust to other load on the machine. */
+  cpuPerRequestUs: number;
+}
+
+export function chatBody(stream: boolean): string {
+  return JSON.stringify({
+    model: "moonshot-v1-8k",
+    messages: [
+      { role: "system", content: "You are a helpful assistant." },
+      { role: "user", content: "Say something short about foxes." },
+    ],
+    max_tokens: 64,
+    stream,
+  });
+}
+
+let next = 0;
+
+/** `connections` keep-alive connections for `duration` seconds, rotating `keys` per request. */
+export async function load(opts: {
+  url: string;
+  body: string;
+  connections: number;
+  duration: number;
+  /** Stop after exactly this many responses instead of after `duration`. */
+  amount?: number;
+  keys?: string[];
+  headers?: Record<string, string>;
+  /** Process whose CPU time is measured. */
+  pid?: number;
+}): Promise<Run> {
+  const keys = opts.keys?.length ? opts.keys : ["none"];
+  const cpu0 = cpuMs(opts.pid);
+  const r = await autocannon({
+    url: opts.url,
+    method: "POST",
+    body: opts.body,
+    headers: { "content-type": "application/json", authorization: `Bearer ${keys[0]}`, ...opts.headers },
+    // One key per request, round robin: the load is spread over several organizations (see gateway-server.ts).
+    requests: [
+      {
+        setupRequest: (req: { headers: Record<string, string> }) => {
+          req.headers = { ...req.headers, authorization: `Bearer ${keys[next++ % keys.length]}` };
+          return req;
+        },
+      },
+    ],
+    connections: opts.connections,
+    ...(opts.amount ? { amount: opts.amount } : { duration: opts.duration }),
+  });
+  const cpu = cpuMs(opts.pid) - cpu0;
+  return {
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    mean: r.latency.mean,
+    rps: r.requests.average,
+    requests: r.requests.total,
+    errors: r.errors + r.non2xx,
+    cpuPerRequestUs: r.requests.total ? (cpu * 1000) / r.requests.total : 0,
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * `npm run bench:profile [-- --stream] [--target floor|pglite|postgres] [--seconds 10] [--connections 64]`:
+ * CPU profile of one server under load, split by component per request. Starts the mock upstream and the target,
+ * warms it up, runs V8's sampling profiler inside the target while autocannon sends load, and prints CPU µs per
+ * request per component (database, HTTP server, upstream client, gateway, chat core, GC, Node) and the hottest
+ * functions. The profile is kept in .tmp/profiles/ (open it in Chrome DevTools or speedscope). CPU time per
+ * request does not depend on other load on the machine the way throughput does, so runs compare on a busy box.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { chatBody, cpuMs, load, type Proc, startProcess, tsScript } from "./harness.ts";
+import { summarizeProfile } from "./profile-summary.ts";
+
+const arg = (name: string, fallback: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? fallback : process.argv[i + 1]!;
+};
+const stream = process.argv.includes("--stream");
+const target = arg("target", "pglite");
+const seconds = Number(arg("seconds", "10"));
+const connections = Number(arg("connections", "64"));
+const UPSTREAM_PORT = Number(process.env.BENCH_UPSTREAM_PORT ?? 3303);
+const TARGET_PORT = Number(process.env.BENCH_GATEWAY_PORT ?? 3304);
+
+async function main() {
+  const upstream = await startProcess(tsScript("mock-upstream.ts", String(UPSTREAM_PORT)));
+  let server: Proc;
+  if (target === "floor")
+    server = await startProcess(tsScript("floor-proxy.ts", String(TARGET_PORT), String(UPSTREAM_PORT)));
+  else
+    server = await startProcess(tsScript("gateway-server.ts", String(TARGET_PORT), String(UPSTREAM_PORT)), {
+      BENCH_DB: target === "postgres" ? "postgres" : "pglite",
+    });
+  const keys = (server.info.keys as string[] | undefined) ?? [];
+  const url = `http://127.0.0.1:${TARGET_PORT}/v1/chat/completions`;
+  const body = chatBody(stream);
+  try {
+    await load({ url, body, connections: 8, duration: 3, keys });
+    const dir = path.resolve(".tmp/profiles");
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, `${target}-${stream ? "stream" : "json"}-${Date.now()}.cpuprofile`);
+    await server.command("profile-start");
+    const cpu0 = cpuMs(server.pid);
+    const run = await load({ url, body, connections, duration: seconds, keys });
+    const cpu = cpuMs(server.pid) - cpu0;
+    await server.command(`profile-stop ${file}`);
+    const s = summarizeProfile(file, 30);
+    const perReq = (ms: number) => ((ms * 1000) / run.requests).toFixed(1);
+    console.log(
+      `${target} ${stream ? "streaming" : "non-streaming"}, ${connections} connections, ${seconds} s: ${run.requests} requests (${run.rps.toFixed(0)}/s), ${run.errors} errors`,
+    );
+    console.log(
+      `process CPU ${((cpu * 1000) / run.requests).toFixed(0)} µs/req (all threads); main thread sampled busy ${perReq(s.busyMs)} µs/req (profiler overhead included)`,
+    );
+    console.log("\n| component | µs/req | share |\n| --- | --- | --- |");
+    for (const c of s.components) console.log(`| ${c.name} | ${perReq(c.ms)} | ${(100 * c.share).toFixed(1)} % |`);
+    console.log("\nhottest functions (self time):");
+    for (const f of s.functions)
+      console.log(`${perReq(f.ms).padStart(7)} µs  ${(100 * f.share).toFixed(1).padStart(5)} %  ${f.name}`);
+    console.log(`\nprofile: ${path.relative(process.cwd(), file)}`);
+  } finally {
+    await server.stop();
+    await upstream.stop();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

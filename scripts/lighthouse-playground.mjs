@@ -1,0 +1,104 @@
+#!/usr/bin/env node
+/**
+ * Lighthouse on the signed-in playground (/playground) in both locales, against a running instance with
+ * DEV_SEAMS (a fresh account is signed up through the development SMS outbox). Accessibility and best practices
+ * must be at least LIGHTHOUSE_PLAYGROUND_MIN (95); performance and SEO are printed (a client-only console page).
+ *
+ *   LIGHTHOUSE_URL=http://localhost:4500 node scripts/lighthouse-playground.mjs
+ */
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+import desktopConfig from "lighthouse/core/config/desktop-config.js";
+
+const BASE = (process.env.LIGHTHOUSE_URL ?? "http://localhost:3000").replace(/\/$/, "");
+const MIN = Number(process.env.LIGHTHOUSE_PLAYGROUND_MIN ?? 95);
+const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
+
+/** Cookies of a fresh signed-in account (the session and CSRF cookies the browser would hold). */
+async function signIn() {
+  const jar = new Map();
+  const call = async (path, init = {}) => {
+    const res = await fetch(`${BASE}${path}`, {
+      ...init,
+      headers: {
+        origin: BASE,
+        "content-type": "application/json",
+        cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; "),
+        ...(jar.has("mp_csrf") ? { "x-csrf-token": jar.get("mp_csrf") } : {}),
+        ...init.headers,
+      },
+    });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(";");
+      const i = pair.indexOf("=");
+      jar.set(pair.slice(0, i), pair.slice(i + 1));
+    }
+    return res;
+  };
+  await call("/healthz");
+  const phone = `136${String(Date.now()).slice(-8)}`;
+  await call("/api/auth/sms", { method: "POST", body: JSON.stringify({ phone, purpose: "signup" }) });
+  const [msg] = await (await call(`/api/dev/sms-outbox?phone=${encodeURIComponent(`+86${phone}`)}`)).json();
+  const res = await call("/api/auth/signup/phone", {
+    method: "POST",
+    body: JSON.stringify({
+      phone,
+      code: msg.code,
+      username: `lh_${phone.slice(-8)}`,
+      password: "Str0ng!pass",
+      confirmPassword: "Str0ng!pass",
+    }),
+  });
+  if (!res.ok) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`);
+  return [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
+}
+
+const cookie = await signIn();
+const chrome = await chromeLauncher.launch({
+  chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+});
+let failed = false;
+try {
+  console.log(["page".padEnd(28), ...CATEGORIES.map((c) => c.padStart(15))].join(""));
+  for (const locale of ["zh-CN", "en-US"]) {
+    for (const desktop of [false, true]) {
+      const result = await lighthouse(
+        `${BASE}/playground`,
+        {
+          port: chrome.port,
+          output: "json",
+          logLevel: "error",
+          onlyCategories: CATEGORIES,
+          extraHeaders: { Cookie: `${cookie}; locale=${locale}` },
+        },
+        desktop ? desktopConfig : undefined,
+      );
+      const lhr = result.lhr;
+      const scores = CATEGORIES.map((c) => Math.round((lhr.categories[c]?.score ?? 0) * 100));
+      if (scores[1] < MIN || scores[2] < MIN) failed = true;
+      console.log(
+        [`${locale} ${desktop ? "desktop" : "mobile"}`.padEnd(28), ...scores.map((s) => String(s).padStart(15))].join(
+          "",
+        ),
+      );
+      for (const c of ["accessibility", "best-practices"]) {
+        for (const ref of lhr.categories[c].auditRefs) {
+          const audit = lhr.audits[ref.id];
+          if (ref.weight > 0 && audit && audit.score !== null && audit.score < 1) {
+            console.log(`    ${c}: ${audit.id}`);
+            for (const item of audit.details?.items?.slice(0, 5) ?? []) {
+              if (item.node?.selector) console.log(`      ${item.node.selector}: ${item.node.snippet?.slice(0, 140)}`);
+            }
+          }
+        }
+      }
+    }
+  }
+} finally {
+  await chrome.kill();
+}
+if (failed) {
+  console.error(`\nAccessibility or best practices below ${MIN}.`);
+  process.exit(1);
+}
