@@ -5,9 +5,7 @@
  * /healthz keeps answering.
  */
 import fs from "node:fs";
-import http from "node:http";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { FILE_LIMITS } from "@moonport/contracts";
@@ -17,6 +15,7 @@ import OpenAI, { toFile } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedAccount } from "./gateway-fixtures.ts";
 import { createTestApp, multipartBody, type TestApp } from "./helpers.ts";
+import { healthBound, pollHealth } from "./support/health-poller.ts";
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures", "files");
 const fixture = (name: string) => path.join(FIXTURES, name);
@@ -181,40 +180,6 @@ function expectRefused(a: GatewayAnswer, message: string) {
   expect(a.body).toEqual({ error: { type: "invalid_request_error", message } });
 }
 
-/** Polls /healthz back to back over HTTP until stopped; returns every latency in ms. */
-function pollHealth() {
-  const latencies: number[] = [];
-  let running = true;
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const once = () =>
-    new Promise<void>((resolve, reject) => {
-      const t0 = performance.now();
-      http
-        .get({ host: "127.0.0.1", port, path: "/healthz", agent }, (res) => {
-          res.resume();
-          res.on("end", () => {
-            latencies.push(performance.now() - t0);
-            resolve();
-          });
-        })
-        .on("error", reject);
-    });
-  const loop = (async () => {
-    while (running) {
-      await once();
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  })();
-  return {
-    async stop() {
-      running = false;
-      await loop;
-      agent.destroy();
-      return latencies;
-    },
-  };
-}
-
 describe("hostile and refused uploads (plain fetch)", () => {
   it("refuses zero bytes, a wrong purpose, a missing file and a missing key; nothing is stored", async () => {
     expectRefused(
@@ -266,7 +231,7 @@ describe("hostile and refused uploads (plain fetch)", () => {
   }, 120_000);
 
   it("ends malformed PDFs and zip bombs in status error with a reason while /healthz keeps answering", async () => {
-    const health = pollHealth();
+    const health = pollHealth(port);
     const names = ["malformed.pdf", "bomb.docx", "bomb.xlsx", "receipt.png"];
     const created = await Promise.all(
       names.map((n) =>
@@ -289,8 +254,7 @@ describe("hostile and refused uploads (plain fetch)", () => {
     expect(done[3]!.status).toBe("ok");
     const sorted = [...latencies].sort((a, b) => a - b);
     const median = sorted[Math.floor(sorted.length / 2)]!;
-    const load = os.loadavg()[0]! / os.availableParallelism();
-    const bound = load > 1 ? 100 * Math.min(2 * load, 10) : 100;
+    const bound = healthBound();
     console.log(
       `/healthz during hostile extraction: n=${latencies.length} median=${median.toFixed(1)} ms max=${sorted.at(-1)!.toFixed(1)} ms bound=${bound} ms`,
     );

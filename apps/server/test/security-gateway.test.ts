@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_JSON_DEPTH } from "../src/gateway/routes.ts";
 import { seedAccount } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
+import { healthBound, pollHealth } from "./support/health-poller.ts";
 
 let t: TestApp;
 let port: number;
@@ -25,51 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-/**
- * The latency /healthz must stay under. On a machine whose run queue is longer than its core count (the server
- * suite runs two files at once, other suites or a benchmark may run beside it) the process itself waits for a CPU,
- * which no server code can prevent: a run of 3.7 per 2 cores measured a 124 ms maximum with a 1.5 ms median. The
- * bound then allows for that wait; the figures are printed either way, and the median must stay low regardless.
- */
-function healthBound(): number {
-  const load = os.loadavg()[0]! / os.availableParallelism();
-  return load > 1 ? 100 * Math.min(2 * load, 10) : 100;
-}
-
-/** Polls /healthz back to back over HTTP until stopped; returns every latency in ms. */
-function pollHealth() {
-  const latencies: number[] = [];
-  let running = true;
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const once = () =>
-    new Promise<void>((resolve, reject) => {
-      const t0 = performance.now();
-      http
-        .get({ host: "127.0.0.1", port, path: "/healthz", agent }, (res) => {
-          res.resume();
-          res.on("end", () => {
-            latencies.push(performance.now() - t0);
-            resolve();
-          });
-        })
-        .on("error", reject);
-    });
-  const loop = (async () => {
-    while (running) {
-      await once();
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  })();
-  return {
-    async stop() {
-      running = false;
-      await loop;
-      agent.destroy();
-      return latencies;
-    },
-  };
-}
 
 interface Answer {
   status: number;
@@ -159,7 +115,7 @@ describe("token counting cannot freeze the server", () => {
         });
       }
     }
-    const poll = pollHealth();
+    const poll = pollHealth(port);
     const started = performance.now();
     for (const b of bodies) {
       const a = await send({ method: "POST", path: b.path, headers: { authorization: `Bearer ${key}` }, body: b.body });
@@ -187,7 +143,7 @@ describe("bodies are read only for a valid key, and never parsed past a sane dep
 
   it("a 48 MB body nested 48 million deep with an invalid key: 401 at once, no stall, no memory", async () => {
     const rss0 = process.memoryUsage().rss;
-    const poll = pollHealth();
+    const poll = pollHealth(port);
     const a = await send({
       method: "POST",
       path: "/v1/chat/completions",
@@ -208,7 +164,7 @@ describe("bodies are read only for a valid key, and never parsed past a sane dep
   });
 
   it("the same body with a valid key is refused while it arrives, with the §3 message", async () => {
-    const poll = pollHealth();
+    const poll = pollHealth(port);
     const a = await send({
       method: "POST",
       path: "/v1/chat/completions",
