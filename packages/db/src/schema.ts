@@ -318,9 +318,11 @@ export const requestBills = pgTable(
     createdAt: createdAt(),
   },
   // Indexes only for the queries that exist (every index is written on the gateway's batch commit): organization
-  // and project spend over time. Nothing looks bills up by request id.
+  // and project spend over time. Nothing looks bills up by request id. The id ends the organization index so that
+  // Request Details' keyset, `(created_at, id) < cursor order by created_at desc, id desc`, is one backward index
+  // range with no sort, whatever the planner's statistics say (PGlite runs no autovacuum, so it may have none).
   (t) => [
-    index("request_bills_org_time_idx").on(t.orgId, t.createdAt),
+    index("request_bills_org_time_idx").on(t.orgId, t.createdAt, t.id),
     index("request_bills_project_time_idx").on(t.projectId, t.createdAt),
   ],
 );

@@ -3,7 +3,7 @@
  *  - `daily_bills`: days the `bills.finalize-days` job closed (07:00 of the next day, edition zone), one row per
  *    day × project × model × product, so a month of a busy organization is a few hundred rows;
  *  - `request_bills` for the days after `bill_states.closed_through` (today, and yesterday before 07:00), summed
- *    live through the (org_id, created_at) index — the tail the gateway is still writing.
+ *    live through the (org_id, created_at, id) index — the tail the gateway is still writing.
  * Nothing here runs on the gateway's path; the gateway's tables are only read.
  */
 import { type Db, schema, type Tx } from "@moonport/db";

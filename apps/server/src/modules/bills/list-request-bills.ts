@@ -30,7 +30,7 @@ function decodeCursor(cursor: string): { at: string; id: string } {
 
 /**
  * Request Details: the organization's bill rows of local days [from, to], newest first, by keyset pagination on
- * (created_at, id) over the (org_id, created_at) index of request_bills — page 1,000 costs what page 1 costs.
+ * (created_at, id) over the (org_id, created_at, id) index of request_bills — page 1,000 costs what page 1 costs.
  */
 export async function listRequestBills(
   opts: { ctx: AppContext; access: OrgAccess } & { from: string; to: string; cursor?: string; limit: number },
