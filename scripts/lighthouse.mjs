@@ -9,7 +9,8 @@
  *   LIGHTHOUSE_URL=http://localhost:3000 npm run lighthouse   # audits an instance that is already running
  *
  * Options (environment): LIGHTHOUSE_ROUTES (comma-separated paths, default the four above), CHROMIUM_PATH (default /usr/bin/chromium), LIGHTHOUSE_MIN (performance, default 95),
- * LIGHTHOUSE_FORM_FACTOR (mobile | desktop, default mobile: Lighthouse's own default, the stricter one).
+ * LIGHTHOUSE_FORM_FACTOR (mobile | desktop, default mobile: Lighthouse's own default, the stricter one),
+ * LIGHTHOUSE_REPORTS (a folder: each page's full JSON report is written there, to trace a metric afterwards).
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -102,6 +103,11 @@ try {
     );
     const lhr = result?.lhr;
     if (!lhr) throw new Error(`no result for ${route}`);
+    if (process.env.LIGHTHOUSE_REPORTS) {
+      fs.mkdirSync(process.env.LIGHTHOUSE_REPORTS, { recursive: true });
+      const name = `${locale}${route.replace(/\//g, "_")}.json`;
+      fs.writeFileSync(path.join(process.env.LIGHTHOUSE_REPORTS, name), JSON.stringify(lhr));
+    }
     const scores = CATEGORIES.map((c) => Math.round((lhr.categories[c]?.score ?? 0) * 100));
     if (scores.some((s, i) => s < (CATEGORIES[i] === "performance" ? MIN : 100))) failed = true;
     console.log([`${locale} ${route}`.padEnd(44), ...scores.map((s) => String(s).padStart(15))].join(""));

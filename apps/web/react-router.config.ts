@@ -2,6 +2,7 @@ import path from "node:path";
 import { LOCALES } from "@moonport/contracts";
 import type { Config } from "@react-router/dev/config";
 import { localizedPrerenderPaths, publicPaths } from "./public-pages.ts";
+import { precompressLeftovers } from "./vite-plugins/precompress.ts";
 import { dropPublicPagePreloads } from "./vite-plugins/public-page-preloads.ts";
 
 export default {
@@ -15,5 +16,7 @@ export default {
   async buildEnd({ reactRouterConfig }) {
     const changed = dropPublicPagePreloads(path.join(reactRouterConfig.buildDirectory, "client"), LOCALES);
     if (changed === 0) throw new Error("no prerendered public page found to drop module preloads from");
+    // The route manifest is written after the client bundle was compressed.
+    precompressLeftovers(path.join(reactRouterConfig.buildDirectory, "client", "assets"));
   },
 } satisfies Config;

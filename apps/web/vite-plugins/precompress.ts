@@ -10,6 +10,32 @@ import type { Plugin } from "vite";
 const COMPRESSIBLE = /\.(js|mjs|css|json|svg|map)$/;
 const MIN_BYTES = 1024;
 
+function writeCompressed(file: string, data: Buffer) {
+  fs.writeFileSync(
+    `${file}.br`,
+    zlib.brotliCompressSync(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
+  );
+  fs.writeFileSync(`${file}.gz`, zlib.gzipSync(data, { level: 9 }));
+}
+
+/**
+ * Compresses the text files of `dir` that have no .br copy yet. React Router writes its route manifest
+ * (`assets/manifest-<hash>.js`, 50+ KB, loaded by every page) during the server build, outside the client bundle
+ * this plugin sees, so react-router.config.ts's buildEnd calls this once everything is written.
+ */
+export function precompressLeftovers(dir: string): number {
+  let n = 0;
+  for (const name of fs.readdirSync(dir)) {
+    const file = path.join(dir, name);
+    if (!COMPRESSIBLE.test(name) || fs.existsSync(`${file}.br`)) continue;
+    const data = fs.readFileSync(file);
+    if (data.length < MIN_BYTES) continue;
+    writeCompressed(file, data);
+    n++;
+  }
+  return n;
+}
+
 export function precompress(): Plugin {
   let outDir = "";
   let ssr = false;
@@ -27,11 +53,7 @@ export function precompress(): Plugin {
         const file = path.join(outDir, fileName);
         const data = fs.readFileSync(file);
         if (data.length < MIN_BYTES) continue;
-        fs.writeFileSync(
-          `${file}.br`,
-          zlib.brotliCompressSync(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
-        );
-        fs.writeFileSync(`${file}.gz`, zlib.gzipSync(data, { level: 9 }));
+        writeCompressed(file, data);
       }
     },
   };
