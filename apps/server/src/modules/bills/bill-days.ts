@@ -40,6 +40,40 @@ export function dayAfter(day: string): string {
   return `${n.year}-${pad2(n.month)}-${pad2(n.day)}`;
 }
 
+/**
+ * The columns of one bill line as Request Details and the monthly export show it. `at` is created_at as UTC text
+ * with microseconds (JS dates keep milliseconds), the keyset position that `keysetPast` continues from.
+ */
+export function billLineColumns(timeZone: string) {
+  return {
+    id: rb.id,
+    requestId: rb.requestId,
+    at: sql<string>`to_char(${rb.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US')`,
+    date: sql<string>`to_char(${rb.createdAt} at time zone ${zoneSql(timeZone)}, 'YYYY-MM-DD')`,
+    createdAt: rb.createdAt,
+    projectId: rb.projectId,
+    projectName: schema.projects.name,
+    model: rb.model,
+    productName: rb.productName,
+    productType: rb.productType,
+    inputTokens: rb.inputTokens,
+    outputTokens: rb.outputTokens,
+    cachedTokens: rb.cachedTokens,
+    consumption: rb.consumption,
+    cashDeduction: rb.cashDeduction,
+    voucherDeduction: rb.voucherDeduction,
+  };
+}
+
+/** Rows after (`asc`) or before (`desc`) the keyset position `after` in (created_at, id) order; none: all rows. */
+export function keysetPast(after: { at: string; id: string } | null, order: "asc" | "desc"): SQL | undefined {
+  if (!after) return undefined;
+  const position = sql`((${after.at}::timestamp at time zone 'UTC'), ${after.id})`;
+  return order === "asc"
+    ? sql`(${rb.createdAt}, ${rb.id}) > ${position}`
+    : sql`(${rb.createdAt}, ${rb.id}) < ${position}`;
+}
+
 /** request_bills rows whose local day (zone) lies in [from, to] (dates, both included). */
 export function localDaysWhere(orgId: string, from: string, to: string, timeZone: string): SQL {
   const tz = zoneSql(timeZone);

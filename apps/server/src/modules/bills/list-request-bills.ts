@@ -1,11 +1,11 @@
 import { EDITION_TIME_ZONE, REQUEST_DETAILS_DAYS, type RequestDetails } from "@moonport/contracts";
 import { schema } from "@moonport/db";
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { localDate } from "../../lib/edition-time.ts";
 import type { OrgAccess } from "../orgs/access.ts";
-import { localDaysWhere, pad2, zoneSql } from "./bill-days.ts";
+import { billLineColumns, keysetPast, localDaysWhere, pad2 } from "./bill-days.ts";
 
 const rb = schema.requestBills;
 
@@ -45,36 +45,11 @@ export async function listRequestBills(
     });
   }
   const after = opts.cursor ? decodeCursor(opts.cursor) : null;
-  const atText = sql<string>`to_char(${rb.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US')`;
   const rows = await opts.ctx.db
-    .select({
-      id: rb.id,
-      requestId: rb.requestId,
-      model: rb.model,
-      productName: rb.productName,
-      productType: rb.productType,
-      projectId: rb.projectId,
-      projectName: schema.projects.name,
-      createdAt: rb.createdAt,
-      at: atText,
-      date: sql<string>`to_char(${rb.createdAt} at time zone ${zoneSql(tz)}, 'YYYY-MM-DD')`,
-      inputTokens: rb.inputTokens,
-      outputTokens: rb.outputTokens,
-      cachedTokens: rb.cachedTokens,
-      consumption: rb.consumption,
-      cashDeduction: rb.cashDeduction,
-      voucherDeduction: rb.voucherDeduction,
-    })
+    .select(billLineColumns(tz))
     .from(rb)
     .leftJoin(schema.projects, eq(schema.projects.id, rb.projectId))
-    .where(
-      and(
-        localDaysWhere(org.id, opts.from, opts.to, tz),
-        after
-          ? sql`(${rb.createdAt}, ${rb.id}) < ((${after.at}::timestamp at time zone 'UTC'), ${after.id})`
-          : undefined,
-      ),
-    )
+    .where(and(localDaysWhere(org.id, opts.from, opts.to, tz), keysetPast(after, "desc")))
     .orderBy(desc(rb.createdAt), desc(rb.id))
     .limit(opts.limit + 1);
   const page = rows.slice(0, opts.limit);

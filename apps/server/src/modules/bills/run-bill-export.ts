@@ -2,11 +2,11 @@ import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import { EDITION_TIME_ZONE, type Locale } from "@moonport/contracts";
 import { schema } from "@moonport/db";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import ExcelJS from "exceljs";
 import type { AppContext } from "../../context.ts";
 import { daysInMonth } from "../../lib/edition-time.ts";
-import { localDaysWhere, zoneSql } from "./bill-days.ts";
+import { billLineColumns, keysetPast, localDaysWhere } from "./bill-days.ts";
 
 const rb = schema.requestBills;
 const BATCH = 5000;
@@ -132,33 +132,10 @@ export async function runBillExport(opts: { ctx: AppContext; exportId: string; l
       let after: { at: string; id: string } | null = null;
       for (;;) {
         const rows: Row[] = await ctx.db
-          .select({
-            id: rb.id,
-            requestId: rb.requestId,
-            at: sql<string>`to_char(${rb.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US')`,
-            date: sql<string>`to_char(${rb.createdAt} at time zone ${zoneSql(tz)}, 'YYYY-MM-DD')`,
-            projectName: schema.projects.name,
-            projectId: rb.projectId,
-            model: rb.model,
-            productName: rb.productName,
-            productType: rb.productType,
-            inputTokens: rb.inputTokens,
-            outputTokens: rb.outputTokens,
-            cachedTokens: rb.cachedTokens,
-            consumption: rb.consumption,
-            cashDeduction: rb.cashDeduction,
-            voucherDeduction: rb.voucherDeduction,
-          })
+          .select(billLineColumns(tz))
           .from(rb)
           .leftJoin(schema.projects, eq(schema.projects.id, rb.projectId))
-          .where(
-            and(
-              where,
-              after
-                ? sql`(${rb.createdAt}, ${rb.id}) > ((${after.at}::timestamp at time zone 'UTC'), ${after.id})`
-                : undefined,
-            ),
-          )
+          .where(and(where, keysetPast(after, "asc")))
           .orderBy(asc(rb.createdAt), asc(rb.id))
           .limit(BATCH);
         if (!rows.length) return;
