@@ -229,6 +229,26 @@ export const CONTEXT_CACHING_PRICES: Record<Currency, { create: string; storageP
   USD: { create: "1", storagePerMinute: "0.15", call: "0.0015" },
 };
 
+/** Limits of explicit context caching (api-compat §7.1, product spec §9). */
+export const CONTEXT_CACHE_LIMITS = {
+  /** The only `model` value: a family, whose 8k, 32k and 128k models can all use the cache. */
+  family: "moonshot-v1",
+  /** The model whose limits validate cache content (the family's largest context). */
+  checkModel: "moonshot-v1-128k",
+  maxTokensPerCache: 128_000,
+  maxTokensPerOrg: 1_000_000,
+  /** Default and longest lifetime: one hour. */
+  defaultTtlSeconds: 3600,
+  maxTtlSeconds: 3600,
+  maxNameChars: 256,
+  maxDescriptionChars: 512,
+  maxMetadataPairs: 16,
+  maxMetadataKeyChars: 64,
+  maxMetadataValueChars: 512,
+  /** Tag names: a letter, then letters, `_`, `-`, `.`; 1–128 characters (api-compat §7.1). */
+  tagPattern: /^[A-Za-z][A-Za-z_.-]{0,127}$/,
+} as const;
+
 export interface ToolPrice {
   name: string;
   displayName: Record<"en-US" | "zh-CN", string>;

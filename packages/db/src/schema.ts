@@ -308,6 +308,8 @@ export const requestBills = pgTable(
     inputTokens: integer("input_tokens").notNull().default(0),
     outputTokens: integer("output_tokens").notNull().default(0),
     cachedTokens: integer("cached_tokens").notNull().default(0),
+    /** The explicit context cache a line belongs to (its creation, storage, calls, and chats that used it). */
+    contextCacheId: text("context_cache_id"),
     /** Billed tool calls on a tool line (e.g. `$web_search` calls); 0 on inference lines. */
     toolCalls: integer("tool_calls").notNull().default(0),
     consumption: money("consumption").notNull().default(sql`0`),
@@ -324,6 +326,10 @@ export const requestBills = pgTable(
   (t) => [
     index("request_bills_org_time_idx").on(t.orgId, t.createdAt, t.id),
     index("request_bills_project_time_idx").on(t.projectId, t.createdAt),
+    // Partial: only cache lines have one, so chat bills pay nothing for it.
+    index("request_bills_context_cache_idx")
+      .on(t.contextCacheId)
+      .where(sql`context_cache_id is not null`),
   ],
 );
 
@@ -650,4 +656,65 @@ export const files = pgTable(
     processedAt: ts("processed_at"),
   },
   (t) => [index("files_org_created_idx").on(t.orgId, t.createdAt)],
+);
+
+// ─── context caching (api-compat §7.1) ────────────────────────────────────────────────────────────────────────
+
+/**
+ * Explicit context caches. `content_hash` identifies messages + tools for the exact-prefix match of a chat call.
+ * A deleted cache keeps its row (`deleted_at`) so its bills and the console's spend figures stay explained.
+ * Storage is billed per started minute while ready: `ready_at` starts the minute count of the current ready
+ * period and `storage_minutes_billed` says how many of its minutes were billed (bill line ids derive from both,
+ * so a retried run bills nothing twice).
+ */
+export const contextCaches = pgTable(
+  "context_caches",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
+    projectId: text("project_id").notNull(),
+    apiKeyId: text("api_key_id").notNull(),
+    model: text("model").notNull(),
+    name: text("name"),
+    description: text("description"),
+    metadata: jsonb("metadata").$type<Record<string, string>>().notNull().default({}),
+    messages: jsonb("messages").$type<unknown[]>().notNull(),
+    tools: jsonb("tools").$type<unknown[] | null>(),
+    contentHash: text("content_hash").notNull(),
+    tokens: integer("tokens").notNull(),
+    status: text("status", { enum: ["pending", "ready", "error", "inactive"] })
+      .notNull()
+      .default("pending"),
+    error: jsonb("error").$type<{ type: string; message: string } | null>(),
+    expiredAt: ts("expired_at").notNull(),
+    readyAt: ts("ready_at"),
+    storageMinutesBilled: integer("storage_minutes_billed").notNull().default(0),
+    creationBilled: boolean("creation_billed").notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+    deletedAt: ts("deleted_at"),
+  },
+  (t) => [
+    index("context_caches_org_created_idx").on(t.orgId, t.createdAt, t.id),
+    index("context_caches_status_idx").on(t.status),
+  ],
+);
+
+/** Tags name a cache within an organization (`role: "cache"` messages use `tag=`). */
+export const contextCacheTags = pgTable(
+  "context_cache_tags",
+  {
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
+    tag: text("tag").notNull(),
+    cacheId: text("cache_id")
+      .notNull()
+      .references(() => contextCaches.id),
+    createdBy: text("created_by").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.tag] })],
 );

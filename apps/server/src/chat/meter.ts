@@ -15,6 +15,12 @@ export interface MeteredUsage {
   cachedTokens: number;
 }
 
+/** An explicit context cache a run used (api-compat §7.1): its tokens are not billed as input; a call fee is. */
+export interface UsedContextCache {
+  id: string;
+  tokens: number;
+}
+
 /** What the chat core needs of an admitted run. */
 export interface ChatAdmission {
   /** Headers for the response (x-ratelimit-*). */
@@ -35,5 +41,11 @@ export interface ChatMeter<Caller, A extends ChatAdmission = ChatAdmission> {
    */
   admit(req: { key: Caller; requestId: string; model: string; admissionTokens: number }): Promise<A>;
   /** Bills what the run produced. The chat core calls it exactly once per admitted run, after `release()`. */
-  settle(req: { admission: A; usage: MeteredUsage; webSearchCalls: number; status: ChatSettleStatus }): Promise<void>;
+  settle(req: {
+    admission: A;
+    usage: MeteredUsage;
+    webSearchCalls: number;
+    status: ChatSettleStatus;
+    contextCache?: UsedContextCache;
+  }): Promise<void>;
 }

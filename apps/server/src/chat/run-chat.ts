@@ -9,7 +9,7 @@ import { type Engine, EngineError, type EngineEvent } from "../engines/types.ts"
 import { applyTokenLimits, parseChatRequest } from "./chat-request.ts";
 import { ChatTally, newCompletionId, type ResponseMeta } from "./chat-response.ts";
 import { type GatewayError, gatewayErrors } from "./errors.ts";
-import type { ChatAdmission, ChatMeter, ChatSettleStatus } from "./meter.ts";
+import type { ChatAdmission, ChatMeter, ChatSettleStatus, UsedContextCache } from "./meter.ts";
 import type { ChatRequest } from "./types.ts";
 
 export interface ChatRun<A extends ChatAdmission = ChatAdmission> {
@@ -50,6 +50,8 @@ export async function startChat<Caller, A extends ChatAdmission>(opts: {
   requestId: string;
   signal: AbortSignal;
   onSettleError?: (e: unknown) => void;
+  /** The explicit context cache whose messages begin `body` (modules/caches resolved and matched it). */
+  contextCache?: UsedContextCache;
 }): Promise<ChatRun<A>> {
   const chat = await applyTokenLimits(parseChatRequest(opts.body));
   const admission = await opts.meter.admit({
@@ -129,6 +131,7 @@ export async function startChat<Caller, A extends ChatAdmission>(opts: {
               },
           webSearchCalls: nothing ? 0 : tally.webSearchCalls(),
           status,
+          ...(opts.contextCache && !nothing ? { contextCache: opts.contextCache } : {}),
         });
       } catch (e) {
         opts.onSettleError?.(e);

@@ -31,6 +31,7 @@ interface BillRow {
   outputTokens: number;
   cachedTokens: number;
   toolCalls: number;
+  contextCacheId: string | null;
   consumption: bigint;
   cashDeduction: bigint;
   voucherDeduction: bigint;
@@ -70,14 +71,15 @@ async function insertBills(tx: Tx, bills: BillRow[]) {
       b.status,
       b.latencyMs,
       b.createdAt.toISOString(),
+      b.contextCacheId,
     ]),
   );
   await tx.execute(sql`insert into ${schema.requestBills} (id, request_id, org_id, project_id, api_key_id, model,
     product_name, product_type, input_tokens, output_tokens, cached_tokens, tool_calls, consumption, cash_deduction,
-    voucher_deduction, status, latency_ms, created_at)
+    voucher_deduction, status, latency_ms, created_at, context_cache_id)
     select r->>0, r->>1, r->>2, r->>3, r->>4, r->>5, r->>6, r->>7, (r->>8)::integer, (r->>9)::integer,
       (r->>10)::integer, (r->>11)::integer, (r->>12)::bigint, (r->>13)::bigint, (r->>14)::bigint, r->>15,
-      (r->>16)::integer, (r->>17)::timestamptz
+      (r->>16)::integer, (r->>17)::timestamptz, r->>18
     from jsonb_array_elements(${json}::jsonb) as r`);
 }
 
@@ -160,6 +162,7 @@ export async function commitEntries(db: Db, items: QueuedEntry[]): Promise<Commi
               outputTokens: line.outputTokens,
               cachedTokens: line.cachedTokens,
               toolCalls: line.toolCalls,
+              contextCacheId: line.contextCacheId ?? null,
               consumption: a.cash + a.voucher,
               cashDeduction: a.cash,
               voucherDeduction: a.voucher,

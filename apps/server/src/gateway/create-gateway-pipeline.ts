@@ -21,12 +21,25 @@ import {
 import { KeyCache } from "./key-cache.ts";
 import { RateLimits } from "./limits.ts";
 import { Mutex } from "./mutex.ts";
-import type { Admission, AdmitRequest, GatewayPipeline, KeyIdentity, SettleRequest, Usage } from "./pipeline.ts";
-import { costAt, inferenceCost, unitPrices, webSearchFee } from "./pricing.ts";
+import type {
+  Admission,
+  AdmitRequest,
+  ChargeRequest,
+  GatewayPipeline,
+  KeyIdentity,
+  SettleRequest,
+  Usage,
+} from "./pipeline.ts";
+import { contextCachingPrices, costAt, inferenceCost, unitPrices, webSearchFee } from "./pricing.ts";
 
 export interface GatewayPipelineHandle extends GatewayPipeline {
   /** Resolves when journals left by dead instances have been settled. */
   ready: Promise<void>;
+  /**
+   * Journals and queues bill lines outside a chat run (context cache creation and storage). An entry whose line
+   * ids were committed before is skipped, so a job may retry with the same ids. Committed later, in the batch.
+   */
+  charge(req: ChargeRequest): Promise<void>;
   /** Commits everything settled so far (tests, shutdown). */
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -119,6 +132,11 @@ function interruptedEntry({ open, progress }: InterruptedStream): JournalEntry {
   };
 }
 
+/** Product names of context caching lines (product type `context_caching`). */
+export const CACHE_CALL = "context_cache_call";
+export const CACHE_CREATION = "context_cache_creation";
+export const CACHE_STORAGE = "context_cache_storage";
+
 export function createGatewayPipeline(ctx: AppContext): GatewayPipelineHandle {
   const instanceId = randomString(12, "abcdefghijklmnopqrstuvwxyz0123456789");
   const log = ctx.log.child({ component: "gateway" });
@@ -165,6 +183,19 @@ export function createGatewayPipeline(ctx: AppContext): GatewayPipelineHandle {
     orphans.done();
   })();
   ready.catch(onError);
+
+  /** Journals an entry and queues it for the batch commit; its amount counts for admission at once. */
+  async function record(entry: JournalEntry) {
+    const amount = entry.lines.reduce((s, l) => s + BigInt(l.consumption), 0n);
+    // Counted for admission at once, before the disk or the database has it.
+    accounts.addUncommitted(entry.orgId, entry.projectId, amount);
+    try {
+      await journal.append(entry);
+    } catch (err) {
+      log.error({ err, requestId: entry.requestId }, "bill journal write failed; committing without it");
+    }
+    writer.enqueue({ entry, local: true });
+  }
 
   return {
     ready,
@@ -235,6 +266,9 @@ export function createGatewayPipeline(ctx: AppContext): GatewayPipelineHandle {
         const now = Date.now();
         const tracked = admission instanceof PipelineAdmission;
         if (tracked) journal.untrack(admission.lineId);
+        const cache = req.contextCache;
+        // The cached prefix is paid for by the cache (creation, storage, the call fee), not as input again.
+        const cachedPrefix = cache ? Math.min(cache.tokens, req.usage.promptTokens) : 0;
         const lines: BillLine[] = [
           {
             id: tracked ? admission.lineId : newId("bill"),
@@ -243,11 +277,32 @@ export function createGatewayPipeline(ctx: AppContext): GatewayPipelineHandle {
             productType: "model_inference",
             inputTokens: req.usage.promptTokens,
             outputTokens: req.usage.completionTokens,
-            cachedTokens: req.usage.cachedTokens,
+            cachedTokens: cache ? cachedPrefix : req.usage.cachedTokens,
             toolCalls: 0,
-            consumption: inferenceCost(model, key.currency, req.usage).toString(),
+            consumption: inferenceCost(
+              model,
+              key.currency,
+              cache
+                ? { ...req.usage, promptTokens: req.usage.promptTokens - cachedPrefix, cachedTokens: 0 }
+                : req.usage,
+            ).toString(),
+            ...(cache ? { contextCacheId: cache.id } : {}),
           },
         ];
+        if (cache) {
+          lines.push({
+            id: newId("bill"),
+            model: model.id,
+            productName: CACHE_CALL,
+            productType: "context_caching",
+            inputTokens: 0,
+            outputTokens: 0,
+            cachedTokens: 0,
+            toolCalls: 1,
+            consumption: contextCachingPrices(key.currency).call.toString(),
+            contextCacheId: cache.id,
+          });
+        }
         if (req.webSearchCalls > 0) {
           lines.push({
             id: newId("bill"),
@@ -271,20 +326,14 @@ export function createGatewayPipeline(ctx: AppContext): GatewayPipelineHandle {
           createdAt: now,
           lines,
         };
-        const amount = lines.reduce((s, l) => s + BigInt(l.consumption), 0n);
-        // Counted for admission at once, before the disk or the database has it.
-        accounts.addUncommitted(key.orgId, key.projectId, amount);
-        try {
-          await journal.append(entry);
-        } catch (err) {
-          log.error({ err, requestId: entry.requestId }, "bill journal write failed; committing without it");
-          writer.enqueue({ entry, local: true });
-          return;
-        }
-        writer.enqueue({ entry, local: true });
+        await record(entry);
       } catch (err) {
         log.error({ err, requestId: admission.requestId }, "settle failed");
       }
+    },
+
+    async charge(req) {
+      await record({ ...req, status: "ok", latencyMs: 0 });
     },
 
     flush: () => writer.drain(),

@@ -26,6 +26,8 @@ export interface BillLine {
   toolCalls: number;
   /** nano-units, decimal string (JSON has no bigint) */
   consumption: string;
+  /** Set on lines of an explicit context cache (modules/caches). */
+  contextCacheId?: string;
 }
 
 export interface JournalEntry {

@@ -6,8 +6,9 @@
  *   authenticate(header) ─► admit(key, estimate) ─► engine ─► settle(admission, usage)
  */
 import type { Currency } from "@moonport/contracts";
-import type { ChatMeter } from "../chat/meter.ts";
+import type { ChatMeter, UsedContextCache } from "../chat/meter.ts";
 import type { OrgBalance } from "../modules/billing/balance.ts";
+import type { BillLine } from "./journal.ts";
 
 /** What a valid key resolves to, from the in-memory key cache. */
 export interface KeyIdentity {
@@ -55,6 +56,19 @@ export interface SettleRequest {
   /** Billed per call on top of tokens, e.g. one `$web_search` fee per search tool call returned. */
   webSearchCalls: number;
   status: "ok" | "client_closed" | "upstream_error" | "error";
+  /** The run began with an explicit context cache's messages: they are not billed as input; a call fee is. */
+  contextCache?: UsedContextCache;
+}
+
+/** Bill lines that belong to no chat run (context cache creation and storage), charged like a run's. */
+export interface ChargeRequest {
+  requestId: string;
+  orgId: string;
+  projectId: string;
+  apiKeyId: string;
+  /** ms since epoch */
+  createdAt: number;
+  lines: BillLine[];
 }
 
 /** Also the chat core's meter: /v1 (and the playground) hand the pipeline itself to `startChat`. */

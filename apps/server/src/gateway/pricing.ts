@@ -2,7 +2,14 @@
  * What one request costs, in exact nano-units of the organization's currency. Prices come from the catalog
  * (packages/contracts/src/catalog.ts); nothing here rounds.
  */
-import { type Currency, type ModelEntry, parseMoney, perTokenNanos, TOOL_PRICES } from "@moonport/contracts";
+import {
+  CONTEXT_CACHING_PRICES,
+  type Currency,
+  type ModelEntry,
+  parseMoney,
+  perTokenNanos,
+  TOOL_PRICES,
+} from "@moonport/contracts";
 import type { Usage } from "./pipeline.ts";
 
 const WEB_SEARCH = TOOL_PRICES.find((t) => t.name === "$web_search")!;
@@ -46,4 +53,18 @@ export function costAt(prices: UnitPrices, usage: Usage): bigint {
 /** The per-call fee of `$web_search` (spec §9: once per search tool call the model returns). */
 export function webSearchFee(currency: Currency, calls: number): bigint {
   return BigInt(Math.max(0, calls)) * parseMoney(WEB_SEARCH.price[currency]);
+}
+
+/** Explicit context caching (api-compat §7.1) in nano-units: per token created, per token-minute stored, per call. */
+export function contextCachingPrices(currency: Currency): {
+  createPerToken: bigint;
+  storagePerTokenMinute: bigint;
+  call: bigint;
+} {
+  const p = CONTEXT_CACHING_PRICES[currency];
+  return {
+    createPerToken: perTokenNanos(p.create),
+    storagePerTokenMinute: perTokenNanos(p.storagePerMinute),
+    call: parseMoney(p.call),
+  };
 }

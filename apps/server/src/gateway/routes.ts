@@ -15,6 +15,8 @@ import { abortOnClose, sendChatRun } from "../chat/send-chat-run.ts";
 import type { AppContext } from "../context.ts";
 import type { EngineRouter } from "../engines/index.ts";
 import type { App } from "../http/route.ts";
+import { resolveCacheUse } from "../modules/caches/use-cache.ts";
+import cachingV1Routes from "../modules/caches/v1-routes.ts";
 import fileV1Routes from "../modules/files/v1-routes.ts";
 import { noteGatewayKey, recordGatewayTiming } from "../observability/index.ts";
 import { balanceEnvelope } from "./balance.ts";
@@ -169,19 +171,39 @@ export default async function gatewayRoutes(
 
   // Files API (api-compat §4): its own scope for the multipart parser; the key check and envelope above apply.
   await app.register(fileV1Routes, { ctx: opts.ctx, keyOf });
+  // Context caching (api-compat §7.1).
+  await app.register(cachingV1Routes, { ctx: opts.ctx, keyOf });
 
   app.post("/chat/completions", { bodyLimit: CHAT_BODY_LIMIT }, async (req, reply) => {
     const key = keyOf(req);
+    // An explicit context cache named by header or by a first `role: "cache"` message (modules/caches).
+    const cache = await resolveCacheUse({ ctx: opts.ctx, key, headers: req.headers, body: req.body });
+    if (cache?.used) {
+      reply.header("msh-context-cache-id", cache.used.id);
+      reply.header("msh-context-cache-token-saved", String(cache.used.tokens));
+      reply.header("msh-context-cache-token-exp", String(Math.floor(cache.used.expiredAt.getTime() / 1000)));
+    }
+    if (cache?.dryRun) {
+      // Validated only: no inference, no tokens, nothing billed.
+      reply.header("server-timing", timing(req));
+      return {
+        object: "context-cache.dry_run",
+        cache_id: cache.cacheId,
+        used: Boolean(cache.used),
+        tokens_saved: cache.used?.tokens ?? 0,
+      };
+    }
     const signal = abortOnClose(reply.raw);
     const run = await startChat({
       meter: pipeline,
       engines,
       key,
       cacheScope: key.orgId,
-      body: req.body,
+      body: cache ? cache.body : req.body,
       requestId: requestIdOf(req),
       signal,
       onSettleError: (e) => req.log.error({ err: e }, "settle failed"),
+      ...(cache?.used ? { contextCache: { id: cache.used.id, tokens: cache.used.tokens } } : {}),
     });
     return sendChatRun({
       run,

@@ -12,6 +12,7 @@ import { closeUnpaidPayments } from "../modules/billing/settle-payment.ts";
 import { EXPORT_JOB } from "../modules/bills/exports.ts";
 import { finalizeBillDays } from "../modules/bills/finalize-bill-days.ts";
 import { runBillExport } from "../modules/bills/run-bill-export.ts";
+import { PREPARE_JOB, prepareCache, runCacheStorage, STORAGE_JOB } from "../modules/caches/cache-jobs.ts";
 import { EXTRACT_JOB } from "../modules/files/create-file.ts";
 import { extractFile } from "../modules/files/extract-file.ts";
 import { receiveNotification } from "../modules/payments/receive-notification.ts";
@@ -63,6 +64,22 @@ export function registerJobs(ctx: AppContext) {
     maxAttempts: 12,
     async handler(msg) {
       await ctx.mailer.send(msg);
+    },
+  });
+
+  // Context caches: pending → ready (creation billed once), then storage billed per started minute while ready.
+  ctx.jobs.define<{ cacheId: string }>({
+    name: PREPARE_JOB,
+    async handler(payload) {
+      await prepareCache(ctx, payload.cacheId);
+    },
+  });
+  ctx.jobs.periodic({
+    name: STORAGE_JOB,
+    schedule: { everyMinutes: 1 },
+    async handler(_payload, { now }) {
+      const r = await runCacheStorage(ctx, now);
+      if (r.minutes || r.expired) ctx.log.info(r, "context cache storage billed");
     },
   });
 
