@@ -21,6 +21,7 @@ import {
   DEFAULT_PLAYGROUND_PARAMS,
   findModel,
   MAX_COMPARE_PANELS,
+  nChoicesError,
   type PlaygroundMessage,
   type PlaygroundMode,
   type PlaygroundPanel,
@@ -221,7 +222,12 @@ function Workbench({ org, projectId }: { org: CurrentOrg; projectId: string }) {
   }, [runner]);
 
   const panel0 = state.panels[0]!;
-  const stopInvalid = state.panels.some((p) => !StopSequencesText.safeParse(p.params.stop).success);
+  // A run waits until every panel's parameters pass the same rules the server checks (stop sequences, n).
+  const stopInvalid = state.panels.some(
+    (p) =>
+      !StopSequencesText.safeParse(p.params.stop).success ||
+      (!findModel(p.model)?.capabilities.reasoning && nChoicesError(p.model, p.params.n, p.params.temperature)),
+  );
 
   /** Writes a message list: the session's (chat, edit) or a compare panel's. */
   const writeMessages = useCallback(
@@ -549,6 +555,23 @@ function Workbench({ org, projectId }: { org: CurrentOrg; projectId: string }) {
     </Stack>
   );
 
+  /** The dialogs every mode shares (code, templates, history). */
+  const dialogs = (
+    <>
+      <CodeDialog opened={!!codeFor} onClose={() => setCodeFor(null)} request={codeRequest} />
+      <TemplatesDialog opened={templatesOpen} onClose={() => setTemplatesOpen(false)} onPick={openTemplate} />
+      <HistoryDrawer
+        opened={historyOpen}
+        onClose={() => setHistoryOpen(false)}
+        orgId={org.id}
+        projectId={projectId}
+        currentId={sessionId}
+        onOpen={(id) => void openSession(id)}
+        onDeleted={(id) => id === sessionId && newSession()}
+      />
+    </>
+  );
+
   const errorOf = (panelId: string) => runner.status[panelId]?.error;
 
   if (state.mode === "compare") {
@@ -656,17 +679,7 @@ function Workbench({ org, projectId }: { org: CurrentOrg; projectId: string }) {
             />
           ) : null}
         </Drawer>
-        <CodeDialog opened={!!codeFor} onClose={() => setCodeFor(null)} request={codeRequest} />
-        <TemplatesDialog opened={templatesOpen} onClose={() => setTemplatesOpen(false)} onPick={openTemplate} />
-        <HistoryDrawer
-          opened={historyOpen}
-          onClose={() => setHistoryOpen(false)}
-          orgId={org.id}
-          projectId={projectId}
-          currentId={sessionId}
-          onOpen={(id) => void openSession(id)}
-          onDeleted={(id) => id === sessionId && newSession()}
-        />
+        {dialogs}
       </Stack>
     );
   }
@@ -771,17 +784,7 @@ function Workbench({ org, projectId }: { org: CurrentOrg; projectId: string }) {
       >
         {settings}
       </Drawer>
-      <CodeDialog opened={!!codeFor} onClose={() => setCodeFor(null)} request={codeRequest} />
-      <TemplatesDialog opened={templatesOpen} onClose={() => setTemplatesOpen(false)} onPick={openTemplate} />
-      <HistoryDrawer
-        opened={historyOpen}
-        onClose={() => setHistoryOpen(false)}
-        orgId={org.id}
-        projectId={projectId}
-        currentId={sessionId}
-        onOpen={(id) => void openSession(id)}
-        onDeleted={(id) => id === sessionId && newSession()}
-      />
+      {dialogs}
     </Stack>
   );
 }
