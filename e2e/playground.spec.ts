@@ -101,6 +101,17 @@ for (const locale of ["en-US", "zh-CN"] as const) {
     // Stopped means stopped: nothing more arrives.
     await page.waitForTimeout(500);
     expect(await assistantTexts(page).first().innerText()).toBe(stoppedText);
+    // The stopped run is a row of the project's Request Details with the cost its footer showed.
+    const stoppedId = await page.getByTestId("run-footer").getAttribute("data-request-id");
+    const stoppedCost = await page.getByTestId("run-cost").innerText();
+    expect(stoppedId).toMatch(/^req/);
+    await page.goto("/console/bills");
+    await page.getByTestId("bills-tab-requests").click();
+    const stoppedRow = page.getByTestId("request-bill-row").filter({ hasText: stoppedId! });
+    await expect(stoppedRow).toContainText(stoppedCost, { timeout: 15_000 });
+    await expect(stoppedRow).toContainText("kimi-k2-0905-preview");
+    await page.goto("/playground");
+    await expect(page.getByTestId("system-prompt")).not.toHaveValue("");
 
     // 2. Compare three models (another account): each streams into its own panel with its own footer; the
     // project's billing lists the runs with the cost the footers showed.
@@ -115,10 +126,35 @@ for (const locale of ["en-US", "zh-CN"] as const) {
       await expect(panel.getByTestId("run-cost")).not.toHaveText("–", { timeout: 30_000 });
       await expect(panel.getByTestId("message-assistant")).toHaveCount(1);
     }
-    const turboCost = await b.page.getByTestId("compare-panel").nth(2).getByTestId("run-cost").innerText();
-
+    const runs: { requestId: string; cost: string; model: string }[] = [];
+    for (let i = 0; i < 3; i++) {
+      const panel = b.page.getByTestId("compare-panel").nth(i);
+      runs.push({
+        requestId: (await panel.getByTestId("run-footer").getAttribute("data-request-id")) ?? "",
+        cost: await panel.getByTestId("run-cost").innerText(),
+        model: await panel.getByTestId("model-select").inputValue(),
+      });
+    }
+    expect(new Set(runs.map((r) => r.requestId)).size).toBe(3);
+    const turboCost = runs[2]!.cost;
     await b.page.goto(`/console/projects/${b.projectId}/billing`);
     await expect(b.page.getByRole("row").filter({ hasText: "kimi-k2-turbo-preview" })).toContainText(turboCost);
+    // The organization's Request Details: each playground run is a row of this project, with its model and the
+    // exact cost its footer showed.
+    const projectName = (
+      (await (await b.page.request.get(`/api/orgs/${b.orgId}/projects`)).json()) as {
+        items: { id: string; name: string }[];
+      }
+    ).items.find((p) => p.id === b.projectId)!.name;
+    await b.page.goto("/console/bills");
+    await b.page.getByTestId("bills-tab-requests").click();
+    for (const r of runs) {
+      const row = b.page.getByTestId("request-bill-row").filter({ hasText: r.requestId });
+      await expect(row).toHaveCount(1, { timeout: 15_000 });
+      await expect(row).toContainText(r.model);
+      await expect(row).toContainText(projectName);
+      await expect(row).toContainText(r.cost);
+    }
     await b.context.close();
 
     // 3. Edit mode: change a message, run from it; a re-run from an earlier message overwrites what followed.
@@ -244,10 +280,7 @@ for (const locale of ["en-US", "zh-CN"] as const) {
     const context = await browser.newContext({ locale });
     await context.addCookies([{ name: "locale", value: locale, url: BASE }]);
     const page = await context.newPage();
-    const { orgId } = await setUp(page);
-    // The console Files API comes with the files branch (issue 12); until it is merged there is nothing to upload to.
-    const probe = await page.request.get(`/api/orgs/${orgId}/files`);
-    test.skip(probe.status() === 404, "the console Files API is not on this branch yet");
+    await setUp(page);
 
     await page.goto("/playground");
     const dir = join(".tmp", "e2e-playground");

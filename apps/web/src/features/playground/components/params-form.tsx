@@ -59,6 +59,7 @@ export function ModelSelect({
           );
         }}
         comboboxProps={{ withinPortal: true }}
+        data-testid="model-select"
       />
       {model ? (
         <Text size="xs" c="dimmed" data-testid="model-info" lang={i18n.language}>
