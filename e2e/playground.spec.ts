@@ -2,7 +2,8 @@ import { execFile } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { type APIRequestContext, type BrowserContext, expect, type Page, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
+import { signUpFunded, tinyPdf } from "./support.ts";
 
 /**
  * The playground in both locales: a template streamed and stopped midway, three models compared, an edited
@@ -13,51 +14,6 @@ import { type APIRequestContext, type BrowserContext, expect, type Page, test } 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const BASE = `http://localhost:${PORT}`;
 const run = promisify(execFile);
-
-let phoneSeq = 0;
-function uniquePhone(): string {
-  phoneSeq += 1;
-  return `137${String(Date.now()).slice(-6)}${String(phoneSeq).padStart(2, "0")}`;
-}
-
-async function csrf(context: BrowserContext): Promise<string> {
-  return (await context.cookies(BASE)).find((c) => c.name === "mp_csrf")?.value ?? "";
-}
-
-/** A funded account with an API key: signs up through the real endpoints and the development SMS outbox. */
-async function setUp(page: Page) {
-  await page.goto("/");
-  const request: APIRequestContext = page.request;
-  const headers = async () => ({ "x-csrf-token": await csrf(page.context()), origin: BASE });
-  const phone = uniquePhone();
-  expect(
-    (await request.post("/api/auth/sms", { data: { phone, purpose: "signup" }, headers: await headers() })).ok(),
-  ).toBe(true);
-  const [message] = (await (
-    await request.get(`/api/dev/sms-outbox?phone=${encodeURIComponent(`+86${phone}`)}`)
-  ).json()) as {
-    code: string;
-  }[];
-  const username = `pg_${phone.slice(-8)}`;
-  const signUp = await request.post("/api/auth/signup/phone", {
-    data: { phone, code: message!.code, username, password: "Str0ng!pass", confirmPassword: "Str0ng!pass" },
-    headers: await headers(),
-  });
-  expect(signUp.status(), await signUp.text()).toBe(200);
-  const me = await (await request.get("/api/me")).json();
-  const orgId = me.currentOrganizationId as string;
-  expect(
-    (await request.post(`/api/dev/orgs/${orgId}/grant`, { data: { amount: "100" }, headers: await headers() })).ok(),
-  ).toBe(true);
-  const projects = await (await request.get(`/api/orgs/${orgId}/projects`)).json();
-  const projectId = projects.items[0].id as string;
-  const key = await request.post(`/api/orgs/${orgId}/api-keys`, {
-    data: { name: "sample", projectId },
-    headers: await headers(),
-  });
-  expect(key.status()).toBe(201);
-  return { orgId, projectId, secret: (await key.json()).secret as string };
-}
 
 const assistantTexts = (page: Page) => page.getByTestId("message-assistant").getByTestId("message-content");
 
@@ -78,12 +34,12 @@ for (const locale of ["en-US", "zh-CN"] as const) {
       await c.addCookies([{ name: "locale", value: locale, url: BASE }]);
       const p = await c.newPage();
       p.on("pageerror", (e) => errors.push(e.message));
-      return { page: p, context: c, ...(await setUp(p)) };
+      return { page: p, context: c, ...(await signUpFunded(p)) };
     };
     const errors: string[] = [];
     const page = await context.newPage();
     page.on("pageerror", (e) => errors.push(e.message));
-    await setUp(page);
+    await signUpFunded(page);
 
     // 1. A template opens in its mode; the run streams and is stopped midway (billed for what was produced).
     await page.goto("/playground");
@@ -251,36 +207,13 @@ for (const locale of ["en-US", "zh-CN"] as const) {
   });
 }
 
-/** A one-page PDF whose text is `text` (ASCII), with a correct cross-reference table. */
-function tinyPdf(text: string): Buffer {
-  const stream = `BT /F1 14 Tf 72 720 Td (${text.replace(/[()\\]/g, "\\$&")}) Tj ET`;
-  const objects = [
-    "<< /Type /Catalog /Pages 2 0 R >>",
-    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
-    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-  ];
-  let out = "%PDF-1.4\n";
-  const offsets: number[] = [];
-  objects.forEach((o, i) => {
-    offsets.push(out.length);
-    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
-  });
-  const xref = out.length;
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const off of offsets) out += `${String(off).padStart(10, "0")} 00000 n \n`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, "latin1");
-}
-
 for (const locale of ["en-US", "zh-CN"] as const) {
   test(`playground in ${locale}: upload a PDF and ask about it`, async ({ browser }) => {
     test.setTimeout(120_000);
     const context = await browser.newContext({ locale });
     await context.addCookies([{ name: "locale", value: locale, url: BASE }]);
     const page = await context.newPage();
-    await setUp(page);
+    await signUpFunded(page);
 
     await page.goto("/playground");
     const dir = join(".tmp", "e2e-playground");

@@ -8,6 +8,7 @@ import { LoadError, LoadingBlock } from "../../../components/console-kit/states.
 import { useFieldMessage } from "../../../lib/forms.ts";
 import { sessionsQuery } from "../api/get-sessions.ts";
 import { useDeleteSession, useRenameSession } from "../api/save-session.ts";
+import classes from "./playground.module.css";
 
 /** Saved sessions of the user in this project: open, rename, delete. */
 export function HistoryDrawer({
@@ -42,7 +43,14 @@ export function HistoryDrawer({
     : null;
   const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "short" });
   return (
-    <Drawer opened={opened} onClose={onClose} title={t("history.title")} position="right" size="md">
+    <Drawer
+      opened={opened}
+      onClose={onClose}
+      title={t("history.title")}
+      position="right"
+      size="md"
+      className={classes.root}
+    >
       {list.isPending ? (
         <LoadingBlock />
       ) : list.isError ? (

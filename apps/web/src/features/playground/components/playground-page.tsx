@@ -107,7 +107,7 @@ export function PlaygroundPage({ org }: { org: CurrentOrg }) {
   }, [projects.data, projectId, org.id]);
 
   return (
-    <Stack gap="md">
+    <Stack gap="md" className={classes.root}>
       <PageMeta title={t("title")} />
       <Group justify="space-between" gap="sm" wrap="wrap">
         <Title order={1} size="h3">
@@ -474,7 +474,7 @@ function Workbench({ org, projectId }: { org: CurrentOrg; projectId: string }) {
         </Button>
         <Button
           size="xs"
-          variant="light"
+          variant="default"
           leftSection={<IconCode size={14} />}
           onClick={() => setCodeFor(panel0.id)}
           data-testid="view-code"
@@ -670,7 +670,13 @@ function Workbench({ org, projectId }: { org: CurrentOrg; projectId: string }) {
           </Group>
         ) : null}
         {composer}
-        <Drawer opened={!!paramsPanel} onClose={() => setParamsFor(null)} title={t("params.title")} position="right">
+        <Drawer
+          opened={!!paramsPanel}
+          onClose={() => setParamsFor(null)}
+          title={t("params.title")}
+          position="right"
+          className={classes.root}
+        >
           {paramsPanel ? (
             <ParamsForm
               params={paramsPanel.params}
@@ -781,6 +787,7 @@ function Workbench({ org, projectId }: { org: CurrentOrg; projectId: string }) {
         onClose={() => setParamsFor(null)}
         title={t("params.title")}
         position="right"
+        className={classes.root}
       >
         {settings}
       </Drawer>
