@@ -33,6 +33,9 @@ async function runAndWait(page: Page) {
 
 /** One shot into .tmp/shots and, for the light desktop one, the docs guide's picture of that locale. */
 async function shot(page: Page, name: string, tag: string, docs: boolean, fullPage = true) {
+  // No hover tooltip from the last click, and the page from its top (a focused composer scrolls it down).
+  await page.mouse.move(1, 1);
+  if (fullPage) await page.evaluate(() => window.scrollTo(0, 0));
   await ready(page);
   await page.screenshot({ path: `${DIR}/${name}-${tag}.png`, fullPage });
   if (docs) await page.screenshot({ path: `${DOCS}/${name}-${tag.slice(0, 2)}.png` });

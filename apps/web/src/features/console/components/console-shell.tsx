@@ -105,8 +105,16 @@ export function ConsoleShell({
           </Group>
           <Group gap="xs" wrap="nowrap">
             <Group gap="xs" visibleFrom="sm" wrap="nowrap">
+              {/* Gray-7 rather than "dimmed": small gray-6 links on white miss WCAG AA contrast (Lighthouse). */}
               {CONSOLE_SITE_LINKS.map(({ to, label }) => (
-                <Anchor key={to} component={Link} to={to} size="sm" c="dimmed" underline="hover">
+                <Anchor
+                  key={to}
+                  component={Link}
+                  to={to}
+                  size="sm"
+                  c="light-dark(var(--mantine-color-gray-7), var(--mantine-color-dark-1))"
+                  underline="hover"
+                >
                   {t(label)}
                 </Anchor>
               ))}

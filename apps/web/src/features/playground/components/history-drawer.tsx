@@ -104,10 +104,12 @@ export function HistoryDrawer({
             ) : (
               <Group key={s.id} gap={4} wrap="nowrap" data-testid="history-item">
                 <UnstyledButton
-                  style={{ flex: 1, minWidth: 0 }}
                   onClick={() => onOpen(s.id)}
                   p={6}
                   aria-current={s.id === currentId ? "true" : undefined}
+                  // The open session stands out by more than its weight.
+                  bg={s.id === currentId ? "var(--mantine-color-default-hover)" : undefined}
+                  style={{ flex: 1, minWidth: 0, borderRadius: "var(--mantine-radius-sm)" }}
                 >
                   <Text size="sm" fw={s.id === currentId ? 700 : 400} truncate>
                     {s.title}
@@ -147,9 +149,11 @@ export function HistoryDrawer({
           )}
         </Stack>
       )}
-      <Button variant="subtle" mt="md" onClick={onClose}>
-        {t("history.close")}
-      </Button>
+      <Group justify="flex-end" mt="md">
+        <Button variant="default" size="xs" onClick={onClose}>
+          {t("history.close")}
+        </Button>
+      </Group>
     </Drawer>
   );
 }

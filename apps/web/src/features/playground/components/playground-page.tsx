@@ -587,7 +587,8 @@ function Workbench({ org, projectId }: { org: CurrentOrg; projectId: string }) {
         >
           {state.panels.map((p, i) => (
             <Paper key={p.id} withBorder p="sm" radius="md" data-testid="compare-panel">
-              <Stack gap="xs">
+              {/* Full height with a growing conversation: the footers of the columns line up. */}
+              <Stack gap="xs" h="100%">
                 <Group gap={4} wrap="nowrap" align="flex-end">
                   <Box style={{ flex: 1, minWidth: 0 }}>
                     <ModelSelect
@@ -631,7 +632,7 @@ function Workbench({ org, projectId }: { org: CurrentOrg; projectId: string }) {
                     </Tooltip>
                   ) : null}
                 </Group>
-                <Stack gap="xs" className={classes.conversation}>
+                <Stack gap="xs" className={classes.conversation} style={{ flex: 1 }}>
                   {p.messages.length === 0 ? (
                     <Text size="sm" c="dimmed">
                       {t("compare.empty")}

@@ -26,11 +26,12 @@ export function TemplatesDialog({
           >
             <Card withBorder padding="sm" radius="md" h="100%">
               <Stack gap={6}>
-                <Group justify="space-between" gap={4} wrap="nowrap">
-                  <Text fw={600} size="sm">
+                <Group justify="space-between" gap={6} wrap="nowrap" align="flex-start">
+                  <Text fw={600} size="sm" style={{ minWidth: 0 }}>
                     {t(`templates.${tpl.id}.title`)}
                   </Text>
-                  <Badge size="xs" variant="light">
+                  {/* The mode label never shrinks into "COMPA…": the title wraps instead. */}
+                  <Badge size="xs" variant="light" style={{ flexShrink: 0 }} mt={2}>
                     {t(`modes.${tpl.mode}`)}
                   </Badge>
                 </Group>
