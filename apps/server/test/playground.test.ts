@@ -29,6 +29,10 @@ const state = (over: Partial<PlaygroundSessionStateInput> = {}): PlaygroundSessi
   ...over,
 });
 
+/** A run of the default project with a small default body; `over` changes or adds fields. */
+const chat = (u: TestUser, over: Record<string, unknown> = {}) =>
+  u.client.post(`${P(u)}/chat`, { model: "moonshot-v1-8k", messages: [{ role: "user", content: "hi" }], ...over });
+
 async function funded(): Promise<TestUser> {
   const u = await signUp(t);
   await grantBalance({ ctx: t.ctx, orgId: u.orgId, amount: 10_000_000_000n, note: "test", createdBy: u.userId });
@@ -106,10 +110,7 @@ describe("playground runs", () => {
     const u = await funded();
     await t.ctx.db.update(schema.projects).set({ dailyBudget: 0 }).where(eq(schema.projects.id, u.defaultProjectId));
     t.ctx.keyEvents.invalidate({ projectId: u.defaultProjectId });
-    const res = await u.client.post(`${P(u)}/chat`, {
-      model: "moonshot-v1-8k",
-      messages: [{ role: "user", content: "hi" }],
-    });
+    const res = await chat(u);
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe("playground_daily_budget_exceeded");
     expect(await bills(u)).toHaveLength(0);
@@ -151,11 +152,7 @@ describe("playground runs", () => {
     [{ n: 3 }, "n", "n must be 1 when the temperature is 0."],
   ])("refuses %j with a field error and bills nothing", async (change, path, message) => {
     const u = await funded();
-    const res = await u.client.post(`${P(u)}/chat`, {
-      model: "moonshot-v1-8k",
-      messages: [{ role: "user", content: "hi" }],
-      ...change,
-    });
+    const res = await chat(u, change);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("validation_failed");
     expect(res.body.error.details).toContainEqual({ path, message });
@@ -165,11 +162,7 @@ describe("playground runs", () => {
   it("translates the n rule into Chinese", async () => {
     const u = await funded();
     u.client.locale = "zh-CN";
-    const res = await u.client.post(`${P(u)}/chat`, {
-      model: "kimi-thinking-preview",
-      messages: [{ role: "user", content: "hi" }],
-      n: 2,
-    });
+    const res = await chat(u, { model: "kimi-thinking-preview", n: 2 });
     expect(res.status).toBe(400);
     expect(res.body.error.details).toContainEqual({ path: "n", message: "该模型只返回一个结果：n 必须为 1。" });
     expect(await bills(u)).toHaveLength(0);
@@ -177,9 +170,7 @@ describe("playground runs", () => {
 
   it("accepts the limits themselves: 5 stop sequences of 32 bytes, n = 5 at a non-zero temperature", async () => {
     const u = await funded();
-    const res = await u.client.post(`${P(u)}/chat`, {
-      model: "moonshot-v1-8k",
-      messages: [{ role: "user", content: "hi" }],
+    const res = await chat(u, {
       // 32 bytes each: ASCII, and 10 CJK characters + 2 ASCII (30 + 2).
       stop: ["a".repeat(32), "b".repeat(32), `${"停".repeat(10)}ab`, "d", "e"],
       n: 5,
@@ -209,11 +200,7 @@ describe("playground runs", () => {
     ],
   ])("passes the chat core's refusal of %j on in the user's language and bills nothing", async (change, reason) => {
     const u = await funded();
-    const res = await u.client.post(`${P(u)}/chat`, {
-      model: "moonshot-v1-8k",
-      messages: [{ role: "user", content: "hi" }],
-      ...change,
-    });
+    const res = await chat(u, change);
     expect(res.status, JSON.stringify(res.body)).toBe(400);
     expect(res.body.error.code).toBe("playground_request_invalid");
     expect(res.body.error.message).toMatch(/^The model refused the request: /);
@@ -223,9 +210,7 @@ describe("playground runs", () => {
 
   it("refuses a malformed tool with a field error and bills nothing", async () => {
     const u = await funded();
-    const res = await u.client.post(`${P(u)}/chat`, {
-      model: "moonshot-v1-8k",
-      messages: [{ role: "user", content: "hi" }],
+    const res = await chat(u, {
       tools: [{ type: "function", function: { name: "x".repeat(65) } }],
     });
     expect(res.status).toBe(400);
@@ -242,18 +227,11 @@ describe("playground runs", () => {
   it("explains the chat core's refusals in the user's language (unknown model, bad temperature)", async () => {
     const u = await funded();
     u.client.locale = "zh-CN";
-    const res = await u.client.post(`${P(u)}/chat`, {
-      model: "no-such-model",
-      messages: [{ role: "user", content: "hi" }],
-    });
+    const res = await chat(u, { model: "no-such-model" });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("playground_request_invalid");
     expect(res.body.error.message).toMatch(/^模型拒绝了该请求：/);
-    const temp = await u.client.post(`${P(u)}/chat`, {
-      model: "moonshot-v1-8k",
-      messages: [{ role: "user", content: "hi" }],
-      temperature: 5,
-    });
+    const temp = await chat(u, { temperature: 5 });
     expect(temp.status).toBe(400);
     expect(temp.body.error.code).toBe("playground_request_invalid");
     expect(await bills(u)).toHaveLength(0);
