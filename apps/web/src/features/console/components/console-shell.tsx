@@ -32,12 +32,13 @@ function isActive(pathname: string, to: string): boolean {
   return pathname === to || pathname.startsWith(`${to}/`);
 }
 
+/** Gray-7 rather than "dimmed": small gray-6 links on white miss WCAG AA contrast (Lighthouse). */
+const SITE_LINK_COLOR = "light-dark(var(--mantine-color-gray-7), var(--mantine-color-dark-1))";
+
 /**
  * The console frame: header (brand, organization switcher, theme, language, user menu) and the sidebar from
  * CONSOLE_NAV. Signed-out visitors are sent to sign-in and come back here afterwards.
  */
-/** Gray-7 rather than "dimmed": small gray-6 links on white miss WCAG AA contrast (Lighthouse). */
-const SITE_LINK_COLOR = "light-dark(var(--mantine-color-gray-7), var(--mantine-color-dark-1))";
 
 export function ConsoleShell({
   children,
