@@ -39,7 +39,6 @@ const SITE_LINK_COLOR = "light-dark(var(--mantine-color-gray-7), var(--mantine-c
  * The console frame: header (brand, organization switcher, theme, language, user menu) and the sidebar from
  * CONSOLE_NAV. Signed-out visitors are sent to sign-in and come back here afterwards.
  */
-
 export function ConsoleShell({
   children,
   sidebar = true,
