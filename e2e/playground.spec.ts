@@ -223,10 +223,14 @@ for (const locale of ["en-US", "zh-CN"] as const) {
     await page.locator('input[type="file"]:not([accept])').setInputFiles(pdf);
     await expect(page.getByTestId("attached-file")).toContainText("refund-policy.pdf", { timeout: 60_000 });
     await page.getByTestId("composer").fill("How many days do I have to ask for a refund?");
+    const sent = page.waitForRequest((r) => r.url().endsWith("/playground/chat") && r.method() === "POST");
     await page.getByTestId("composer").press("Enter");
+    // The file's extracted text went to the model as a system message before the question (the file-QA way).
+    const messages = ((await sent).postDataJSON() as { messages: { role: string; content: string }[] }).messages;
+    expect(messages.at(-2)).toEqual({ role: "system", content: expect.stringContaining("within 30 days") });
+    expect(messages.at(-1)).toMatchObject({ role: "user", content: "How many days do I have to ask for a refund?" });
     await expect(page.getByTestId("stop")).toHaveCount(0, { timeout: 60_000 });
     await expect(assistantTexts(page).last()).toContainText("30");
-    // The file's text went into the conversation as a system message the model read.
     await expect(page.getByTestId("message-system")).toContainText("refund-policy.pdf");
     await context.close();
   });
