@@ -235,3 +235,43 @@ for (const locale of ["en-US", "zh-CN"] as const) {
     await context.close();
   });
 }
+
+for (const locale of ["en-US", "zh-CN"] as const) {
+  test(`playground in ${locale}: parameter rules show on their fields and hold the run`, async ({ browser }) => {
+    const context = await browser.newContext({ locale });
+    await context.addCookies([{ name: "locale", value: locale, url: BASE }]);
+    const page = await context.newPage();
+    await signUpFunded(page);
+    await page.goto("/playground");
+    // SQL from a question runs at temperature 0: several choices would all be the same.
+    await page.getByRole("button", { name: locale === "en-US" ? "Templates" : "模板" }).click();
+    await page.getByTestId("template-sqlWriter").click();
+    await page.getByTestId("param-n").fill("2");
+    await expect(
+      page.getByText(
+        locale === "en-US" ? "n must be 1 when the temperature is 0." : "temperature 为 0 时 n 必须为 1。",
+      ),
+    ).toBeVisible();
+    await expect(page.getByTestId("run")).toBeDisabled();
+    await expect(page.getByTestId("send")).toBeDisabled();
+    await page.getByTestId("param-n").fill("1");
+    // Six stop sequences, then one over 32 bytes.
+    const stop = page.getByLabel(locale === "en-US" ? "Stop sequences" : "停止序列", { exact: true });
+    await stop.fill("a,b,c,d,e,f");
+    await expect(
+      page.getByText(
+        locale === "en-US" ? "At most 5 stop sequences, separated by commas." : "最多 5 个停止序列，用逗号分隔。",
+      ),
+    ).toBeVisible();
+    await expect(page.getByTestId("run")).toBeDisabled();
+    await stop.fill("停".repeat(11));
+    await expect(
+      page.getByText(
+        locale === "en-US" ? "Each stop sequence can be at most 32 bytes." : "每个停止序列最多 32 个字节。",
+      ),
+    ).toBeVisible();
+    await stop.fill("END");
+    await expect(page.getByTestId("run")).toBeEnabled();
+    await context.close();
+  });
+}
