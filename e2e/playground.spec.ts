@@ -2,7 +2,8 @@ import { execFile } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { type APIRequestContext, type BrowserContext, expect, type Page, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
+import { signUpFunded, tinyPdf } from "./support.ts";
 
 /**
  * The playground in both locales: a template streamed and stopped midway, three models compared, an edited
@@ -13,51 +14,6 @@ import { type APIRequestContext, type BrowserContext, expect, type Page, test } 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const BASE = `http://localhost:${PORT}`;
 const run = promisify(execFile);
-
-let phoneSeq = 0;
-function uniquePhone(): string {
-  phoneSeq += 1;
-  return `137${String(Date.now()).slice(-6)}${String(phoneSeq).padStart(2, "0")}`;
-}
-
-async function csrf(context: BrowserContext): Promise<string> {
-  return (await context.cookies(BASE)).find((c) => c.name === "mp_csrf")?.value ?? "";
-}
-
-/** A funded account with an API key: signs up through the real endpoints and the development SMS outbox. */
-async function setUp(page: Page) {
-  await page.goto("/");
-  const request: APIRequestContext = page.request;
-  const headers = async () => ({ "x-csrf-token": await csrf(page.context()), origin: BASE });
-  const phone = uniquePhone();
-  expect(
-    (await request.post("/api/auth/sms", { data: { phone, purpose: "signup" }, headers: await headers() })).ok(),
-  ).toBe(true);
-  const [message] = (await (
-    await request.get(`/api/dev/sms-outbox?phone=${encodeURIComponent(`+86${phone}`)}`)
-  ).json()) as {
-    code: string;
-  }[];
-  const username = `pg_${phone.slice(-8)}`;
-  const signUp = await request.post("/api/auth/signup/phone", {
-    data: { phone, code: message!.code, username, password: "Str0ng!pass", confirmPassword: "Str0ng!pass" },
-    headers: await headers(),
-  });
-  expect(signUp.status(), await signUp.text()).toBe(200);
-  const me = await (await request.get("/api/me")).json();
-  const orgId = me.currentOrganizationId as string;
-  expect(
-    (await request.post(`/api/dev/orgs/${orgId}/grant`, { data: { amount: "100" }, headers: await headers() })).ok(),
-  ).toBe(true);
-  const projects = await (await request.get(`/api/orgs/${orgId}/projects`)).json();
-  const projectId = projects.items[0].id as string;
-  const key = await request.post(`/api/orgs/${orgId}/api-keys`, {
-    data: { name: "sample", projectId },
-    headers: await headers(),
-  });
-  expect(key.status()).toBe(201);
-  return { orgId, projectId, secret: (await key.json()).secret as string };
-}
 
 const assistantTexts = (page: Page) => page.getByTestId("message-assistant").getByTestId("message-content");
 
@@ -78,12 +34,12 @@ for (const locale of ["en-US", "zh-CN"] as const) {
       await c.addCookies([{ name: "locale", value: locale, url: BASE }]);
       const p = await c.newPage();
       p.on("pageerror", (e) => errors.push(e.message));
-      return { page: p, context: c, ...(await setUp(p)) };
+      return { page: p, context: c, ...(await signUpFunded(p)) };
     };
     const errors: string[] = [];
     const page = await context.newPage();
     page.on("pageerror", (e) => errors.push(e.message));
-    await setUp(page);
+    await signUpFunded(page);
 
     // 1. A template opens in its mode; the run streams and is stopped midway (billed for what was produced).
     await page.goto("/playground");
@@ -101,6 +57,17 @@ for (const locale of ["en-US", "zh-CN"] as const) {
     // Stopped means stopped: nothing more arrives.
     await page.waitForTimeout(500);
     expect(await assistantTexts(page).first().innerText()).toBe(stoppedText);
+    // The stopped run is a row of the project's Request Details with the cost its footer showed.
+    const stoppedId = await page.getByTestId("run-footer").getAttribute("data-request-id");
+    const stoppedCost = await page.getByTestId("run-cost").innerText();
+    expect(stoppedId).toMatch(/^req/);
+    await page.goto("/console/bills");
+    await page.getByTestId("bills-tab-requests").click();
+    const stoppedRow = page.getByTestId("request-bill-row").filter({ hasText: stoppedId! });
+    await expect(stoppedRow).toContainText(stoppedCost, { timeout: 15_000 });
+    await expect(stoppedRow).toContainText("kimi-k2-0905-preview");
+    await page.goto("/playground");
+    await expect(page.getByTestId("system-prompt")).not.toHaveValue("");
 
     // 2. Compare three models (another account): each streams into its own panel with its own footer; the
     // project's billing lists the runs with the cost the footers showed.
@@ -115,10 +82,35 @@ for (const locale of ["en-US", "zh-CN"] as const) {
       await expect(panel.getByTestId("run-cost")).not.toHaveText("–", { timeout: 30_000 });
       await expect(panel.getByTestId("message-assistant")).toHaveCount(1);
     }
-    const turboCost = await b.page.getByTestId("compare-panel").nth(2).getByTestId("run-cost").innerText();
-
+    const runs: { requestId: string; cost: string; model: string }[] = [];
+    for (let i = 0; i < 3; i++) {
+      const panel = b.page.getByTestId("compare-panel").nth(i);
+      runs.push({
+        requestId: (await panel.getByTestId("run-footer").getAttribute("data-request-id")) ?? "",
+        cost: await panel.getByTestId("run-cost").innerText(),
+        model: await panel.getByTestId("model-select").inputValue(),
+      });
+    }
+    expect(new Set(runs.map((r) => r.requestId)).size).toBe(3);
+    const turboCost = runs[2]!.cost;
     await b.page.goto(`/console/projects/${b.projectId}/billing`);
     await expect(b.page.getByRole("row").filter({ hasText: "kimi-k2-turbo-preview" })).toContainText(turboCost);
+    // The organization's Request Details: each playground run is a row of this project, with its model and the
+    // exact cost its footer showed.
+    const projectName = (
+      (await (await b.page.request.get(`/api/orgs/${b.orgId}/projects`)).json()) as {
+        items: { id: string; name: string }[];
+      }
+    ).items.find((p) => p.id === b.projectId)!.name;
+    await b.page.goto("/console/bills");
+    await b.page.getByTestId("bills-tab-requests").click();
+    for (const r of runs) {
+      const row = b.page.getByTestId("request-bill-row").filter({ hasText: r.requestId });
+      await expect(row).toHaveCount(1, { timeout: 15_000 });
+      await expect(row).toContainText(r.model);
+      await expect(row).toContainText(projectName);
+      await expect(row).toContainText(r.cost);
+    }
     await b.context.close();
 
     // 3. Edit mode: change a message, run from it; a re-run from an earlier message overwrites what followed.
@@ -215,39 +207,13 @@ for (const locale of ["en-US", "zh-CN"] as const) {
   });
 }
 
-/** A one-page PDF whose text is `text` (ASCII), with a correct cross-reference table. */
-function tinyPdf(text: string): Buffer {
-  const stream = `BT /F1 14 Tf 72 720 Td (${text.replace(/[()\\]/g, "\\$&")}) Tj ET`;
-  const objects = [
-    "<< /Type /Catalog /Pages 2 0 R >>",
-    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
-    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-  ];
-  let out = "%PDF-1.4\n";
-  const offsets: number[] = [];
-  objects.forEach((o, i) => {
-    offsets.push(out.length);
-    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
-  });
-  const xref = out.length;
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const off of offsets) out += `${String(off).padStart(10, "0")} 00000 n \n`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, "latin1");
-}
-
 for (const locale of ["en-US", "zh-CN"] as const) {
   test(`playground in ${locale}: upload a PDF and ask about it`, async ({ browser }) => {
     test.setTimeout(120_000);
     const context = await browser.newContext({ locale });
     await context.addCookies([{ name: "locale", value: locale, url: BASE }]);
     const page = await context.newPage();
-    const { orgId } = await setUp(page);
-    // The console Files API comes with the files branch (issue 12); until it is merged there is nothing to upload to.
-    const probe = await page.request.get(`/api/orgs/${orgId}/files`);
-    test.skip(probe.status() === 404, "the console Files API is not on this branch yet");
+    await signUpFunded(page);
 
     await page.goto("/playground");
     const dir = join(".tmp", "e2e-playground");
@@ -257,11 +223,55 @@ for (const locale of ["en-US", "zh-CN"] as const) {
     await page.locator('input[type="file"]:not([accept])').setInputFiles(pdf);
     await expect(page.getByTestId("attached-file")).toContainText("refund-policy.pdf", { timeout: 60_000 });
     await page.getByTestId("composer").fill("How many days do I have to ask for a refund?");
+    const sent = page.waitForRequest((r) => r.url().endsWith("/playground/chat") && r.method() === "POST");
     await page.getByTestId("composer").press("Enter");
+    // The file's extracted text went to the model as a system message before the question (the file-QA way).
+    const messages = ((await sent).postDataJSON() as { messages: { role: string; content: string }[] }).messages;
+    expect(messages.at(-2)).toEqual({ role: "system", content: expect.stringContaining("within 30 days") });
+    expect(messages.at(-1)).toMatchObject({ role: "user", content: "How many days do I have to ask for a refund?" });
     await expect(page.getByTestId("stop")).toHaveCount(0, { timeout: 60_000 });
     await expect(assistantTexts(page).last()).toContainText("30");
-    // The file's text went into the conversation as a system message the model read.
     await expect(page.getByTestId("message-system")).toContainText("refund-policy.pdf");
+    await context.close();
+  });
+}
+
+for (const locale of ["en-US", "zh-CN"] as const) {
+  test(`playground in ${locale}: parameter rules show on their fields and hold the run`, async ({ browser }) => {
+    const context = await browser.newContext({ locale });
+    await context.addCookies([{ name: "locale", value: locale, url: BASE }]);
+    const page = await context.newPage();
+    await signUpFunded(page);
+    await page.goto("/playground");
+    // SQL from a question runs at temperature 0: several choices would all be the same.
+    await page.getByRole("button", { name: locale === "en-US" ? "Templates" : "模板" }).click();
+    await page.getByTestId("template-sqlWriter").click();
+    await page.getByTestId("param-n").fill("2");
+    await expect(
+      page.getByText(
+        locale === "en-US" ? "n must be 1 when the temperature is 0." : "temperature 为 0 时 n 必须为 1。",
+      ),
+    ).toBeVisible();
+    await expect(page.getByTestId("run")).toBeDisabled();
+    await expect(page.getByTestId("send")).toBeDisabled();
+    await page.getByTestId("param-n").fill("1");
+    // Six stop sequences, then one over 32 bytes.
+    const stop = page.getByLabel(locale === "en-US" ? "Stop sequences" : "停止序列", { exact: true });
+    await stop.fill("a,b,c,d,e,f");
+    await expect(
+      page.getByText(
+        locale === "en-US" ? "At most 5 stop sequences, separated by commas." : "最多 5 个停止序列，用逗号分隔。",
+      ),
+    ).toBeVisible();
+    await expect(page.getByTestId("run")).toBeDisabled();
+    await stop.fill("停".repeat(11));
+    await expect(
+      page.getByText(
+        locale === "en-US" ? "Each stop sequence can be at most 32 bytes." : "每个停止序列最多 32 个字节。",
+      ),
+    ).toBeVisible();
+    await stop.fill("END");
+    await expect(page.getByTestId("run")).toBeEnabled();
     await context.close();
   });
 }

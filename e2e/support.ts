@@ -67,3 +67,68 @@ export async function signOut(page: Page) {
 export function visibleTestId(page: Page, id: string) {
   return page.locator(`[data-testid="${id}"]:visible`);
 }
+
+/** A one-page PDF whose text is `text` (ASCII), with a correct cross-reference table. */
+export function tinyPdf(text: string): Buffer {
+  const stream = `BT /F1 14 Tf 72 720 Td (${text.replace(/[()\\]/g, "\\$&")}) Tj ET`;
+  const objects = [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+  ];
+  let out = "%PDF-1.4\n";
+  const offsets: number[] = [];
+  objects.forEach((o, i) => {
+    offsets.push(out.length);
+    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const off of offsets) out += `${String(off).padStart(10, "0")} 00000 n \n`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, "latin1");
+}
+
+let phoneSeq = 0;
+
+/**
+ * A funded account (¥100 through the DEV_SEAMS grant) with an API key for its default project, signed up through
+ * the real endpoints and the development SMS outbox; the page's context holds its session. A new organization is
+ * at tier 0 (RPM 3): specs that run more than that in a minute spread the runs over several accounts.
+ */
+export async function signUpFunded(page: Page) {
+  await page.goto("/");
+  const base = new URL(page.url()).origin;
+  const request = page.request;
+  const headers = async () => ({
+    "x-csrf-token": (await page.context().cookies(base)).find((c) => c.name === "mp_csrf")?.value ?? "",
+    origin: base,
+  });
+  phoneSeq += 1;
+  const phone = `137${String(Date.now()).slice(-6)}${String(phoneSeq % 100).padStart(2, "0")}`;
+  expect(
+    (await request.post("/api/auth/sms", { data: { phone, purpose: "signup" }, headers: await headers() })).ok(),
+  ).toBe(true);
+  const code = await latestSmsCode(page, phone);
+  const username = `pg_${phone.slice(-8)}`;
+  const signUp = await request.post("/api/auth/signup/phone", {
+    data: { phone, code, username, password: "Str0ng!pass", confirmPassword: "Str0ng!pass" },
+    headers: await headers(),
+  });
+  expect(signUp.status(), await signUp.text()).toBe(200);
+  const me = await (await request.get("/api/me")).json();
+  const orgId = me.currentOrganizationId as string;
+  expect(
+    (await request.post(`/api/dev/orgs/${orgId}/grant`, { data: { amount: "100" }, headers: await headers() })).ok(),
+  ).toBe(true);
+  const projects = await (await request.get(`/api/orgs/${orgId}/projects`)).json();
+  const projectId = projects.items[0].id as string;
+  const key = await request.post(`/api/orgs/${orgId}/api-keys`, {
+    data: { name: "sample", projectId },
+    headers: await headers(),
+  });
+  expect(key.status()).toBe(201);
+  return { orgId, projectId, secret: (await key.json()).secret as string };
+}

@@ -12,16 +12,11 @@
  * LIGHTHOUSE_FORM_FACTOR (mobile | desktop, default mobile: Lighthouse's own default, the stricter one),
  * LIGHTHOUSE_REPORTS (a folder: each page's full JSON report is written there, to trace a metric afterwards).
  */
-import { spawn } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import desktopConfig from "lighthouse/core/config/desktop-config.js";
+import { startInstance } from "./start-instance.mjs";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const MIN = Number(process.env.LIGHTHOUSE_MIN ?? 95);
 const ROUTES = process.env.LIGHTHOUSE_ROUTES?.split(",") ?? [
   "/",
@@ -39,44 +34,9 @@ const METRICS = [
 const PAGES = ["zh-CN", "en-US"].flatMap((locale) => ROUTES.map((route) => [locale, route]));
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
 
-async function waitFor(url, ms) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`${url} did not answer within ${ms} ms`);
-}
-
-async function startServer() {
-  const port = Number(process.env.LIGHTHOUSE_PORT ?? 3400);
-  if (!fs.existsSync(path.join(ROOT, "apps/web/build/client"))) {
-    throw new Error("no web build: run `npm run build` first");
-  }
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "moonport-lighthouse-"));
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "warn", NODE_ENV: "test" },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-  const base = `http://localhost:${port}`;
-  await waitFor(`${base}/readyz`, 60_000);
-  return {
-    base,
-    stop: () => {
-      child.kill("SIGTERM");
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
 const server = process.env.LIGHTHOUSE_URL
   ? { base: process.env.LIGHTHOUSE_URL.replace(/\/$/, ""), stop: () => {} }
-  : await startServer();
+  : await startInstance({ port: Number(process.env.LIGHTHOUSE_PORT ?? 3400) });
 
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",

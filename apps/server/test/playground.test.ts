@@ -29,6 +29,10 @@ const state = (over: Partial<PlaygroundSessionStateInput> = {}): PlaygroundSessi
   ...over,
 });
 
+/** A run of the default project with a small default body; `over` changes or adds fields. */
+const chat = (u: TestUser, over: Record<string, unknown> = {}) =>
+  u.client.post(`${P(u)}/chat`, { model: "moonshot-v1-8k", messages: [{ role: "user", content: "hi" }], ...over });
+
 async function funded(): Promise<TestUser> {
   const u = await signUp(t);
   await grantBalance({ ctx: t.ctx, orgId: u.orgId, amount: 10_000_000_000n, note: "test", createdBy: u.userId });
@@ -106,10 +110,7 @@ describe("playground runs", () => {
     const u = await funded();
     await t.ctx.db.update(schema.projects).set({ dailyBudget: 0 }).where(eq(schema.projects.id, u.defaultProjectId));
     t.ctx.keyEvents.invalidate({ projectId: u.defaultProjectId });
-    const res = await u.client.post(`${P(u)}/chat`, {
-      model: "moonshot-v1-8k",
-      messages: [{ role: "user", content: "hi" }],
-    });
+    const res = await chat(u);
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe("playground_daily_budget_exceeded");
     expect(await bills(u)).toHaveLength(0);
@@ -141,35 +142,96 @@ describe("playground runs", () => {
     [{ stop: ["停".repeat(11)] }, "stop.0", "Each stop sequence can be at most 32 bytes."],
     [{ stop: [""] }, "stop.0", "A stop sequence cannot be empty."],
     [{ model: "" }, "model", "This field is required."],
+    [{ model: "x".repeat(129) }, "model", "At most 128 characters."],
     [{ messages: [] }, "messages", "This field is required."],
+    [{ messages: undefined }, "messages", "This field is required."],
+    // n where the model does not allow it: thinking models answer with one choice …
+    [{ model: "kimi-thinking-preview", n: 2 }, "n", "This model answers with one choice: n must be 1."],
+    // … and several choices at temperature 0 (given, or moonshot-v1's default) would be identical.
+    [{ n: 2, temperature: 0 }, "n", "n must be 1 when the temperature is 0."],
+    [{ n: 3 }, "n", "n must be 1 when the temperature is 0."],
   ])("refuses %j with a field error and bills nothing", async (change, path, message) => {
     const u = await funded();
-    const res = await u.client.post(`${P(u)}/chat`, {
-      model: "moonshot-v1-8k",
-      messages: [{ role: "user", content: "hi" }],
-      ...change,
-    });
+    const res = await chat(u, change);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("validation_failed");
     expect(res.body.error.details).toContainEqual({ path, message });
     expect(await bills(u)).toHaveLength(0);
   });
 
+  it("translates the n rule into Chinese", async () => {
+    const u = await funded();
+    u.client.locale = "zh-CN";
+    const res = await chat(u, { model: "kimi-thinking-preview", n: 2 });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toContainEqual({ path: "n", message: "该模型只返回一个结果：n 必须为 1。" });
+    expect(await bills(u)).toHaveLength(0);
+  });
+
+  it("accepts the limits themselves: 5 stop sequences of 32 bytes, n = 5 at a non-zero temperature", async () => {
+    const u = await funded();
+    const res = await chat(u, {
+      // 32 bytes each: ASCII, and 10 CJK characters + 2 ASCII (30 + 2).
+      stop: ["a".repeat(32), "b".repeat(32), `${"停".repeat(10)}ab`, "d", "e"],
+      n: 5,
+      temperature: 0.5,
+      max_tokens: 5,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.choices).toHaveLength(5);
+  });
+
+  it.each([
+    [{ n: 6, temperature: 0.5 }, /\bn\b/],
+    [{ top_p: 2 }, /top_p/],
+    [{ max_tokens: 0 }, /max_tokens/],
+    [{ presence_penalty: 3 }, /presence_penalty/],
+    [{ frequency_penalty: -3 }, /frequency_penalty/],
+    [{ model: "kimi-thinking-preview", response_format: { type: "json_object" } }, /json_object/],
+    [
+      {
+        messages: [
+          { role: "user", content: "hi" },
+          { role: "assistant", content: "Hel", partial: true },
+        ],
+        model: "kimi-thinking-preview",
+      },
+      /partial/,
+    ],
+  ])("passes the chat core's refusal of %j on in the user's language and bills nothing", async (change, reason) => {
+    const u = await funded();
+    const res = await chat(u, change);
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(res.body.error.code).toBe("playground_request_invalid");
+    expect(res.body.error.message).toMatch(/^The model refused the request: /);
+    expect(res.body.error.message).toMatch(reason);
+    expect(await bills(u)).toHaveLength(0);
+  });
+
+  it("refuses a malformed tool with a field error and bills nothing", async () => {
+    const u = await funded();
+    const res = await chat(u, {
+      tools: [{ type: "function", function: { name: "x".repeat(65) } }],
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe("validation_failed");
+    expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain("tools.0.function.name");
+    expect(await bills(u)).toHaveLength(0);
+  });
+
+  it("answers 404 for a run bill that does not exist", async () => {
+    const u = await funded();
+    expect((await u.client.get(`${P(u)}/bills/req_nope`)).status).toBe(404);
+  });
+
   it("explains the chat core's refusals in the user's language (unknown model, bad temperature)", async () => {
     const u = await funded();
     u.client.locale = "zh-CN";
-    const res = await u.client.post(`${P(u)}/chat`, {
-      model: "no-such-model",
-      messages: [{ role: "user", content: "hi" }],
-    });
+    const res = await chat(u, { model: "no-such-model" });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("playground_request_invalid");
     expect(res.body.error.message).toMatch(/^模型拒绝了该请求：/);
-    const temp = await u.client.post(`${P(u)}/chat`, {
-      model: "moonshot-v1-8k",
-      messages: [{ role: "user", content: "hi" }],
-      temperature: 5,
-    });
+    const temp = await chat(u, { temperature: 5 });
     expect(temp.status).toBe(400);
     expect(temp.body.error.code).toBe("playground_request_invalid");
     expect(await bills(u)).toHaveLength(0);
@@ -247,6 +309,50 @@ describe("playground sessions", () => {
       "state.panels.0.params.stop",
       "At most 5 stop sequences, separated by commas.",
     ],
+    [
+      {
+        title: "ok",
+        state: state({
+          panels: [
+            { id: "p", model: "moonshot-v1-8k", params: { ...DEFAULT_PLAYGROUND_PARAMS, stop: "x".repeat(33) } },
+          ],
+        }),
+      },
+      "state.panels.0.params.stop",
+      "Each stop sequence can be at most 32 bytes.",
+    ],
+    [
+      {
+        title: "ok",
+        state: state({
+          panels: [{ id: "p", model: "moonshot-v1-8k", params: { ...DEFAULT_PLAYGROUND_PARAMS, temperature: 2 } }],
+        }),
+      },
+      "state.panels.0.params.temperature",
+      "Enter a value from 0 to 1.",
+    ],
+    [
+      {
+        title: "ok",
+        state: state({
+          panels: [{ id: "p", model: "moonshot-v1-8k", params: { ...DEFAULT_PLAYGROUND_PARAMS, n: 6 } }],
+        }),
+      },
+      "state.panels.0.params.n",
+      "Enter a value from 1 to 5.",
+    ],
+    [
+      {
+        title: "ok",
+        state: state({
+          panels: [{ id: "p", model: "moonshot-v1-8k", params: { ...DEFAULT_PLAYGROUND_PARAMS, maxTokens: 0 } }],
+        }),
+      },
+      "state.panels.0.params.maxTokens",
+      "Enter a value from 1 to 262,144.",
+    ],
+    [{ title: "ok", state: state({ panels: [] }) }, "state.panels", null],
+    [{ title: "ok", state: { ...state(), version: 2 } }, "state.version", null],
   ])("refuses the session %# with a field error and saves nothing", async (body, path, message) => {
     const u = await signUp(t);
     u.client.locale = "en-US";
@@ -260,6 +366,44 @@ describe("playground sessions", () => {
       .from(schema.playgroundSessions)
       .where(and(eq(schema.playgroundSessions.userId, u.userId)));
     expect(rows).toHaveLength(0);
+  });
+
+  it("refuses an update with neither title nor state, and changes nothing", async () => {
+    const u = await signUp(t);
+    const s = (await u.client.post(`${P(u)}/sessions`, { title: "Keep", state: state() })).body;
+    const res = await u.client.patch(`${P(u)}/sessions/${s.id}`, {});
+    expect(res.status).toBe(400);
+    const bad = await u.client.patch(`${P(u)}/sessions/${s.id}`, { title: "ok", state: state({ mode: "x" as never }) });
+    expect(bad.status).toBe(400);
+    const after = (await u.client.get(`${P(u)}/sessions/${s.id}`)).body;
+    expect(after.title).toBe("Keep");
+    expect(after.state.mode).toBe("chat");
+  });
+
+  it("stops at 200 sessions per user and project", async () => {
+    const u = await signUp(t);
+    const now = new Date();
+    await t.ctx.db.insert(schema.playgroundSessions).values(
+      Array.from({ length: 200 }, (_, i) => ({
+        id: `pgs_fill_${u.userId}_${i}`,
+        userId: u.userId,
+        orgId: u.orgId,
+        projectId: u.defaultProjectId,
+        title: `s${i}`,
+        mode: "chat" as const,
+        state: state() as never,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    );
+    const res = await u.client.post(`${P(u)}/sessions`, { title: "one more", state: state() });
+    expect(res.status).toBe(409);
+    expect(res.body.error.code).toBe("limit_reached");
+    const rows = await t.ctx.db
+      .select()
+      .from(schema.playgroundSessions)
+      .where(eq(schema.playgroundSessions.userId, u.userId));
+    expect(rows).toHaveLength(200);
   });
 
   it("translates a session's stop-sequence error into Chinese", async () => {

@@ -114,6 +114,14 @@ export const VALIDATION_MESSAGES = {
     "en-US": "Each stop sequence can be at most {max} bytes.",
     "zh-CN": "每个停止序列最多 {max} 个字节。",
   },
+  n_single_choice: {
+    "en-US": "This model answers with one choice: n must be 1.",
+    "zh-CN": "该模型只返回一个结果：n 必须为 1。",
+  },
+  n_zero_temperature: {
+    "en-US": "n must be 1 when the temperature is 0.",
+    "zh-CN": "temperature 为 0 时 n 必须为 1。",
+  },
 } as const satisfies Record<string, Localized>;
 
 export type ValidationKey = keyof typeof VALIDATION_MESSAGES;

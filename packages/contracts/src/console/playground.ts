@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { findModel } from "../catalog.ts";
 import { vmsg } from "../validation.ts";
 import { Nanos, paged } from "./common.ts";
 
@@ -45,6 +46,18 @@ export const StopSequencesText = z
     if (!parsed.success)
       for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", message: issue.message });
   });
+
+/**
+ * "n where the model allows it": thinking models answer with one choice, and several choices at temperature 0
+ * would all be the same (the chat core refuses that too, in English; the playground says it in the user's words
+ * and the form shows it on the field). Returns the message key, or null when n is allowed.
+ */
+export function nChoicesError(model: string, n: number, temperature: number): string | null {
+  if (n <= 1) return null;
+  if (findModel(model)?.capabilities.reasoning) return vmsg("n_single_choice");
+  if (temperature <= 0.001) return vmsg("n_zero_temperature");
+  return null;
+}
 
 export const PLAYGROUND_MODES = ["chat", "compare", "edit"] as const;
 export const PlaygroundMode = z.enum(PLAYGROUND_MODES, { error: vmsg("invalid_type") });
@@ -206,15 +219,24 @@ export const PlaygroundSessionParams = z.object({
  * The body of a run: an OpenAI chat request. The playground's own rules are checked here in the user's
  * language; everything else is the chat core's (api-compat §2), exactly as on /v1.
  */
-export const PlaygroundChatRequest = z.looseObject({
-  model: z
-    .string({ error: vmsg("required") })
-    .min(1, vmsg("required"))
-    .max(128, vmsg("too_long", { max: 128 })),
-  messages: z.array(z.unknown(), { error: vmsg("required") }).min(1, vmsg("required")),
-  stop: StopSequences.optional(),
-  tools: z.array(PlaygroundTool).max(128).optional(),
-});
+export const PlaygroundChatRequest = z
+  .looseObject({
+    model: z
+      .string({ error: vmsg("required") })
+      .min(1, vmsg("required"))
+      .max(128, vmsg("too_long", { max: 128 })),
+    messages: z.array(z.unknown(), { error: vmsg("required") }).min(1, vmsg("required")),
+    stop: StopSequences.optional(),
+    tools: z.array(PlaygroundTool).max(128).optional(),
+  })
+  .superRefine((body, ctx) => {
+    const n = typeof body.n === "number" ? body.n : 1;
+    // The model's own default applies when temperature is absent (moonshot-v1's is 0).
+    const temperature =
+      typeof body.temperature === "number" ? body.temperature : (findModel(body.model)?.defaultTemperature ?? 1);
+    const error = nChoicesError(body.model, n, temperature);
+    if (error) ctx.addIssue({ code: "custom", path: ["n"], message: error });
+  });
 export type PlaygroundChatRequest = z.input<typeof PlaygroundChatRequest>;
 
 export const PlaygroundBillParams = z.object({

@@ -32,6 +32,9 @@ function isActive(pathname: string, to: string): boolean {
   return pathname === to || pathname.startsWith(`${to}/`);
 }
 
+/** Gray-7 rather than "dimmed": small gray-6 links on white miss WCAG AA contrast (Lighthouse). */
+const SITE_LINK_COLOR = "light-dark(var(--mantine-color-gray-7), var(--mantine-color-dark-1))";
+
 /**
  * The console frame: header (brand, organization switcher, theme, language, user menu) and the sidebar from
  * CONSOLE_NAV. Signed-out visitors are sent to sign-in and come back here afterwards.
@@ -106,7 +109,7 @@ export function ConsoleShell({
           <Group gap="xs" wrap="nowrap">
             <Group gap="xs" visibleFrom="sm" wrap="nowrap">
               {CONSOLE_SITE_LINKS.map(({ to, label }) => (
-                <Anchor key={to} component={Link} to={to} size="sm" c="dimmed" underline="hover">
+                <Anchor key={to} component={Link} to={to} size="sm" c={SITE_LINK_COLOR} underline="hover">
                   {t(label)}
                 </Anchor>
               ))}

@@ -123,6 +123,12 @@ function CodeBlock({ children, ...rest }: ComponentPropsWithoutRef<"pre"> & { "d
   );
 }
 
+/** Screenshots below the fold load when they come near (content/docs/README.md, Images). */
+function Img(props: ComponentPropsWithoutRef<"img">) {
+  // biome-ignore lint/a11y/useAltText: alt comes from the Markdown image syntax, which the README requires
+  return <img loading="lazy" decoding="async" {...props} />;
+}
+
 export const mdxComponents = {
   Callout,
   PriceTable,
@@ -138,5 +144,6 @@ export const mdxComponents = {
   h5: heading("h5"),
   h6: heading("h6"),
   a: Anchor,
+  img: Img,
   pre: CodeBlock,
 };

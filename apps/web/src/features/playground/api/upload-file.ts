@@ -11,10 +11,15 @@ const UploadedFile = z.object({
   status: z.string(),
   status_details: z.string().optional(),
 });
-const FileContent = z.object({ content: z.string() });
 
 function csrfToken(): string | undefined {
   return /(?:^|; )mp_csrf=([^;]*)/.exec(document.cookie)?.[1];
+}
+
+/** The console's error body of a refused request as an ApiError (its message is in the user's language). */
+async function refusal(res: Response): Promise<ApiError> {
+  const e = ((await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null)?.error;
+  return new ApiError(res.status, e?.code ?? "network", e?.message ?? res.statusText);
 }
 
 export class UploadTooLarge extends Error {}
@@ -46,20 +51,20 @@ export async function uploadForChat(
     credentials: "same-origin",
     signal,
   });
-  const data = await res.json().catch(() => null);
-  if (!res.ok) {
-    const e = (data as { error?: { code?: string; message?: string } } | null)?.error;
-    throw new ApiError(res.status, e?.code ?? "network", e?.message ?? res.statusText);
-  }
-  let uploaded = UploadedFile.parse(data);
+  if (!res.ok) throw await refusal(res);
+  let uploaded = UploadedFile.parse(await res.json());
   for (let i = 0; uploaded.status === "processing" && i < 600; i++) {
     await new Promise((r) => setTimeout(r, Math.min(2000, 200 * (i + 1))));
     uploaded = await api(`${orgApi(orgId)}/files/${encodeURIComponent(uploaded.id)}`, { schema: UploadedFile, signal });
   }
   if (uploaded.status !== "ok") throw new ExtractionFailed(uploaded.status_details || uploaded.status);
-  const { content } = await api(`${orgApi(orgId)}/files/${encodeURIComponent(uploaded.id)}/content`, {
-    schema: FileContent,
+  // The content is the extracted text as text/plain, like GET /v1/files/{id}/content (api-compat §4).
+  const text = await fetch(`${orgApi(orgId)}/files/${encodeURIComponent(uploaded.id)}/content`, {
+    headers: { accept: "text/plain, application/json" },
+    credentials: "same-origin",
     signal,
   });
+  if (!text.ok) throw await refusal(text);
+  const content = await text.text();
   return { file: { id: uploaded.id, filename: uploaded.filename, bytes: uploaded.bytes }, content };
 }

@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { useLocale } from "../../../i18n/index.ts";
 import { apiBaseUrl } from "../../../lib/site-config.ts";
 import { type CodeLanguage, codeSample } from "../model/code-samples.ts";
+import classes from "./playground.module.css";
 
 /** View code: the current request as curl, Python and Node with the edition's API base URL and a placeholder key. */
 export function CodeDialog({
@@ -22,7 +23,7 @@ export function CodeDialog({
   const base = apiBaseUrl(locale);
   const code = codeSample(lang, request, base);
   return (
-    <Modal opened={opened} onClose={onClose} title={t("code.title")} size="xl">
+    <Modal opened={opened} onClose={onClose} title={t("code.title")} size="xl" className={classes.root}>
       <Stack gap="sm">
         <Text size="sm" c="dimmed">
           {t("code.hint")}

@@ -112,6 +112,8 @@ export function Composer({
             <Badge
               key={f.file.id}
               variant="light"
+              // File names as they are, not upper-cased like a label.
+              tt="none"
               leftSection={<IconFile size={12} />}
               rightSection={
                 <ActionIcon
@@ -129,7 +131,7 @@ export function Composer({
             </Badge>
           ))}
           {uploading ? (
-            <Badge variant="outline" leftSection={<Loader size={10} />}>
+            <Badge variant="outline" tt="none" leftSection={<Loader size={10} />}>
               {t("chat.uploading", { name: uploading })}
             </Badge>
           ) : null}

@@ -7,6 +7,17 @@ import classes from "./playground.module.css";
 
 const ROLES: PlaygroundRole[] = ["system", "user", "assistant", "tool"];
 
+type RowAction = {
+  /** i18n key of the tooltip and the accessible name */
+  label: "edit.up" | "edit.down" | "edit.insert" | "edit.delete" | "edit.runFrom";
+  icon: typeof IconPlus;
+  color?: string;
+  variant?: "subtle" | "light";
+  disabled: boolean;
+  onClick: () => void;
+  testId?: string;
+};
+
 /**
  * Edit mode: the conversation as editable messages. Change, insert, delete, reorder; "Run from here" keeps the
  * messages up to this one and lets the model answer again (a later answer is overwritten). Ctrl/Cmd+Enter in a
@@ -41,6 +52,33 @@ export function EditView({
     next.splice(i + d, 0, m!);
     onChange(next);
   };
+  /** The row's buttons, in order: one definition, one rendering. */
+  const rowActions = (i: number): RowAction[] => [
+    { label: "edit.up", icon: IconArrowUp, color: "gray", disabled: readOnly || i === 0, onClick: () => move(i, -1) },
+    {
+      label: "edit.down",
+      icon: IconArrowDown,
+      color: "gray",
+      disabled: readOnly || i === messages.length - 1,
+      onClick: () => move(i, 1),
+    },
+    { label: "edit.insert", icon: IconPlus, color: "gray", disabled: readOnly, onClick: () => insert(i) },
+    {
+      label: "edit.delete",
+      icon: IconTrash,
+      color: "red",
+      disabled: readOnly,
+      onClick: () => onChange(messages.filter((_, j) => j !== i)),
+    },
+    {
+      label: "edit.runFrom",
+      icon: IconPlayerPlay,
+      variant: "light",
+      disabled: readOnly || running,
+      onClick: () => onRunFrom(i),
+      testId: "run-from",
+    },
+  ];
   return (
     <Stack gap="sm" data-testid="edit-view">
       {messages.length === 0 ? (
@@ -76,61 +114,20 @@ export function EditView({
                 ) : null}
               </Group>
               <Group gap={2} wrap="nowrap">
-                <Tooltip label={t("edit.up")} withArrow>
-                  <ActionIcon
-                    variant="subtle"
-                    color="gray"
-                    aria-label={t("edit.up")}
-                    disabled={readOnly || i === 0}
-                    onClick={() => move(i, -1)}
-                  >
-                    <IconArrowUp size={16} />
-                  </ActionIcon>
-                </Tooltip>
-                <Tooltip label={t("edit.down")} withArrow>
-                  <ActionIcon
-                    variant="subtle"
-                    color="gray"
-                    aria-label={t("edit.down")}
-                    disabled={readOnly || i === messages.length - 1}
-                    onClick={() => move(i, 1)}
-                  >
-                    <IconArrowDown size={16} />
-                  </ActionIcon>
-                </Tooltip>
-                <Tooltip label={t("edit.insert")} withArrow>
-                  <ActionIcon
-                    variant="subtle"
-                    color="gray"
-                    aria-label={t("edit.insert")}
-                    disabled={readOnly}
-                    onClick={() => insert(i)}
-                  >
-                    <IconPlus size={16} />
-                  </ActionIcon>
-                </Tooltip>
-                <Tooltip label={t("edit.delete")} withArrow>
-                  <ActionIcon
-                    variant="subtle"
-                    color="red"
-                    aria-label={t("edit.delete")}
-                    disabled={readOnly}
-                    onClick={() => onChange(messages.filter((_, j) => j !== i))}
-                  >
-                    <IconTrash size={16} />
-                  </ActionIcon>
-                </Tooltip>
-                <Tooltip label={t("edit.runFrom")} withArrow>
-                  <ActionIcon
-                    variant="light"
-                    aria-label={t("edit.runFrom")}
-                    disabled={readOnly || running}
-                    onClick={() => onRunFrom(i)}
-                    data-testid="run-from"
-                  >
-                    <IconPlayerPlay size={16} />
-                  </ActionIcon>
-                </Tooltip>
+                {rowActions(i).map((a) => (
+                  <Tooltip key={a.label} label={t(a.label)} withArrow>
+                    <ActionIcon
+                      variant={a.variant ?? "subtle"}
+                      color={a.color}
+                      aria-label={t(a.label)}
+                      disabled={a.disabled}
+                      onClick={a.onClick}
+                      data-testid={a.testId}
+                    >
+                      <a.icon size={16} />
+                    </ActionIcon>
+                  </Tooltip>
+                ))}
               </Group>
             </Group>
             {m.reasoning ? (

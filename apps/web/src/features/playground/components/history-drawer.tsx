@@ -8,6 +8,7 @@ import { LoadError, LoadingBlock } from "../../../components/console-kit/states.
 import { useFieldMessage } from "../../../lib/forms.ts";
 import { sessionsQuery } from "../api/get-sessions.ts";
 import { useDeleteSession, useRenameSession } from "../api/save-session.ts";
+import classes from "./playground.module.css";
 
 /** Saved sessions of the user in this project: open, rename, delete. */
 export function HistoryDrawer({
@@ -42,7 +43,14 @@ export function HistoryDrawer({
     : null;
   const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "short" });
   return (
-    <Drawer opened={opened} onClose={onClose} title={t("history.title")} position="right" size="md">
+    <Drawer
+      opened={opened}
+      onClose={onClose}
+      title={t("history.title")}
+      position="right"
+      size="md"
+      className={classes.root}
+    >
       {list.isPending ? (
         <LoadingBlock />
       ) : list.isError ? (
@@ -96,10 +104,12 @@ export function HistoryDrawer({
             ) : (
               <Group key={s.id} gap={4} wrap="nowrap" data-testid="history-item">
                 <UnstyledButton
-                  style={{ flex: 1, minWidth: 0 }}
                   onClick={() => onOpen(s.id)}
                   p={6}
                   aria-current={s.id === currentId ? "true" : undefined}
+                  // The open session stands out by more than its weight.
+                  bg={s.id === currentId ? "var(--mantine-color-default-hover)" : undefined}
+                  style={{ flex: 1, minWidth: 0, borderRadius: "var(--mantine-radius-sm)" }}
                 >
                   <Text size="sm" fw={s.id === currentId ? 700 : 400} truncate>
                     {s.title}
@@ -139,9 +149,11 @@ export function HistoryDrawer({
           )}
         </Stack>
       )}
-      <Button variant="subtle" mt="md" onClick={onClose}>
-        {t("history.close")}
-      </Button>
+      <Group justify="flex-end" mt="md">
+        <Button variant="default" size="xs" onClick={onClose}>
+          {t("history.close")}
+        </Button>
+      </Group>
     </Drawer>
   );
 }

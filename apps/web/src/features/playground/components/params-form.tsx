@@ -4,6 +4,7 @@ import {
   findModel,
   formatMoney,
   MODELS,
+  nChoicesError,
   type PlaygroundParams,
   parseMoney,
   StopSequencesText,
@@ -58,6 +59,7 @@ export function ModelSelect({
           );
         }}
         comboboxProps={{ withinPortal: true }}
+        data-testid="model-select"
       />
       {model ? (
         <Text size="xs" c="dimmed" data-testid="model-info" lang={i18n.language}>
@@ -139,6 +141,10 @@ export function ParamsForm({
   const set = <K extends keyof PlaygroundParams>(k: K, v: PlaygroundParams[K]) => onChange({ ...params, [k]: v });
   const stopError = useStopError(params.stop);
   const thinking = m?.capabilities.reasoning ?? false;
+  const fieldMessage = useFieldMessage();
+  // Thinking models show n fixed at 1 (disabled) rather than an error; temperature 0 with n > 1 says why.
+  const nKey = thinking ? null : nChoicesError(model, params.n, params.temperature);
+  const nError = nKey ? (fieldMessage(nKey) ?? null) : null;
   return (
     <Stack gap="sm">
       <SliderRow
@@ -193,6 +199,8 @@ export function ParamsForm({
           max={5}
           onChange={(v) => typeof v === "number" && set("n", Math.min(5, Math.max(1, Math.floor(v))))}
           disabled={disabled || thinking}
+          error={nError}
+          data-testid="param-n"
         />
       </Tooltip>
       <TextInput

@@ -21,6 +21,7 @@ import {
   DEFAULT_PLAYGROUND_PARAMS,
   findModel,
   MAX_COMPARE_PANELS,
+  nChoicesError,
   type PlaygroundMessage,
   type PlaygroundMode,
   type PlaygroundPanel,
@@ -106,7 +107,7 @@ export function PlaygroundPage({ org }: { org: CurrentOrg }) {
   }, [projects.data, projectId, org.id]);
 
   return (
-    <Stack gap="md">
+    <Stack gap="md" className={classes.root}>
       <PageMeta title={t("title")} />
       <Group justify="space-between" gap="sm" wrap="wrap">
         <Title order={1} size="h3">
@@ -221,7 +222,12 @@ function Workbench({ org, projectId }: { org: CurrentOrg; projectId: string }) {
   }, [runner]);
 
   const panel0 = state.panels[0]!;
-  const stopInvalid = state.panels.some((p) => !StopSequencesText.safeParse(p.params.stop).success);
+  // A run waits until every panel's parameters pass the same rules the server checks (stop sequences, n).
+  const stopInvalid = state.panels.some(
+    (p) =>
+      !StopSequencesText.safeParse(p.params.stop).success ||
+      (!findModel(p.model)?.capabilities.reasoning && nChoicesError(p.model, p.params.n, p.params.temperature)),
+  );
 
   /** Writes a message list: the session's (chat, edit) or a compare panel's. */
   const writeMessages = useCallback(
@@ -468,7 +474,7 @@ function Workbench({ org, projectId }: { org: CurrentOrg; projectId: string }) {
         </Button>
         <Button
           size="xs"
-          variant="light"
+          variant="default"
           leftSection={<IconCode size={14} />}
           onClick={() => setCodeFor(panel0.id)}
           data-testid="view-code"
@@ -549,6 +555,23 @@ function Workbench({ org, projectId }: { org: CurrentOrg; projectId: string }) {
     </Stack>
   );
 
+  /** The dialogs every mode shares (code, templates, history). */
+  const dialogs = (
+    <>
+      <CodeDialog opened={!!codeFor} onClose={() => setCodeFor(null)} request={codeRequest} />
+      <TemplatesDialog opened={templatesOpen} onClose={() => setTemplatesOpen(false)} onPick={openTemplate} />
+      <HistoryDrawer
+        opened={historyOpen}
+        onClose={() => setHistoryOpen(false)}
+        orgId={org.id}
+        projectId={projectId}
+        currentId={sessionId}
+        onOpen={(id) => void openSession(id)}
+        onDeleted={(id) => id === sessionId && newSession()}
+      />
+    </>
+  );
+
   const errorOf = (panelId: string) => runner.status[panelId]?.error;
 
   if (state.mode === "compare") {
@@ -564,7 +587,8 @@ function Workbench({ org, projectId }: { org: CurrentOrg; projectId: string }) {
         >
           {state.panels.map((p, i) => (
             <Paper key={p.id} withBorder p="sm" radius="md" data-testid="compare-panel">
-              <Stack gap="xs">
+              {/* Full height with a growing conversation: the footers of the columns line up. */}
+              <Stack gap="xs" h="100%">
                 <Group gap={4} wrap="nowrap" align="flex-end">
                   <Box style={{ flex: 1, minWidth: 0 }}>
                     <ModelSelect
@@ -608,7 +632,7 @@ function Workbench({ org, projectId }: { org: CurrentOrg; projectId: string }) {
                     </Tooltip>
                   ) : null}
                 </Group>
-                <Stack gap="xs" className={classes.conversation}>
+                <Stack gap="xs" className={classes.conversation} style={{ flex: 1 }}>
                   {p.messages.length === 0 ? (
                     <Text size="sm" c="dimmed">
                       {t("compare.empty")}
@@ -647,7 +671,13 @@ function Workbench({ org, projectId }: { org: CurrentOrg; projectId: string }) {
           </Group>
         ) : null}
         {composer}
-        <Drawer opened={!!paramsPanel} onClose={() => setParamsFor(null)} title={t("params.title")} position="right">
+        <Drawer
+          opened={!!paramsPanel}
+          onClose={() => setParamsFor(null)}
+          title={t("params.title")}
+          position="right"
+          className={classes.root}
+        >
           {paramsPanel ? (
             <ParamsForm
               params={paramsPanel.params}
@@ -656,17 +686,7 @@ function Workbench({ org, projectId }: { org: CurrentOrg; projectId: string }) {
             />
           ) : null}
         </Drawer>
-        <CodeDialog opened={!!codeFor} onClose={() => setCodeFor(null)} request={codeRequest} />
-        <TemplatesDialog opened={templatesOpen} onClose={() => setTemplatesOpen(false)} onPick={openTemplate} />
-        <HistoryDrawer
-          opened={historyOpen}
-          onClose={() => setHistoryOpen(false)}
-          orgId={org.id}
-          projectId={projectId}
-          currentId={sessionId}
-          onOpen={(id) => void openSession(id)}
-          onDeleted={(id) => id === sessionId && newSession()}
-        />
+        {dialogs}
       </Stack>
     );
   }
@@ -768,20 +788,11 @@ function Workbench({ org, projectId }: { org: CurrentOrg; projectId: string }) {
         onClose={() => setParamsFor(null)}
         title={t("params.title")}
         position="right"
+        className={classes.root}
       >
         {settings}
       </Drawer>
-      <CodeDialog opened={!!codeFor} onClose={() => setCodeFor(null)} request={codeRequest} />
-      <TemplatesDialog opened={templatesOpen} onClose={() => setTemplatesOpen(false)} onPick={openTemplate} />
-      <HistoryDrawer
-        opened={historyOpen}
-        onClose={() => setHistoryOpen(false)}
-        orgId={org.id}
-        projectId={projectId}
-        currentId={sessionId}
-        onOpen={(id) => void openSession(id)}
-        onDeleted={(id) => id === sessionId && newSession()}
-      />
+      {dialogs}
     </Stack>
   );
 }

@@ -20,7 +20,15 @@ export function RunFooter({ status, currency }: { status?: RunStatus; currency: 
       : undefined);
   const n = (v: number | undefined) => (v === undefined ? "–" : formatInt(v, i18n.language));
   return (
-    <Group gap="md" wrap="wrap" data-testid="run-footer" role="status" aria-live="polite">
+    <Group
+      gap="md"
+      wrap="wrap"
+      data-testid="run-footer"
+      // The billed request id: the row of the project's Request Details this run is (e2e matches them).
+      data-request-id={status?.bill?.requestId}
+      role="status"
+      aria-live="polite"
+    >
       <Text size="xs" c="dimmed">
         {t("footer.input")} <b>{n(u?.prompt_tokens)}</b>
       </Text>
