@@ -273,6 +273,37 @@ describe("context caching API", () => {
     expect(unknown.body.error.type).toBe("resource_not_found_error");
   });
 
+  it("refuses a cache that would take the organization past 1M stored tokens", async () => {
+    const other = await seedAccount(t.ctx, { cash: "10", tierOverride: 5 });
+    const stored = (id: string, tokens: number, status: "ready" | "inactive") => ({
+      id,
+      orgId: other.orgId,
+      projectId: other.projectId,
+      apiKeyId: other.keyId,
+      model: "moonshot-v1",
+      messages: [SYSTEM],
+      contentHash: "x",
+      tokens,
+      status,
+      expiredAt: new Date(now + 3_600_000),
+    });
+    // Inactive caches hold no storage; ready ones do.
+    await t.ctx.db
+      .insert(schema.contextCaches)
+      .values([
+        stored(`cache-full-${other.orgId}`, 999_990, "ready"),
+        stored(`cache-old-${other.orgId}`, 500_000, "inactive"),
+      ]);
+    const res = await fetch(`${base}/caching`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${other.key}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "moonshot-v1", messages: [SYSTEM, DOC] }),
+    });
+    const body = (await res.json()) as { error: { message: string } };
+    expect(res.status).toBe(400);
+    expect(body.error.message).toMatch(/more than the 1000000 allowed/);
+  });
+
   it("keeps another organization's caches out of reach", async () => {
     const mine = await api("POST", "/caching", { model: "moonshot-v1", messages: [SYSTEM] });
     const other = await seedAccount(t.ctx, { cash: "10", tierOverride: 5 });
