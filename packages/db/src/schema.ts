@@ -327,9 +327,7 @@ export const requestBills = pgTable(
     index("request_bills_org_time_idx").on(t.orgId, t.createdAt, t.id),
     index("request_bills_project_time_idx").on(t.projectId, t.createdAt),
     // Partial: only cache lines have one, so chat bills pay nothing for it.
-    index("request_bills_context_cache_idx")
-      .on(t.contextCacheId)
-      .where(sql`context_cache_id is not null`),
+    index("request_bills_context_cache_idx").on(t.contextCacheId).where(sql`context_cache_id is not null`),
   ],
 );
 
