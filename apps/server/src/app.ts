@@ -40,6 +40,7 @@ import meRoutes from "./modules/auth/me-routes.ts";
 import authRoutes from "./modules/auth/routes.ts";
 import { createSmsProvider, type SmsProvider } from "./modules/auth/sms/provider.ts";
 import billRoutes from "./modules/bills/routes.ts";
+import cacheRoutes from "./modules/caches/routes.ts";
 import fileRoutes from "./modules/files/routes.ts";
 import { createFilesService } from "./modules/files/service.ts";
 import keyRoutes from "./modules/keys/routes.ts";
@@ -91,6 +92,7 @@ const apiModules: ((app: App, ctx: AppContext) => Promise<void>)[] = [
   paymentRoutes,
   playgroundRoutes,
   fileRoutes,
+  cacheRoutes,
 ];
 
 export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: AppContext }> {

@@ -9,6 +9,9 @@ import { CONTEXT_CACHING_PRICES, findModel, parseMoney, perTokenNanos } from "@m
 import { schema } from "@moonport/db";
 import { and, eq, isNotNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { grantBalance } from "../src/modules/billing/grant-balance.ts";
+import { createApiKey } from "../src/modules/keys/create-api-key.ts";
+import { addOrgMember, signUp } from "./console-helpers.ts";
 import { seedAccount } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 
@@ -42,14 +45,14 @@ async function api(method: string, path: string, body?: unknown, headers: Record
   return { status: res.status, headers: res.headers, body: json };
 }
 
-async function bills(where?: { cache?: string }) {
+async function bills(where?: { cache?: string; orgId?: string }) {
   await t.ctx.gateway.flush();
   const rows = await t.ctx.db
     .select()
     .from(schema.requestBills)
     .where(
       and(
-        eq(schema.requestBills.orgId, account.orgId),
+        eq(schema.requestBills.orgId, where?.orgId ?? account.orgId),
         where?.cache ? eq(schema.requestBills.contextCacheId, where.cache) : undefined,
       ),
     );
@@ -302,6 +305,73 @@ describe("context caching API", () => {
     const body = (await res.json()) as { error: { message: string } };
     expect(res.status).toBe(400);
     expect(body.error.message).toMatch(/more than the 1000000 allowed/);
+  });
+
+  it("shows the organization's caches with their figures and savings in the console (admins only)", async () => {
+    const admin = await signUp(t);
+    await grantBalance({
+      ctx: t.ctx,
+      orgId: admin.orgId,
+      amount: parseMoney("50"),
+      note: "t",
+      createdBy: admin.userId,
+    });
+    await t.ctx.db
+      .update(schema.organizations)
+      .set({ tierOverride: 5 })
+      .where(eq(schema.organizations.id, admin.orgId));
+    const { key } = await createApiKey({
+      db: t.ctx.db,
+      orgId: admin.orgId,
+      projectId: admin.defaultProjectId,
+      name: "k",
+      createdBy: admin.userId,
+    });
+    const call = async (path: string, body: unknown) =>
+      (await fetch(`${base}${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      }).then((r) => r.json())) as Record<string, unknown>;
+    const cache = await call("/caching", { model: "moonshot-v1", messages: [SYSTEM, DOC] });
+    await t.ctx.jobs.runDue();
+    for (let i = 0; i < 2; i++) {
+      await call("/chat/completions", {
+        model: "moonshot-v1-8k",
+        messages: [
+          { role: "cache", content: `cache_id=${cache.id}` },
+          { role: "user", content: `Question ${i}?` },
+        ],
+      });
+    }
+    await t.ctx.gateway.flush();
+    const res = await admin.client.get(`/api/orgs/${admin.orgId}/context-caches`);
+    expect(res.status).toBe(200);
+    const row = res.body.items[0];
+    const lines = await bills({ cache: String(cache.id), orgId: admin.orgId });
+    const sum = (name: string) => lines.filter((l) => l.productName === name).reduce((s, l) => s + l.consumption, 0n);
+    const inference = lines.filter((l) => l.productType === "model_inference");
+    const input = perTokenNanos(findModel("moonshot-v1-8k")!.prices.CNY.input);
+    const avoided = inference.reduce((s, l) => s + BigInt(l.cachedTokens) * input, 0n);
+    const cacheCost = sum("context_cache_call") + sum("context_cache_creation") + sum("context_cache_storage");
+    expect(row).toMatchObject({
+      id: cache.id,
+      status: "ready",
+      calls: 2,
+      spend: {
+        call: String(sum("context_cache_call")),
+        creation: String(sum("context_cache_creation")),
+        chat: String(inference.reduce((s, l) => s + l.consumption, 0n)),
+      },
+      savings: String(avoided - cacheCost),
+    });
+    expect(res.body.summary).toMatchObject({ caches: 1, calls: 2, savings: String(avoided - cacheCost) });
+    // A context this small saves less per call than the call fee: the table says so with a negative saving.
+    expect(BigInt(row.savings)).toBeLessThan(0n);
+    // A member of the organization is not shown spend.
+    const member = await signUp(t);
+    await addOrgMember(t, admin.orgId, member, "member");
+    expect((await member.client.get(`/api/orgs/${admin.orgId}/context-caches`)).status).toBe(403);
   });
 
   it("keeps another organization's caches out of reach", async () => {

@@ -694,6 +694,7 @@ const CASES: Case[] = [
   },
   // Files: members list, read and upload (for a project only when they belong to it); the uploader or an
   // organization admin deletes.
+  { name: "list context caches", route: "GET /api/orgs/:orgId/context-caches", url: (f) => `${O(f)}/context-caches` },
   { name: "list files", route: "GET /api/orgs/:orgId/files", url: (f) => `${O(f)}/files?q=matrix` },
   {
     name: "upload a file for no project",

@@ -1,6 +1,7 @@
 export * from "./admin.ts";
 export * from "./billing.ts";
 export * from "./bills.ts";
+export * from "./caches.ts";
 export * from "./common.ts";
 export * from "./files.ts";
 export * from "./keys.ts";

@@ -71,7 +71,8 @@ export async function billStorage(ctx: AppContext, row: CacheRow, until: Date): 
       projectId: row.projectId,
       apiKeyId: row.apiKeyId,
       createdAt: at,
-      lines: [line(row, `bill_cst_${row.id}_${period}_${k}`, CACHE_STORAGE, perMinute, row.tokens)],
+      // No tokens on a storage line: keeping tokens is not processing them (usage screens count line tokens).
+      lines: [line(row, `bill_cst_${row.id}_${period}_${k}`, CACHE_STORAGE, perMinute, 0)],
     });
   }
   await ctx.gateway.flush();
