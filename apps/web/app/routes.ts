@@ -31,6 +31,7 @@ export default [
       route("exports", "routes/console/bill-exports.tsx"),
       route("alerts", "routes/console/alerts.tsx"),
       route("files", "routes/console/files.tsx"),
+      route("context-caching", "routes/console/context-caching.tsx"),
       route("profile", "routes/console/profile.tsx"),
       route("billing", "routes/console/billing.tsx"),
       route("billing/recharge", "routes/console/recharge.tsx"),

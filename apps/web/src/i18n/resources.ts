@@ -5,6 +5,7 @@
 import enAuth from "./locales/en-US/auth.json";
 import enBilling from "./locales/en-US/billing.json";
 import enBills from "./locales/en-US/bills.json";
+import enCaches from "./locales/en-US/caches.json";
 import enCommon from "./locales/en-US/common.json";
 import enConsole from "./locales/en-US/console.json";
 import enDocs from "./locales/en-US/docs.json";
@@ -16,6 +17,7 @@ import enProfile from "./locales/en-US/profile.json";
 import zhAuth from "./locales/zh-CN/auth.json";
 import zhBilling from "./locales/zh-CN/billing.json";
 import zhBills from "./locales/zh-CN/bills.json";
+import zhCaches from "./locales/zh-CN/caches.json";
 import zhCommon from "./locales/zh-CN/common.json";
 import zhConsole from "./locales/zh-CN/console.json";
 import zhDocs from "./locales/zh-CN/docs.json";
@@ -30,6 +32,7 @@ export const resources = {
     common: enCommon,
     auth: enAuth,
     bills: enBills,
+    caches: enCaches,
     billing: enBilling,
     console: enConsole,
     docs: enDocs,
@@ -43,6 +46,7 @@ export const resources = {
     common: zhCommon,
     auth: zhAuth,
     bills: zhBills,
+    caches: zhCaches,
     billing: zhBilling,
     console: zhConsole,
     docs: zhDocs,

@@ -26,6 +26,7 @@ export const paths = {
   billExports: "/console/exports",
   billAlerts: "/console/alerts",
   files: "/console/files",
+  contextCaching: "/console/context-caching",
   profile: "/console/profile",
   billing: "/console/billing",
   recharge: "/console/billing/recharge",

@@ -3,6 +3,7 @@ import {
   IconBuildingCommunity,
   IconChartBar,
   IconCreditCard,
+  IconDatabase,
   IconFileSpreadsheet,
   IconFiles,
   IconFolder,
@@ -62,7 +63,10 @@ export const CONSOLE_NAV: ConsoleNavSection[] = [
   },
   {
     label: "console:nav.resources",
-    entries: [{ to: paths.files, label: "console:nav.files", icon: IconFiles }],
+    entries: [
+      { to: paths.files, label: "console:nav.files", icon: IconFiles },
+      { to: paths.contextCaching, label: "console:nav.contextCaching", icon: IconDatabase, adminOnly: true },
+    ],
   },
   {
     label: "console:nav.account",

@@ -1,0 +1,209 @@
+import { Badge, Card, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import type { ConsoleCache, ConsoleCacheStatus, Currency } from "@moonport/contracts";
+import { IconDatabase } from "@tabler/icons-react";
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { DateTimeCell, TextCell } from "../../../components/console-kit/cells.tsx";
+import { useCurrentOrg } from "../../../components/console-kit/current-org.ts";
+import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
+import { formatInt, money } from "../../../components/console-kit/money.ts";
+import { EmptyState } from "../../../components/console-kit/states.tsx";
+import { PageHeader } from "../../../components/page-header.tsx";
+import { useLocale } from "../../../i18n/index.ts";
+import { ApiError } from "../../../lib/api.ts";
+import { cachesQuery } from "../api/get-caches.ts";
+import { SavingsCalculator } from "./savings-calculator.tsx";
+
+const PAGE_SIZE = 10;
+const STATUS_COLOR: Record<ConsoleCacheStatus, string> = {
+  pending: "blue",
+  ready: "green",
+  error: "red",
+  inactive: "gray",
+  deleted: "gray",
+};
+
+/** Resources → Context Caching: the savings summary, the cache table and the savings calculator. */
+export function CachesScreen() {
+  const { t } = useTranslation("caches");
+  const org = useCurrentOrg();
+  return (
+    <>
+      <PageHeader title={t("title")} description={t("description")} />
+      {org ? (
+        <CachesPanel key={org.id} orgId={org.id} currency={org.currency} />
+      ) : (
+        <EmptyState title={t("selectOrgFirst")} />
+      )}
+    </>
+  );
+}
+
+function Figure({ label, value, testId }: { label: string; value: string; testId: string }) {
+  return (
+    <Card withBorder padding="md">
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <Text size="xl" fw={700} mt={4} data-testid={testId}>
+        {value}
+      </Text>
+    </Card>
+  );
+}
+
+function CachesPanel({ orgId, currency }: { orgId: string; currency: Currency }) {
+  const { t } = useTranslation("caches");
+  const locale = useLocale();
+  const [page, setPage] = useState(1);
+  const caches = useQuery(cachesQuery(orgId, page, PAGE_SIZE));
+  const cur = caches.data?.currency ?? currency;
+  const amount = (nanos: string) => money(nanos, cur);
+
+  const columns: DataColumn<ConsoleCache>[] = [
+    {
+      id: "id",
+      header: t("columns.id"),
+      width: 240,
+      cell: (c) => (
+        <>
+          <Text fw={500} size="sm" style={{ wordBreak: "break-all" }}>
+            {c.id}
+          </Text>
+          {c.name ? (
+            <Text size="xs" c="dimmed">
+              {c.name}
+            </Text>
+          ) : null}
+        </>
+      ),
+    },
+    {
+      id: "status",
+      header: t("columns.status"),
+      width: 110,
+      cell: (c) => (
+        <Badge
+          color={STATUS_COLOR[c.status]}
+          variant="light"
+          data-testid="cache-status"
+          style={{ overflow: "visible" }}
+        >
+          {t(`status.${c.status}`)}
+        </Badge>
+      ),
+    },
+    { id: "model", header: t("columns.model"), width: 120, cell: (c) => <TextCell>{c.model}</TextCell> },
+    {
+      id: "tokens",
+      header: t("columns.tokens"),
+      align: "right",
+      cell: (c) => <TextCell>{formatInt(c.tokens, locale)}</TextCell>,
+    },
+    { id: "createdAt", header: t("columns.createdAt"), cell: (c) => <DateTimeCell iso={c.createdAt} /> },
+    { id: "expiredAt", header: t("columns.expiredAt"), cell: (c) => <DateTimeCell iso={c.expiredAt} /> },
+    {
+      id: "minutes",
+      header: t("columns.billingMinutes"),
+      align: "right",
+      cell: (c) => <TextCell>{formatInt(c.billingMinutes, locale)}</TextCell>,
+    },
+    {
+      id: "calls",
+      header: t("columns.calls"),
+      align: "right",
+      cell: (c) => <TextCell>{formatInt(c.calls, locale)}</TextCell>,
+    },
+    {
+      id: "chatTokens",
+      header: t("columns.chatTokens"),
+      align: "right",
+      cell: (c) => <TextCell>{formatInt(c.chatTokens, locale)}</TextCell>,
+    },
+    {
+      id: "spend",
+      header: t("columns.spend"),
+      align: "right",
+      cell: (c) => (
+        <Stack gap={0} align="flex-end">
+          <Text size="sm" fw={500}>
+            {amount(c.spend.total)}
+          </Text>
+          <Text size="xs" c="dimmed" style={{ whiteSpace: "nowrap" }}>
+            {t("spendSplit", {
+              chat: amount(c.spend.chat),
+              call: amount(c.spend.call),
+              creation: amount(c.spend.creation),
+              storage: amount(c.spend.storage),
+            })}
+          </Text>
+        </Stack>
+      ),
+    },
+    {
+      id: "savings",
+      header: t("columns.savings"),
+      align: "right",
+      cell: (c) => (
+        <Text size="sm" fw={600} c={BigInt(c.savings) < 0n ? "red.7" : "teal.8"} data-testid="cache-savings">
+          {amount(c.savings)}
+        </Text>
+      ),
+    },
+  ];
+
+  // §8: "Cache list fetch failed: {reason}" in the table's error state.
+  const query = caches.isError
+    ? {
+        ...caches,
+        error: new Error(
+          t("failure.fetch", {
+            reason: caches.error instanceof ApiError ? caches.error.message : t("failure.tryLater"),
+          }),
+        ),
+      }
+    : caches;
+  const summary = caches.data?.summary;
+
+  return (
+    <Stack gap="lg">
+      <section aria-label={t("summary.title")}>
+        <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md">
+          <Figure
+            label={t("summary.caches")}
+            value={summary ? formatInt(summary.caches, locale) : "–"}
+            testId="summary-caches"
+          />
+          <Figure
+            label={t("summary.calls")}
+            value={summary ? formatInt(summary.calls, locale) : "–"}
+            testId="summary-calls"
+          />
+          <Figure label={t("summary.spend")} value={summary ? amount(summary.spend) : "–"} testId="summary-spend" />
+          <Figure
+            label={t("summary.savings")}
+            value={summary ? amount(summary.savings) : "–"}
+            testId="summary-savings"
+          />
+        </SimpleGrid>
+      </section>
+      <DataTable
+        columns={columns}
+        rows={caches.data?.items}
+        query={query}
+        getRowId={(c) => c.id}
+        rowTestId="cache-row"
+        minWidth={1500}
+        pagination={
+          caches.data ? { page, pageSize: PAGE_SIZE, total: caches.data.total, onChange: setPage } : undefined
+        }
+        empty={<EmptyState icon={IconDatabase} title={t("emptyTitle")} text={t("emptyText")} />}
+      />
+      <Title order={2} size="h4" mt="md">
+        {t("calculator.title")}
+      </Title>
+      <SavingsCalculator currency={cur} tpm={caches.data?.tpm ?? null} />
+    </Stack>
+  );
+}
