@@ -374,6 +374,37 @@ describe("context caching API", () => {
     expect((await member.client.get(`/api/orgs/${admin.orgId}/context-caches`)).status).toBe(403);
   });
 
+  it("counts the cached tokens toward the organization's TPM", async () => {
+    const small = await seedAccount(t.ctx, { cash: "10", tierOverride: 5 });
+    const post = (path: string, body: unknown) =>
+      fetch(`${base}${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${small.key}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const cache = (await (await post("/caching", { model: "moonshot-v1", messages: [SYSTEM, DOC] })).json()) as {
+      id: string;
+      tokens: number;
+    };
+    await t.ctx.jobs.runDue();
+    // A TPM that fits the question and its answer but not the cached context as well.
+    await t.ctx.db
+      .update(schema.organizations)
+      .set({ rateLimitOverride: { concurrency: 10, rpm: 100, tpm: cache.tokens, tpd: null } })
+      .where(eq(schema.organizations.id, small.orgId));
+    await t.ctx.keyEvents.invalidate({ orgId: small.orgId });
+    const res = await post("/chat/completions", {
+      model: "moonshot-v1-8k",
+      max_tokens: 16,
+      messages: [
+        { role: "cache", content: `cache_id=${cache.id}` },
+        { role: "user", content: "Refunds?" },
+      ],
+    });
+    expect(res.status).toBe(429);
+    expect(((await res.json()) as { error: { type: string } }).error.type).toBe("rate_limit_reached_error");
+  });
+
   it("keeps another organization's caches out of reach", async () => {
     const mine = await api("POST", "/caching", { model: "moonshot-v1", messages: [SYSTEM] });
     const other = await seedAccount(t.ctx, { cash: "10", tierOverride: 5 });
