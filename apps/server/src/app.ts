@@ -32,7 +32,7 @@ import { registerWeb } from "./http/web.ts";
 import { registerJobs } from "./jobs/register-jobs.ts";
 import { createJobRunner } from "./jobs/runner.ts";
 import { AppError } from "./lib/app-error.ts";
-import { localFileStorage } from "./lib/file-storage.ts";
+import { localFileStorage, objectFileStorage } from "./lib/file-storage.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
 import adminRoutes from "./modules/admin/routes.ts";
 import alertRoutes from "./modules/alerts/routes.ts";
@@ -166,6 +166,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
   observability.metrics.watchGateway(ctx.gateway.stats);
   ctx.engines = createEngines(config);
   ctx.files = createFilesService(config);
+  // With a shared bucket, exports live there too: any instance can serve a download.
+  if (ctx.files.store.kind === "s3") {
+    ctx.exportFiles = objectFileStorage(ctx.files.store, path.join(config.dataDir, "exports"));
+  }
   ctx.jobs = createJobRunner(ctx);
   registerJobs(ctx);
   ctx.pipeline = typeof opts.pipeline === "function" ? opts.pipeline(ctx) : (opts.pipeline ?? ctx.gateway);

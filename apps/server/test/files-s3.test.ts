@@ -9,6 +9,7 @@ import path from "node:path";
 import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import S3rver from "s3rver";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { insertBill, signUp } from "./console-helpers.ts";
 import { seedAccount } from "./gateway-fixtures.ts";
 import { createTestApp, multipartBody, type TestApp } from "./helpers.ts";
 import { waitFor } from "./support/wait.ts";
@@ -79,3 +80,25 @@ it("stores uploads and extracted text in the bucket and deletes both", async () 
   expect(del.json()).toEqual({ id, object: "file", deleted: true });
   await waitFor("objects removed", async () => (await keys()).length === 0);
 }, 60_000);
+
+it("keeps bill exports in the same bucket, so any instance serves the download", async () => {
+  const admin = await signUp(t);
+  await insertBill(t, {
+    orgId: admin.orgId,
+    projectId: admin.defaultProjectId,
+    apiKeyId: "key_s3",
+    consumption: 1_234_000n,
+    createdAt: new Date("2026-10-15T04:00:00Z"),
+  });
+  const created = await admin.client.post(`/api/orgs/${admin.orgId}/bill-exports`, { month: "2026-10", format: "csv" });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  await t.ctx.jobs.runDue();
+  const stored = (await keys()).filter((k) => k.includes(created.body.id));
+  expect(stored).toEqual([`files/exports/${admin.orgId}/${created.body.id}.csv`]);
+  const dl = await admin.client.get(`/api/orgs/${admin.orgId}/bill-exports/${created.body.id}/download`);
+  expect(dl.status).toBe(200);
+  expect(dl.raw.payload).toContain("0.001234");
+  // Nothing is left in this instance's scratch folder.
+  const scratch = path.join(t.ctx.config.dataDir, "exports", "tmp");
+  expect(fs.existsSync(scratch) ? fs.readdirSync(scratch) : []).toEqual([]);
+});

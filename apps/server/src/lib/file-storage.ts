@@ -1,7 +1,8 @@
 /**
- * Where generated files (bill exports today) are kept. A small seam: local disk under DATA_DIR now; the files
- * issue adds an S3 implementation behind the same three calls. Keys are relative paths built by our code
- * ("exports/<org>/<id>.xlsx"), never user input.
+ * Where generated files (bill exports today) are kept: local disk under DATA_DIR, or — when uploaded files go to
+ * an S3-compatible bucket (FILES_STORE=s3) — the same bucket, so a download served by any instance finds the file
+ * another instance's job produced. Keys are relative paths built by our code ("exports/<org>/<id>.xlsx"), never
+ * user input.
  */
 import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
@@ -14,6 +15,31 @@ export interface FileStorage {
   open(key: string): Promise<Readable>;
   /** A scratch path for producing a file before `put`. */
   scratchPath(name: string): Promise<string>;
+}
+
+/** The object store's calls this needs (modules/files/store's FileStore has them). */
+export interface ObjectStore {
+  putFile(key: string, sourcePath: string, bytes: number): Promise<void>;
+  open(key: string): Promise<Readable | undefined>;
+}
+
+/** Files kept in `store`; produced first in a scratch folder under `scratchRoot` on this instance's disk. */
+export function objectFileStorage(store: ObjectStore, scratchRoot: string): FileStorage {
+  const scratch = localFileStorage(scratchRoot);
+  return {
+    async put(key, localPath) {
+      const size = (await fs.stat(localPath)).size;
+      await store.putFile(key, localPath, size);
+      await fs.rm(localPath, { force: true });
+      return size;
+    },
+    async open(key) {
+      const stream = await store.open(key);
+      if (!stream) throw Object.assign(new Error(`no stored file ${key}`), { code: "ENOENT" });
+      return stream;
+    },
+    scratchPath: (name) => scratch.scratchPath(name),
+  };
 }
 
 export function localFileStorage(root: string): FileStorage {
