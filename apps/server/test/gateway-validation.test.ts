@@ -52,8 +52,19 @@ describe("request validation messages", () => {
     ["a message that is not an object", { ...base, messages: ["hi"] }, "messages[0] must be an object"],
     [
       "an unknown role",
-      { ...base, messages: [{ role: "cache", content: "x" }] },
+      { ...base, messages: [{ role: "narrator", content: "x" }] },
       "messages[0].role must be one of system, user, assistant, tool",
+    ],
+    [
+      // A cache message is only read as the first one (modules/caches); elsewhere it is an unknown role.
+      "a cache message after the first",
+      { ...base, messages: [user("hi"), { role: "cache", content: "cache_id=cache-x" }] },
+      "messages[1].role must be one of system, user, assistant, tool",
+    ],
+    [
+      "a malformed first cache message",
+      { ...base, messages: [{ role: "cache", content: "x" }] },
+      "cache message: 'x' is not a key=value pair",
     ],
     ["empty content", { ...base, messages: [user("")] }, "messages[0].content must not be empty"],
     ["null content", { ...base, messages: [user(null)] }, "messages[0].content must not be empty"],
