@@ -44,3 +44,15 @@ export function useNotifyFailure() {
     [message],
   );
 }
+
+/**
+ * A list query whose error reads as the screen's §8 message ("File list fetch failed: {reason}"), for the
+ * `query` prop of `DataTable`. `message(reason)` builds the sentence; the reason is the server's when it sent one.
+ */
+export function withFetchFailure<Q extends { isError: boolean; error: unknown }>(
+  query: Q,
+  message: (reason: string | null) => string,
+): Q {
+  if (!query.isError) return query;
+  return { ...query, error: new Error(message(query.error instanceof ApiError ? query.error.message : null)) };
+}

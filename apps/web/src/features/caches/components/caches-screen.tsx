@@ -7,11 +7,11 @@ import { useTranslation } from "react-i18next";
 import { DateTimeCell, TextCell } from "../../../components/console-kit/cells.tsx";
 import { useCurrentOrg } from "../../../components/console-kit/current-org.ts";
 import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
+import { withFetchFailure } from "../../../components/console-kit/failure.ts";
 import { formatInt, money } from "../../../components/console-kit/money.ts";
 import { EmptyState } from "../../../components/console-kit/states.tsx";
 import { PageHeader } from "../../../components/page-header.tsx";
 import { useLocale } from "../../../i18n/index.ts";
-import { ApiError } from "../../../lib/api.ts";
 import { cachesQuery } from "../api/get-caches.ts";
 import { SavingsCalculator } from "./savings-calculator.tsx";
 
@@ -154,16 +154,7 @@ function CachesPanel({ orgId, currency }: { orgId: string; currency: Currency })
   ];
 
   // §8: "Cache list fetch failed: {reason}" in the table's error state.
-  const query = caches.isError
-    ? {
-        ...caches,
-        error: new Error(
-          t("failure.fetch", {
-            reason: caches.error instanceof ApiError ? caches.error.message : t("failure.tryLater"),
-          }),
-        ),
-      }
-    : caches;
+  const query = withFetchFailure(caches, (reason) => t("failure.fetch", { reason: reason ?? t("failure.tryLater") }));
   const summary = caches.data?.summary;
 
   return (

@@ -9,10 +9,10 @@ import { DateTimeCell, TextCell } from "../../../components/console-kit/cells.ts
 import { columns as col } from "../../../components/console-kit/columns.tsx";
 import { useCurrentOrg } from "../../../components/console-kit/current-org.ts";
 import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
+import { withFetchFailure } from "../../../components/console-kit/failure.ts";
 import { EmptyState } from "../../../components/console-kit/states.tsx";
 import { PageHeader } from "../../../components/page-header.tsx";
 import { useLocale } from "../../../i18n/index.ts";
-import { ApiError } from "../../../lib/api.ts";
 import { filesQuery } from "../api/get-files.ts";
 import { Capacity } from "./capacity.tsx";
 import { DeleteFileDialog } from "./delete-file-dialog.tsx";
@@ -107,14 +107,7 @@ function FilesPanel({ orgId }: { orgId: string }) {
   ];
 
   // §8: "File list fetch failed: {reason}" in the table's error state.
-  const query = files.isError
-    ? {
-        ...files,
-        error: new Error(
-          t("failure.fetch", { reason: files.error instanceof ApiError ? files.error.message : t("failure.tryLater") }),
-        ),
-      }
-    : files;
+  const query = withFetchFailure(files, (reason) => t("failure.fetch", { reason: reason ?? t("failure.tryLater") }));
 
   return (
     <Stack gap="md">
