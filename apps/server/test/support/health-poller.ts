@@ -8,12 +8,14 @@ import os from "node:os";
 /**
  * The latency /healthz must stay under. On a machine whose run queue is longer than its core count (the server
  * suite runs two files at once, other suites or a benchmark may run beside it) the process itself waits for a CPU,
- * which no server code can prevent: a run of 3.7 per 2 cores measured a 124 ms maximum with a 1.5 ms median. The
- * bound then allows for that wait; the figures are printed either way, and the median must stay low regardless.
+ * which no server code can prevent: a run at 3.7 per 2 cores measured a 124 ms maximum with a 1.5 ms median, one
+ * at 5.0 a single 603 ms stall with a 1.6 ms median. The bound then allows for that wait (4 × the load per core,
+ * up to 2 s). What catches a server that really blocks is the median the callers also assert: a loop busy with
+ * counting or extraction would delay most polls, not one.
  */
 export function healthBound(): number {
   const load = os.loadavg()[0]! / os.availableParallelism();
-  return load > 1 ? 100 * Math.min(2 * load, 10) : 100;
+  return load > 1 ? 100 * Math.min(4 * load, 20) : 100;
 }
 
 /** Polls /healthz on `port` back to back over one keep-alive connection until stopped; returns every latency in ms. */
