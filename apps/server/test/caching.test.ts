@@ -405,6 +405,19 @@ describe("context caching API", () => {
     expect(((await res.json()) as { error: { type: string } }).error.type).toBe("rate_limit_reached_error");
   });
 
+  it("admits a creation like a chat call: no balance, no cache", async () => {
+    const broke = await seedAccount(t.ctx, { tierOverride: 5 });
+    const res = await fetch(`${base}/caching`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${broke.key}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "moonshot-v1", messages: [SYSTEM] }),
+    });
+    expect(res.status).toBe(429);
+    expect(((await res.json()) as { error: { type: string } }).error.type).toBe("exceeded_current_quota_error");
+    const rows = await t.ctx.db.select().from(schema.contextCaches).where(eq(schema.contextCaches.orgId, broke.orgId));
+    expect(rows).toHaveLength(0);
+  });
+
   it("keeps another organization's caches out of reach", async () => {
     const mine = await api("POST", "/caching", { model: "moonshot-v1", messages: [SYSTEM] });
     const other = await seedAccount(t.ctx, { cash: "10", tierOverride: 5 });

@@ -51,6 +51,15 @@ export async function createCache(opts: { ctx: AppContext; key: KeyIdentity; bod
   const tags = [...new Set((b.tags as string[] | undefined) ?? [])];
   const content = await checkCacheContent(b.messages, b.tools);
   const id = `cache-${newId("c").slice(2)}`;
+  // Creating processes the tokens and bills them: the same admission as a chat call (balance, project budgets,
+  // TPM/TPD with the cache's tokens), released at once since nothing keeps running.
+  const admission = await ctx.pipeline.admit({
+    key,
+    requestId: id,
+    model: L.checkModel,
+    admissionTokens: content.tokens,
+  });
+  admission.release();
   const row = await ctx.db.transaction(async (tx) => {
     await tx.execute(sql`select id from ${schema.organizations} where id = ${key.orgId} for update`);
     const used = await storedTokens(tx as never, key.orgId);
