@@ -177,6 +177,7 @@ test("console screens in both locales and both themes at 390 px: no errors, no o
     "/console/exports",
     "/console/alerts",
     "/console/files",
+    "/console/context-caching",
     "/console/profile",
     "/console/billing",
     "/console/billing/recharge",
