@@ -3,11 +3,12 @@
  * request signed SHA256-RSA2048 with the merchant key by the SDK): WeChat answers a `code_url` shown as a QR code.
  * The notification to `<PAYMENT_NOTIFY_BASE_URL>/webhooks/payments/wechatpay` is verified by the SDK's `verifySign`
  * (Wechatpay-Timestamp/-Nonce/-Signature/-Serial headers over the raw body) against the WeChat Pay public key,
- * refused when older than 5 minutes, and its resource is decrypted with the APIv3 key (AES-256-GCM, `decipher_gcm`).
+ * refused when older than 5 minutes, and its resource is decrypted with the APIv3 key (AES-256-GCM, tag checked).
  *
  * The SDK hard-codes api.mch.weixin.qq.com and signs the path only; its pluggable HTTP service sends the same
  * signed request to WECHATPAY_API_URL instead (a local fake in tests).
  */
+import { createDecipheriv } from "node:crypto";
 import Pay from "wechatpay-node-v3";
 import type { AppContext } from "../../../context.ts";
 import { header, NANO_PER_MINOR, type PaymentProvider, pem, toMinor } from "./provider.ts";
@@ -57,6 +58,19 @@ interface WechatResource {
   amount?: { total?: number; currency?: string };
 }
 
+/**
+ * AEAD_AES_256_GCM with the APIv3 key. Not the SDK's `decipher_gcm`: it never calls `final()`, so it does not check
+ * the authentication tag and would accept a forged ciphertext. Here a wrong tag throws (→ refused).
+ */
+function decryptResource(r: { ciphertext: string; associated_data: string; nonce: string }, key: string) {
+  const data = Buffer.from(r.ciphertext, "base64");
+  const decipher = createDecipheriv("aes-256-gcm", Buffer.from(key), Buffer.from(r.nonce));
+  decipher.setAuthTag(data.subarray(data.length - 16));
+  decipher.setAAD(Buffer.from(r.associated_data ?? ""));
+  const text = Buffer.concat([decipher.update(data.subarray(0, data.length - 16)), decipher.final()]).toString();
+  return JSON.parse(text) as WechatResource;
+}
+
 export function wechatpayProvider(ctx: Pick<AppContext, "config">): PaymentProvider {
   const cfg = ctx.config.payments.wechatpay!;
   const pay = new MoonportPay({
@@ -104,12 +118,7 @@ export function wechatpayProvider(ctx: Pick<AppContext, "config">): PaymentProvi
         };
         if (!n.resource) return null;
         if (n.event_type !== "TRANSACTION.SUCCESS") return "irrelevant";
-        resource = pay.decipher_gcm<WechatResource>(
-          n.resource.ciphertext,
-          n.resource.associated_data,
-          n.resource.nonce,
-          cfg.apiV3Key,
-        );
+        resource = decryptResource(n.resource, cfg.apiV3Key);
       } catch {
         return null;
       }
