@@ -49,6 +49,7 @@ import memberRoutes from "./modules/members/routes.ts";
 import orgRoutes from "./modules/orgs/routes.ts";
 import paymentRoutes from "./modules/payments/routes.ts";
 import sandboxRoutes from "./modules/payments/sandbox-routes.ts";
+import webhookRoutes from "./modules/payments/webhook-routes.ts";
 import playgroundRoutes from "./modules/playground/routes.ts";
 import projectRoutes from "./modules/projects/routes.ts";
 import systemRoutes from "./modules/system/routes.ts";
@@ -208,6 +209,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
   await fastify.register(async (app) => systemRoutes(app, ctx));
   // The sandbox PSP's pages and tokenization, and the providers' webhook (outside /api: no session, no CSRF).
   await fastify.register(async (app) => sandboxRoutes(app, ctx));
+  await fastify.register(async (app) => webhookRoutes(app, ctx));
 
   // Gateway: Bearer keys only, its own error envelope (api-compat §3), no console hooks.
   await fastify.register(async (v1) => gatewayRoutes(v1, { ctx, pipeline: ctx.pipeline, engines: ctx.engines }), {

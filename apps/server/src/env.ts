@@ -143,6 +143,40 @@ export const EnvSchema = z.object({
    * instances must share it. Unset: a random secret per process (fine for one instance and tests).
    */
   PAYMENT_SANDBOX_SECRET: z.string().min(16).optional(),
+  /**
+   * Which provider serves each pay type (modules/payments/providers.ts). The sandbox is the default for all; a real
+   * adapter needs its credentials below (checked at start). unionpay always goes through the sandbox.
+   */
+  PAYMENT_CARD_PROVIDER: z.enum(["sandbox", "stripe"]).default("sandbox"),
+  PAYMENT_ALIPAY_PROVIDER: z.enum(["sandbox", "alipay"]).default("sandbox"),
+  PAYMENT_WXPAY_PROVIDER: z.enum(["sandbox", "wechatpay"]).default("sandbox"),
+  /** Where providers send notifications: `<base>/webhooks/payments/<provider>` (Alipay and WeChat Pay need it per order). */
+  PAYMENT_NOTIFY_BASE_URL: url(/^https?:\/\//, "http:// or https://"),
+  /** Stripe: secret key (server), publishable key (browser tokenization), webhook signing secret (`whsec_…`). */
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_PUBLISHABLE_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  /** Stripe API address; unset = api.stripe.com. Tests point it at a local fake. */
+  STRIPE_API_URL: url(/^https?:\/\//, "http:// or https://"),
+  /** Alipay: app id, our RSA2 private key (PKCS#8 PEM), Alipay's public key (PEM), the gateway. */
+  ALIPAY_APP_ID: z.string().optional(),
+  ALIPAY_PRIVATE_KEY: z.string().optional(),
+  ALIPAY_PUBLIC_KEY: z.string().optional(),
+  ALIPAY_GATEWAY: url(/^https?:\/\//, "http:// or https://").default("https://openapi.alipay.com/gateway.do"),
+  /**
+   * WeChat Pay API v3: app id, merchant id, merchant certificate serial and private key (PEM), the APIv3 key
+   * (32 bytes, decrypts notifications), and the WeChat Pay public key (PEM) with its id (`PUB_KEY_ID_…`) that
+   * verifies notification signatures ("WeChat Pay public key" mode, which replaces platform certificates).
+   */
+  WECHATPAY_APP_ID: z.string().optional(),
+  WECHATPAY_MCH_ID: z.string().optional(),
+  WECHATPAY_MCH_SERIAL: z.string().optional(),
+  WECHATPAY_PRIVATE_KEY: z.string().optional(),
+  WECHATPAY_API_V3_KEY: z.string().optional(),
+  WECHATPAY_PUBLIC_KEY: z.string().optional(),
+  WECHATPAY_PUBLIC_KEY_ID: z.string().optional(),
+  /** WeChat Pay API address; unset = api.mch.weixin.qq.com. Tests point it at a local fake. */
+  WECHATPAY_API_URL: url(/^https?:\/\//, "http:// or https://").default("https://api.mch.weixin.qq.com"),
   /** Our bank details shown for corporate transfers (cn). */
   TRANSFER_ACCOUNT_NAME: z.string().min(1).default("Moonport Technology Co., Ltd."),
   TRANSFER_BANK: z.string().min(1).default("Sandbox Bank, Beijing Branch"),
@@ -225,6 +259,21 @@ export interface Config {
   upstreams: Record<string, UpstreamRoute>;
   payments: {
     sandboxSecret: string;
+    /** Provider per pay type; secrets live only here and in the adapters (never logged or returned). */
+    providers: { card: "sandbox" | "stripe"; alipay: "sandbox" | "alipay"; wxpay: "sandbox" | "wechatpay" };
+    notifyBaseUrl?: string;
+    stripe?: { secretKey: string; publishableKey: string; webhookSecret: string; apiUrl?: string };
+    alipay?: { appId: string; privateKey: string; alipayPublicKey: string; gateway: string };
+    wechatpay?: {
+      appId: string;
+      mchId: string;
+      mchSerial: string;
+      privateKey: string;
+      apiV3Key: string;
+      publicKey: string;
+      publicKeyId: string;
+      apiUrl: string;
+    };
     transfer: { accountName: string; bank: string; accountNumber: string };
     signupVoucher: { amount: number; days: number };
   };
@@ -377,6 +426,35 @@ export function buildConfig(raw: Record<string, string | undefined>): Config {
     if (e.WEB_SEARCH_PROVIDER === "http" && !e.WEB_SEARCH_URL) {
       problems.push("WEB_SEARCH_URL: required when WEB_SEARCH_PROVIDER=http");
     }
+    // A real payment provider without its credentials would fail on the first payment; refuse to start instead.
+    const need = (on: boolean, provider: string, keys: (keyof typeof e)[]) => {
+      const missing = on ? keys.filter((k) => !e[k]) : [];
+      if (missing.length) problems.push(`${missing.join(", ")}: required when ${provider}`);
+    };
+    need(e.PAYMENT_CARD_PROVIDER === "stripe", "PAYMENT_CARD_PROVIDER=stripe", [
+      "STRIPE_SECRET_KEY",
+      "STRIPE_PUBLISHABLE_KEY",
+      "STRIPE_WEBHOOK_SECRET",
+    ]);
+    need(e.PAYMENT_ALIPAY_PROVIDER === "alipay", "PAYMENT_ALIPAY_PROVIDER=alipay", [
+      "ALIPAY_APP_ID",
+      "ALIPAY_PRIVATE_KEY",
+      "ALIPAY_PUBLIC_KEY",
+      "PAYMENT_NOTIFY_BASE_URL",
+    ]);
+    need(e.PAYMENT_WXPAY_PROVIDER === "wechatpay", "PAYMENT_WXPAY_PROVIDER=wechatpay", [
+      "WECHATPAY_APP_ID",
+      "WECHATPAY_MCH_ID",
+      "WECHATPAY_MCH_SERIAL",
+      "WECHATPAY_PRIVATE_KEY",
+      "WECHATPAY_API_V3_KEY",
+      "WECHATPAY_PUBLIC_KEY",
+      "WECHATPAY_PUBLIC_KEY_ID",
+      "PAYMENT_NOTIFY_BASE_URL",
+    ]);
+    if (e.WECHATPAY_API_V3_KEY && Buffer.byteLength(e.WECHATPAY_API_V3_KEY) !== 32) {
+      problems.push("WECHATPAY_API_V3_KEY: must be 32 bytes");
+    }
     if (e.FILES_STORE === "s3" && !e.S3_BUCKET) problems.push("S3_BUCKET: required when FILES_STORE=s3");
     if (e.FILES_STORE === "s3" && !e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY) {
       problems.push("S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither (neither: the SDK's default chain)");
@@ -440,6 +518,39 @@ export function buildConfig(raw: Record<string, string | undefined>): Config {
     upstreams,
     payments: {
       sandboxSecret: e.PAYMENT_SANDBOX_SECRET ?? randomBytes(32).toString("hex"),
+      providers: { card: e.PAYMENT_CARD_PROVIDER, alipay: e.PAYMENT_ALIPAY_PROVIDER, wxpay: e.PAYMENT_WXPAY_PROVIDER },
+      notifyBaseUrl: e.PAYMENT_NOTIFY_BASE_URL?.replace(/\/+$/, ""),
+      stripe:
+        e.PAYMENT_CARD_PROVIDER === "stripe"
+          ? {
+              secretKey: e.STRIPE_SECRET_KEY!,
+              publishableKey: e.STRIPE_PUBLISHABLE_KEY!,
+              webhookSecret: e.STRIPE_WEBHOOK_SECRET!,
+              apiUrl: e.STRIPE_API_URL,
+            }
+          : undefined,
+      alipay:
+        e.PAYMENT_ALIPAY_PROVIDER === "alipay"
+          ? {
+              appId: e.ALIPAY_APP_ID!,
+              privateKey: e.ALIPAY_PRIVATE_KEY!,
+              alipayPublicKey: e.ALIPAY_PUBLIC_KEY!,
+              gateway: e.ALIPAY_GATEWAY!,
+            }
+          : undefined,
+      wechatpay:
+        e.PAYMENT_WXPAY_PROVIDER === "wechatpay"
+          ? {
+              appId: e.WECHATPAY_APP_ID!,
+              mchId: e.WECHATPAY_MCH_ID!,
+              mchSerial: e.WECHATPAY_MCH_SERIAL!,
+              privateKey: e.WECHATPAY_PRIVATE_KEY!,
+              apiV3Key: e.WECHATPAY_API_V3_KEY!,
+              publicKey: e.WECHATPAY_PUBLIC_KEY!,
+              publicKeyId: e.WECHATPAY_PUBLIC_KEY_ID!,
+              apiUrl: e.WECHATPAY_API_URL!.replace(/\/+$/, ""),
+            }
+          : undefined,
       transfer: {
         accountName: e.TRANSFER_ACCOUNT_NAME,
         bank: e.TRANSFER_BANK,

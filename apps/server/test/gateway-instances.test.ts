@@ -3,12 +3,16 @@
  * limits are enforced once for both; on PostgreSQL without Redis, revocations travel through the settings-table
  * counter and still arrive within a second.
  */
+
+import { parseMoney } from "@moonport/contracts";
 import { newId, randomString, schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GatewayError } from "../src/chat/errors.ts";
+import { REFRESH_MS } from "../src/gateway/accounts.ts";
 import { disableApiKey } from "../src/modules/keys/disable-api-key.ts";
+import { signNotification } from "../src/modules/payments/sandbox-psp.ts";
 import { archiveProjectRecord } from "../src/modules/projects/archive-project.ts";
 import { redisUnderTest, testEnv } from "./env.ts";
 import { seedAccount } from "./gateway-fixtures.ts";
@@ -79,6 +83,64 @@ describe.skipIf(!redisUrl)("two gateway instances on one Redis", () => {
     await a.ctx.db.update(schema.apiKeys).set({ status: "disabled" }).where(eq(schema.apiKeys.id, acct.keyId));
     await redis.incr(`${prefix}:gateway:invalidation-version`);
     expect(await refusedWithin(b, acct.key, 1000)).toBeLessThan(1000);
+  });
+
+  it("a recharge crossing a tier, credited through one instance, raises the limits on the other within one second", async () => {
+    const acct = await seedAccount(a.ctx, { cash: "1" }); // cn Tier0: 3 RPM, Tier1 (50 recharged): 200 RPM
+    const paymentId = newId("pay");
+    await a.ctx.db.insert(schema.payments).values({
+      id: paymentId,
+      orgId: acct.orgId,
+      amount: parseMoney("60"),
+      currency: "CNY",
+      payType: "wxpay",
+      provider: "sandbox",
+      createdBy: acct.userId,
+    });
+    const key = await b.ctx.gateway.authenticate(`Bearer ${acct.key}`);
+    const admit = (n: number) =>
+      b.ctx.gateway.admit({ key, requestId: `tier-${n}`, model: "moonshot-v1-8k", admissionTokens: 1 });
+    const loadedAt = Date.now(); // b caches the organization's view from here on
+    for (let i = 0; i < 3; i++) {
+      const adm = await admit(i);
+      expect(adm.headers["x-ratelimit-limit-requests"]).toBe("3");
+      adm.release();
+    }
+    await expect(admit(3)).rejects.toMatchObject({ status: 429 });
+
+    // The PSP's signed notification reaches instance a, which credits the order.
+    const body = JSON.stringify({
+      id: `evt_${paymentId}`,
+      type: "payment.succeeded",
+      data: { paymentId, amount: parseMoney("60").toString() },
+    });
+    const res = await a.app.inject({
+      method: "POST",
+      url: "/webhooks/payments/sandbox",
+      headers: {
+        "content-type": "application/json",
+        "x-sandbox-signature": signNotification(a.config.payments.sandboxSecret, body, Math.floor(Date.now() / 1000)),
+      },
+      payload: body,
+    });
+    expect(res.json().outcome).toBe("credited");
+    const credited = Date.now();
+    let raisedAt = Number.POSITIVE_INFINITY;
+    for (let n = 4; Date.now() - credited < 1500; n++) {
+      try {
+        const adm = await admit(n);
+        expect(adm.headers["x-ratelimit-limit-requests"]).toBe("200");
+        adm.release();
+        raisedAt = Date.now();
+        break;
+      } catch (e) {
+        expect((e as GatewayError).status).toBe(429);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    }
+    expect(raisedAt - credited).toBeLessThan(1000);
+    // Earlier than b's own periodic refresh could have seen it: the credit's invalidation travelled through Redis.
+    expect(raisedAt - loadedAt).toBeLessThan(REFRESH_MS);
   });
 
   it("enforces one RPM limit across both instances", async () => {

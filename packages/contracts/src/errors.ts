@@ -184,6 +184,10 @@ export const ERROR_MESSAGES = {
     "en-US": "Payment cancel failed: the order is no longer waiting for payment.",
     "zh-CN": "取消支付失败：该订单已不在待支付状态。",
   },
+  payment_provider_unavailable: {
+    "en-US": "The payment service did not answer. Nothing was charged; try again later.",
+    "zh-CN": "支付服务暂时无响应，未发生扣款，请稍后再试。",
+  },
   pay_type_unavailable: {
     "en-US": "This payment method is not available here.",
     "zh-CN": "当前不支持该支付方式。",

@@ -502,6 +502,12 @@ export const payments = pgTable(
       .default("waiting"),
     /** The provider's id of the checkout/charge (unique per provider). */
     providerRef: text("provider_ref"),
+    /**
+     * What the payer opens to pay, as the provider issued it: a QR payload (Alipay `qr_code`, WeChat Pay
+     * `code_url`) or a hosted checkout URL. Null for cards and transfers, and for sandbox orders, whose signed
+     * checkout link is derived from the order itself.
+     */
+    providerCheckout: text("provider_checkout"),
     /** Corporate transfers: the reference the payer writes on the transfer. */
     transferReference: text("transfer_reference"),
     cardId: text("card_id"),
@@ -547,6 +553,8 @@ export const paymentCards = pgTable(
       .references(() => organizations.id, { onDelete: "cascade" }),
     provider: text("provider").notNull(),
     token: text("token").notNull(),
+    /** The provider's customer the card is saved on (Stripe `cus_…`); null for the sandbox. */
+    providerCustomer: text("provider_customer"),
     brand: text("brand").notNull(),
     last4: text("last4").notNull(),
     expMonth: integer("exp_month").notNull(),

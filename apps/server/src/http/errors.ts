@@ -67,6 +67,7 @@ export const STATUS = {
   payment_pending: 409,
   payment_monthly_limit: 429,
   payment_retry: 402,
+  payment_provider_unavailable: 503,
   payment_not_cancellable: 409,
   pay_type_unavailable: 400,
   card_required: 400,

@@ -160,6 +160,9 @@ function analyticsOrigins(config: Config, edition: Edition): string[] {
       }
     }
   }
+  // The global console's bind-card dialog sends card data straight to Stripe (never to us): allow its API origin.
+  const stripe = config.payments.stripe;
+  if (edition === "global" && stripe) out.add(new URL(stripe.apiUrl ?? "https://api.stripe.com").origin);
   return [...out];
 }
 

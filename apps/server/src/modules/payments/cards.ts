@@ -4,7 +4,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { AppError } from "../../lib/app-error.ts";
 import type { OrgAccess } from "../orgs/access.ts";
-import { readCardToken, SANDBOX } from "./sandbox-psp.ts";
+import { providerForPayType, providerNamed } from "./providers/index.ts";
 
 const c = schema.paymentCards;
 
@@ -37,15 +37,23 @@ export async function bindCard(opts: {
 }): Promise<PaymentCard> {
   const { ctx, access } = opts;
   if (access.org.edition !== "global") throw new AppError("pay_type_unavailable");
-  const card = readCardToken(ctx.config.payments.sandboxSecret, opts.token);
+  const provider = providerForPayType(ctx, "credit_card");
+  let card: Awaited<ReturnType<NonNullable<typeof provider.saveCard>>>;
+  try {
+    card = await provider.saveCard!(opts.token, opts.customer, access.org.id);
+  } catch (err) {
+    ctx.log.warn({ provider: provider.name, err: (err as Error).name }, "card not saved: provider error");
+    throw new AppError("payment_provider_unavailable");
+  }
   if (!card) throw new AppError("card_invalid");
   const [row] = await ctx.db
     .insert(c)
     .values({
       id: newId("card"),
       orgId: access.org.id,
-      provider: SANDBOX,
-      token: opts.token,
+      provider: provider.name,
+      token: card.token,
+      providerCustomer: card.customerRef,
       brand: card.brand,
       last4: card.last4,
       expMonth: card.expMonth,
@@ -63,7 +71,7 @@ export async function bindCard(opts: {
 export async function deleteCard(opts: { ctx: AppContext; access: OrgAccess; cardId: string }): Promise<void> {
   const { ctx, access } = opts;
   const [card] = await ctx.db
-    .select({ id: c.id })
+    .select()
     .from(c)
     .where(and(eq(c.id, opts.cardId), eq(c.orgId, access.org.id)));
   if (!card) throw new AppError("not_found");
@@ -74,4 +82,6 @@ export async function deleteCard(opts: { ctx: AppContext; access: OrgAccess; car
     .limit(1);
   if (waiting) throw new AppError("card_delete_failed");
   await ctx.db.delete(c).where(eq(c.id, card.id));
+  // Detach at the provider too (a saved card should not outlive its removal here); best effort.
+  await providerNamed(ctx, card.provider)?.removeCard?.(card);
 }

@@ -16,7 +16,8 @@ import { withTransaction } from "../../lib/transaction.ts";
 import { lockOrganizations } from "../billing/charge-organizations.ts";
 import type { OrgAccess } from "../orgs/access.ts";
 import { toPayment } from "./payment-view.ts";
-import { queueSandboxNotification, readCardToken, SANDBOX } from "./sandbox-psp.ts";
+import { providerForPayType, requireProvider } from "./providers/index.ts";
+import type { CardRow, ChargeOutcome, PaymentRow } from "./providers/provider.ts";
 import { assertTransferAllowed } from "./transfer-eligibility.ts";
 
 /** Orders created this calendar month (edition zone): the §9 limit of 30 counts them all, whatever their fate. */
@@ -73,7 +74,7 @@ export async function createPayment(opts: {
   const amount = parseMoney(request.amount);
   if (request.payType === "b2btransfer") assertTransferAllowed(org);
 
-  let card: typeof schema.paymentCards.$inferSelect | undefined;
+  let card: CardRow | undefined;
   if (request.payType === "credit_card") {
     if (!request.cardId) throw new AppError("card_required");
     [card] = await ctx.db
@@ -83,6 +84,13 @@ export async function createPayment(opts: {
     if (!card) throw fieldError("card_required", "cardId", "required");
   }
 
+  const transfer = request.payType === "b2btransfer";
+  // A card is charged by the provider that saved it; anything else by the one configured for its pay type.
+  const provider = transfer
+    ? null
+    : card
+      ? requireProvider(ctx, card.provider)
+      : providerForPayType(ctx, request.payType);
   const now = ctx.clock.now();
   const payment = await withTransaction(ctx, async (tx) => {
     await lockOrganizations(tx, [org.id]);
@@ -99,9 +107,9 @@ export async function createPayment(opts: {
         amount,
         currency: org.currency,
         payType: request.payType,
-        provider: request.payType === "b2btransfer" ? "transfer" : SANDBOX,
-        providerRef: request.payType === "b2btransfer" ? null : `sbx_${id}`,
-        transferReference: request.payType === "b2btransfer" ? transferReference() : null,
+        provider: provider?.name ?? "transfer",
+        providerRef: null,
+        transferReference: transfer ? transferReference() : null,
         cardId: card?.id ?? null,
         createdBy: access.userId,
         createdAt: now,
@@ -114,25 +122,47 @@ export async function createPayment(opts: {
   });
 
   if (card) {
-    const token = readCardToken(ctx.config.payments.sandboxSecret, card.token);
-    const behaviour = token?.behaviour ?? "decline";
-    if (behaviour === "decline") {
-      await ctx.db
-        .update(schema.payments)
-        .set({ status: "failed", failureReason: "card_declined", finishedAt: now, viewedAt: now })
-        .where(eq(schema.payments.id, payment.id));
-      throw new AppError("card_invalid");
-    }
-    if (behaviour === "retry") {
-      // A processing error: the order stays waiting, the payer may continue it (pay again) or cancel it.
-      await ctx.db.update(schema.payments).set({ viewedAt: now }).where(eq(schema.payments.id, payment.id));
-      throw new AppError("payment_retry");
-    }
-    await queueSandboxNotification(ctx, {
-      type: "payment.succeeded",
-      data: { paymentId: payment.id, amount: amount.toString() },
-    });
+    const outcome = await provider!.chargeCard!(payment, card);
+    await applyChargeOutcome(ctx, payment, outcome, now);
     return toPayment(ctx, payment, { brand: card.brand, last4: card.last4 });
   }
-  return toPayment(ctx, payment, null);
+  if (!provider) return toPayment(ctx, payment, null);
+  // Opening the order at the provider happens after our commit (no network call under the organization's lock).
+  // If the provider fails, the order is closed at once so it blocks nothing, and nothing was charged.
+  let opened: Awaited<ReturnType<typeof provider.openOrder>>;
+  try {
+    opened = await provider.openOrder(payment);
+  } catch (err) {
+    ctx.log.warn({ paymentId: payment.id, provider: provider.name, err: (err as Error).message }, "order not opened");
+    await ctx.db
+      .update(schema.payments)
+      .set({ status: "closed", failureReason: "provider_error", finishedAt: now, viewedAt: now })
+      .where(eq(schema.payments.id, payment.id));
+    throw new AppError("payment_provider_unavailable");
+  }
+  const [row] = await ctx.db
+    .update(schema.payments)
+    .set({ providerRef: opened.providerRef, providerCheckout: opened.checkout })
+    .where(eq(schema.payments.id, payment.id))
+    .returning();
+  return toPayment(ctx, row ?? payment, null);
+}
+
+/**
+ * What a card charge means for the order: `pending` leaves it waiting for the provider's signed notification
+ * (the one crediting path); a decline fails it ("card information is wrong"); a processing error keeps it
+ * waiting, viewed, so the payer may continue or cancel it.
+ */
+export async function applyChargeOutcome(ctx: AppContext, payment: PaymentRow, outcome: ChargeOutcome, now: Date) {
+  if (outcome === "declined") {
+    await ctx.db
+      .update(schema.payments)
+      .set({ status: "failed", failureReason: "card_declined", finishedAt: now, viewedAt: now })
+      .where(and(eq(schema.payments.id, payment.id), eq(schema.payments.status, "waiting")));
+    throw new AppError("card_invalid");
+  }
+  if (outcome === "retry") {
+    await ctx.db.update(schema.payments).set({ viewedAt: now }).where(eq(schema.payments.id, payment.id));
+    throw new AppError("payment_retry");
+  }
 }

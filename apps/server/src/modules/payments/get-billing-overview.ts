@@ -18,7 +18,7 @@ import type { OrgAccess } from "../orgs/access.ts";
 import { sumSpend } from "../usage/bill-queries.ts";
 import { blockingPayment, ordersThisMonth } from "./create-payment.ts";
 import { toPayment } from "./payment-view.ts";
-import { SANDBOX_PREFIX } from "./sandbox-psp.ts";
+import { providerForPayType } from "./providers/index.ts";
 
 const row = (t: Tier) => ({
   tier: t.tier,
@@ -72,7 +72,11 @@ export async function getRechargeOptions(opts: { ctx: AppContext; access: OrgAcc
     currency: org.currency,
     ...RECHARGE_BOUNDS[org.edition],
     payTypes: PAY_TYPES_BY_EDITION[org.edition],
-    cardProvider: { name: "sandbox", tokenizeUrl: `${SANDBOX_PREFIX}/v1/tokens`, publishableKey: null },
+    cardProvider: providerForPayType(ctx, "credit_card").cardClient ?? {
+      name: "",
+      tokenizeUrl: null,
+      publishableKey: null,
+    },
     blockingPaymentId: await blockingPayment(ctx, org.id),
     ordersThisMonth: await ordersThisMonth(ctx, org),
     monthlyLimit: MONTHLY_RECHARGE_ORDERS,

@@ -4,8 +4,9 @@ import { and, count, desc, eq, inArray, type SQL } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { AppError } from "../../lib/app-error.ts";
 import type { OrgAccess } from "../orgs/access.ts";
+import { applyChargeOutcome } from "./create-payment.ts";
 import { toPayment } from "./payment-view.ts";
-import { queueSandboxNotification, readCardToken } from "./sandbox-psp.ts";
+import { requireProvider } from "./providers/index.ts";
 
 const p = schema.payments;
 const c = schema.paymentCards;
@@ -91,18 +92,11 @@ export async function continuePayment(opts: {
   if (row.status !== "waiting") throw new AppError("payment_not_cancellable");
   if (row.payType !== "credit_card" || !row.cardId) return getPayment(opts);
   const [card] = await ctx.db.select().from(c).where(eq(c.id, row.cardId));
-  const behaviour = card ? readCardToken(ctx.config.payments.sandboxSecret, card.token)?.behaviour : "decline";
-  if (behaviour !== "succeed") {
-    if (behaviour === "retry") throw new AppError("payment_retry");
-    await ctx.db
-      .update(p)
-      .set({ status: "failed", failureReason: "card_declined", finishedAt: ctx.clock.now() })
-      .where(eq(p.id, row.id));
+  if (!card) {
+    await applyChargeOutcome(ctx, row, "declined", ctx.clock.now());
     throw new AppError("card_invalid");
   }
-  await queueSandboxNotification(ctx, {
-    type: "payment.succeeded",
-    data: { paymentId: row.id, amount: row.amount.toString() },
-  });
-  return toPayment(ctx, row, card ? { brand: card.brand, last4: card.last4 } : null);
+  const outcome = await requireProvider(ctx, card.provider).chargeCard!(row, card);
+  await applyChargeOutcome(ctx, row, outcome, ctx.clock.now());
+  return toPayment(ctx, row, { brand: card.brand, last4: card.last4 });
 }

@@ -1,7 +1,7 @@
 import type { Payment } from "@moonport/contracts";
 import type { schema } from "@moonport/db";
 import type { AppContext } from "../../context.ts";
-import { checkoutLink } from "./sandbox-psp.ts";
+import { checkoutLink, SANDBOX } from "./sandbox-psp.ts";
 
 type Row = typeof schema.payments.$inferSelect;
 
@@ -13,14 +13,19 @@ export function toPayment(
 ): Payment {
   const waiting = p.status === "waiting";
   const hosted = waiting && (p.payType === "wxpay" || p.payType === "alipay" || p.payType === "unionpay");
-  const link = hosted
-    ? checkoutLink(ctx.config.payments.sandboxSecret, {
-        paymentId: p.id,
-        amount: p.amount.toString(),
-        currency: p.currency,
-        payType: p.payType,
-      })
-    : null;
+  // What the provider issued (Alipay qr_code, WeChat code_url); the sandbox's signed link is derived instead.
+  const link = !hosted
+    ? null
+    : p.providerCheckout
+      ? p.providerCheckout
+      : p.provider !== SANDBOX
+        ? null
+        : checkoutLink(ctx.config.payments.sandboxSecret, {
+            paymentId: p.id,
+            amount: p.amount.toString(),
+            currency: p.currency,
+            payType: p.payType,
+          });
   const t = ctx.config.payments.transfer;
   return {
     id: p.id,

@@ -1,15 +1,12 @@
 /**
  * The sandbox PSP's own surface (outside /api: it is "another company"): hosted checkout/QR pages, the card
- * tokenization endpoint the browser calls directly, and our notification endpoint for providers
- * (`POST /webhooks/payments/:provider`, raw body, signature checked before anything is parsed). No session, no
- * CSRF: a PSP calls the webhook from its servers, and the sandbox pages act on signed checkout links only.
+ * tokenization endpoint the browser calls directly. No session, no CSRF: the sandbox pages act on signed checkout
+ * links only. Our notification endpoint for every provider is webhook-routes.ts.
  */
 import { formatMoney } from "@moonport/contracts";
 import type { FastifyInstance } from "fastify";
 import QRCode from "qrcode";
 import type { AppContext } from "../../context.ts";
-import { AppError } from "../../lib/app-error.ts";
-import { receiveNotification } from "./receive-notification.ts";
 import { queueSandboxNotification, readCheckout, SANDBOX_PREFIX, tokenizeCard } from "./sandbox-psp.ts";
 
 /** The hosted pages' own policy: their inline style and same-origin form posts, nothing else. */
@@ -86,24 +83,4 @@ export default async function sandboxRoutes(app: FastifyInstance, ctx: AppContex
       return result;
     },
   );
-
-  await app.register(async (hooks) => {
-    hooks.addContentTypeParser("application/json", { parseAs: "string" }, (_req, body, done) => done(null, body));
-    hooks.post<{ Params: { provider: string }; Body: string }>("/webhooks/payments/:provider", async (req, reply) => {
-      try {
-        const outcome = await receiveNotification({
-          ctx,
-          provider: req.params.provider,
-          rawBody: typeof req.body === "string" ? req.body : "",
-          headers: req.headers,
-        });
-        return { received: true, outcome };
-      } catch (err) {
-        if (err instanceof AppError && (err.code === "bad_request" || err.code === "not_found")) {
-          return reply.status(err.code === "not_found" ? 404 : 400).send({ error: err.params.reason ?? err.code });
-        }
-        throw err;
-      }
-    });
-  });
 }

@@ -92,20 +92,53 @@ export function useBindCard(orgId: string) {
   return useOrgMutation(
     orgId,
     async (v: {
-      tokenizeUrl: string;
+      provider: CardProvider;
       card: { number: string; cvc: string; expMonth: number; expYear: number };
       customer: Customer;
     }) => {
-      const res = await fetch(v.tokenizeUrl, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(v.card),
-      });
-      if (!res.ok) throw new CardRejected();
-      const { token } = (await res.json()) as { token: string };
+      const token = await tokenizeCard(v.provider, v.card);
       return api(`${orgApi(orgId)}/cards`, { body: { token, customer: v.customer }, schema: PaymentCard });
     },
   );
+}
+
+/** Where and how the browser tokenizes a card (recharge options' `cardProvider`). */
+export interface CardProvider {
+  name: string;
+  tokenizeUrl: string;
+  publishableKey: string | null;
+}
+
+/**
+ * Card data → the provider's token. Sandbox: its JSON endpoint. Stripe: `POST /v1/payment_methods` with the
+ * publishable key, the call Stripe.js makes (a live Stripe account must allow raw card data for this, or the
+ * dialog should mount Stripe Elements instead; see ARCHITECTURE.md).
+ */
+async function tokenizeCard(
+  provider: CardProvider,
+  card: { number: string; cvc: string; expMonth: number; expYear: number },
+): Promise<string> {
+  const stripe = provider.name === "stripe";
+  const res = await fetch(provider.tokenizeUrl, {
+    method: "POST",
+    headers: stripe
+      ? { "content-type": "application/x-www-form-urlencoded", authorization: `Bearer ${provider.publishableKey}` }
+      : { "content-type": "application/json" },
+    body: stripe
+      ? new URLSearchParams({
+          type: "card",
+          "card[number]": card.number.replace(/\s/g, ""),
+          "card[cvc]": card.cvc,
+          "card[exp_month]": String(card.expMonth),
+          "card[exp_year]": String(card.expYear),
+        }).toString()
+      : JSON.stringify(card),
+  });
+  if (!res.ok) throw new CardRejected();
+  const body = (await res.json()) as { token?: string; id?: string };
+  const token = stripe ? body.id : body.token;
+  if (!token) throw new CardRejected();
+  return token;
 }
 
 /** The provider refused the card's data at tokenization ("card information is wrong"). */

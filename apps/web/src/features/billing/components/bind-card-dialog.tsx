@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocale } from "../../../i18n/index.ts";
 import { ApiError } from "../../../lib/api.ts";
-import { CardRejected, useBindCard } from "../api/billing-api.ts";
+import { type CardProvider, CardRejected, useBindCard } from "../api/billing-api.ts";
 
 const CUSTOMER_FIELDS = [
   "email",
@@ -24,12 +24,12 @@ const CUSTOMER_FIELDS = [
  */
 export function BindCardDialog({
   orgId,
-  tokenizeUrl,
+  provider,
   opened,
   onClose,
 }: {
   orgId: string;
-  tokenizeUrl: string;
+  provider: CardProvider;
   opened: boolean;
   onClose: () => void;
 }) {
@@ -58,7 +58,7 @@ export function BindCardDialog({
     }
     bind.mutate(
       {
-        tokenizeUrl,
+        provider,
         card: { number: values.number ?? "", cvc: values.cvc ?? "", expMonth: mm ?? 0, expYear: yy ?? 0 },
         customer: parsed.data,
       },

@@ -168,7 +168,7 @@ export function RechargeScreen({ orgId }: { orgId: string }) {
                 {o.cardProvider.tokenizeUrl ? (
                   <BindCardDialog
                     orgId={orgId}
-                    tokenizeUrl={o.cardProvider.tokenizeUrl}
+                    provider={{ ...o.cardProvider, tokenizeUrl: o.cardProvider.tokenizeUrl }}
                     opened={binding}
                     onClose={() => setBinding(false)}
                   />

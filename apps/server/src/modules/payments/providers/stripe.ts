@@ -1,0 +1,137 @@
+/**
+ * Stripe adapter (official `stripe` SDK). Cards only: the browser tokenizes the card with our publishable key
+ * (Stripe.js → a PaymentMethod `pm_…`); we create a Customer with the billing details, attach the PaymentMethod
+ * and confirm an off-session SetupIntent (the bank checks the card once, so a bad card fails at binding, "card
+ * information is wrong"), keeping only the ids, brand, last 4 and expiry. A recharge is an off-session
+ * PaymentIntent confirmed at once with an idempotency key per order; the credit comes only from the signed
+ * `payment_intent.succeeded` webhook (stripe.webhooks.constructEvent), like every provider's.
+ */
+import type { Customer } from "@moonport/contracts";
+import Stripe from "stripe";
+import type { AppContext } from "../../../context.ts";
+import { header, NANO_PER_MINOR, type PaymentProvider, toMinor } from "./provider.ts";
+
+export const STRIPE = "stripe";
+
+function sdkOptions(apiUrl: string | undefined): ConstructorParameters<typeof Stripe>[1] {
+  const base: ConstructorParameters<typeof Stripe>[1] = { maxNetworkRetries: 2, telemetry: false, timeout: 20_000 };
+  if (!apiUrl) return base;
+  const u = new URL(apiUrl);
+  return {
+    ...base,
+    host: u.hostname,
+    port: u.port || (u.protocol === "http:" ? 80 : 443),
+    protocol: u.protocol === "http:" ? "http" : "https",
+  };
+}
+
+const isCardError = (err: unknown) =>
+  err instanceof Stripe.errors.StripeCardError ||
+  (err instanceof Stripe.errors.StripeInvalidRequestError && err.code === "resource_missing");
+
+export function stripeProvider(ctx: Pick<AppContext, "config" | "log">): PaymentProvider {
+  const cfg = ctx.config.payments.stripe!;
+  const stripe = new Stripe(cfg.secretKey, sdkOptions(cfg.apiUrl));
+  const apiBase = cfg.apiUrl?.replace(/\/+$/, "") ?? "https://api.stripe.com";
+  return {
+    name: STRIPE,
+    acknowledgement: { status: 200, contentType: "application/json", body: '{"received":true}' },
+    cardClient: { name: STRIPE, tokenizeUrl: `${apiBase}/v1/payment_methods`, publishableKey: cfg.publishableKey },
+    async openOrder() {
+      throw new Error("Stripe serves card payments only");
+    },
+    async saveCard(token: string, customer: Customer, orgId: string) {
+      if (!/^pm_\w+$/.test(token)) return null;
+      try {
+        const cus = await stripe.customers.create({
+          email: customer.email,
+          name: `${customer.firstName} ${customer.lastName}`,
+          phone: customer.phone,
+          address: {
+            line1: customer.street,
+            city: customer.city,
+            state: customer.state,
+            postal_code: customer.postcode,
+            country: customer.countryCode.toUpperCase(),
+          },
+          metadata: { orgId },
+        });
+        const pm = await stripe.paymentMethods.attach(token, { customer: cus.id });
+        const setup = await stripe.setupIntents.create({
+          customer: cus.id,
+          payment_method: pm.id,
+          confirm: true,
+          usage: "off_session",
+        });
+        if (setup.status !== "succeeded" || !pm.card) return null;
+        return {
+          token: pm.id,
+          customerRef: cus.id,
+          brand: pm.card.brand,
+          last4: pm.card.last4,
+          expMonth: pm.card.exp_month,
+          expYear: pm.card.exp_year,
+        };
+      } catch (err) {
+        if (isCardError(err)) return null;
+        throw err;
+      }
+    },
+    async chargeCard(payment, card) {
+      try {
+        const intent = await stripe.paymentIntents.create(
+          {
+            amount: toMinor(payment.amount),
+            currency: payment.currency.toLowerCase(),
+            customer: card.providerCustomer ?? undefined,
+            payment_method: card.token,
+            confirm: true,
+            off_session: true,
+            metadata: { paymentId: payment.id, orgId: payment.orgId },
+          },
+          // A retried charge (continue after a processing error, a network retry) never charges twice.
+          { idempotencyKey: `moonport-${payment.id}` },
+        );
+        if (intent.status === "succeeded" || intent.status === "processing") return "pending";
+        return intent.status === "requires_payment_method" ? "declined" : "retry";
+      } catch (err) {
+        if (isCardError(err)) return "declined";
+        ctx.log.warn({ paymentId: payment.id, err: (err as Error).name }, "stripe charge failed; order stays waiting");
+        return "retry";
+      }
+    },
+    async removeCard(card) {
+      try {
+        await stripe.paymentMethods.detach(card.token);
+      } catch (err) {
+        ctx.log.warn({ cardId: card.id, err: (err as Error).name }, "stripe detach failed; card removed locally");
+      }
+    },
+    async verifyNotification(req) {
+      let event: Stripe.Event;
+      try {
+        event = stripe.webhooks.constructEvent(
+          req.rawBody,
+          header(req.headers, "stripe-signature") ?? "",
+          cfg.webhookSecret,
+        );
+      } catch {
+        return null;
+      }
+      if (event.type !== "payment_intent.succeeded" && event.type !== "payment_intent.payment_failed") {
+        return "irrelevant";
+      }
+      const intent = event.data.object;
+      const paymentId = intent.metadata?.paymentId;
+      if (!paymentId) return "irrelevant";
+      return event.type === "payment_intent.succeeded"
+        ? { eventId: event.id, paymentId, verdict: "paid", amount: BigInt(intent.amount_received) * NANO_PER_MINOR }
+        : {
+            eventId: event.id,
+            paymentId,
+            verdict: "failed",
+            reason: intent.last_payment_error?.code ?? "card_declined",
+          };
+    },
+  };
+}

@@ -1,0 +1,142 @@
+/**
+ * A local fake of WeChat Pay API v3, for the WeChat Pay adapter's tests. It verifies our request's
+ * `Authorization: WECHATPAY2-SHA256-RSA2048 mchid=…,nonce_str=…,signature=…,timestamp=…,serial_no=…` (SHA256-RSA
+ * over "METHOD\nPATH\nTIMESTAMP\nNONCE\nBODY\n" with our merchant public key), answers Native orders with a
+ * `code_url`, and on payment POSTs the notification WeChat Pay sends: resource encrypted AEAD_AES_256_GCM with the
+ * APIv3 key, body signed with the WeChat Pay private key (Wechatpay-Timestamp/-Nonce/-Signature/-Serial headers).
+ */
+import { createCipheriv, createSign, createVerify, randomBytes } from "node:crypto";
+import { startFakeServer } from "./fake-http.ts";
+
+interface Order {
+  outTradeNo: string;
+  total: number;
+  notifyUrl: string;
+  transactionId: string;
+}
+
+export async function startFakeWechatPay(opts: {
+  appId: string;
+  mchId: string;
+  mchSerial: string;
+  merchantPublicKey: string;
+  apiV3Key: string;
+  platformPrivateKey: string;
+  platformKeyId: string;
+}) {
+  const orders = new Map<string, Order>();
+  const seen = { badSignatures: 0, orders: 0 };
+
+  const server = await startFakeServer((req) => {
+    const auth = req.headers.authorization ?? "";
+    const m = /^WECHATPAY2-SHA256-RSA2048 (.*)$/.exec(auth);
+    const fields = Object.fromEntries(
+      [...(m?.[1] ?? "").matchAll(/(\w+)="([^"]*)"/g)].map((x) => [x[1]!, x[2]!] as const),
+    );
+    const message = `${req.method}\n${req.path}${req.query.size ? `?${req.query}` : ""}\n${fields.timestamp}\n${fields.nonce_str}\n${req.body}\n`;
+    const ok =
+      !!fields.signature &&
+      fields.mchid === opts.mchId &&
+      fields.serial_no === opts.mchSerial &&
+      createVerify("RSA-SHA256").update(message).verify(opts.merchantPublicKey, fields.signature, "base64");
+    if (!ok) {
+      seen.badSignatures++;
+      return { status: 401, body: JSON.stringify({ code: "SIGN_ERROR", message: "签名错误" }) };
+    }
+    if (req.method === "POST" && req.path === "/v3/pay/transactions/native") {
+      const b = JSON.parse(req.body) as {
+        appid: string;
+        mchid: string;
+        out_trade_no: string;
+        notify_url: string;
+        amount: { total: number };
+      };
+      if (b.appid !== opts.appId || b.mchid !== opts.mchId)
+        return { status: 400, body: JSON.stringify({ code: "PARAM_ERROR" }) };
+      seen.orders++;
+      orders.set(b.out_trade_no, {
+        outTradeNo: b.out_trade_no,
+        total: b.amount.total,
+        notifyUrl: b.notify_url,
+        transactionId: `4200${randomBytes(10).toString("hex")}`,
+      });
+      return {
+        status: 200,
+        body: JSON.stringify({ code_url: `weixin://wxpay/bizpayurl?pr=${randomBytes(5).toString("hex")}` }),
+      };
+    }
+    return { status: 404, body: JSON.stringify({ code: "NOT_FOUND" }) };
+  });
+
+  /** The notification for a paid order; `over` forges parts of it for the negative tests. */
+  function notification(
+    outTradeNo: string,
+    over: { key?: string; apiV3Key?: string; timestamp?: number; serial?: string; total?: number } = {},
+  ) {
+    const o = orders.get(outTradeNo);
+    if (!o) throw new Error(`no wechat order ${outTradeNo}`);
+    const resource = {
+      mchid: opts.mchId,
+      appid: opts.appId,
+      out_trade_no: o.outTradeNo,
+      transaction_id: o.transactionId,
+      trade_type: "NATIVE",
+      trade_state: "SUCCESS",
+      trade_state_desc: "支付成功",
+      success_time: "2026-11-23T12:00:00+08:00",
+      payer: { openid: "oUpF8uMuAJO_M2pxb1Q9zNjWeS6o" },
+      amount: {
+        total: over.total ?? o.total,
+        payer_total: over.total ?? o.total,
+        currency: "CNY",
+        payer_currency: "CNY",
+      },
+    };
+    const nonce = randomBytes(6).toString("hex");
+    const cipher = createCipheriv("aes-256-gcm", Buffer.from(over.apiV3Key ?? opts.apiV3Key), Buffer.from(nonce));
+    cipher.setAAD(Buffer.from("transaction"));
+    const ct = Buffer.concat([cipher.update(JSON.stringify(resource)), cipher.final(), cipher.getAuthTag()]);
+    const body = JSON.stringify({
+      id: randomBytes(16).toString("hex"),
+      create_time: "2026-11-23T12:00:00+08:00",
+      resource_type: "encrypt-resource",
+      event_type: "TRANSACTION.SUCCESS",
+      summary: "支付成功",
+      resource: {
+        original_type: "transaction",
+        algorithm: "AEAD_AES_256_GCM",
+        ciphertext: ct.toString("base64"),
+        associated_data: "transaction",
+        nonce,
+      },
+    });
+    const timestamp = String(over.timestamp ?? Math.floor(Date.now() / 1000));
+    const headerNonce = randomBytes(16).toString("hex");
+    const signature = createSign("RSA-SHA256")
+      .update(`${timestamp}\n${headerNonce}\n${body}\n`)
+      .sign(over.key ?? opts.platformPrivateKey, "base64");
+    return {
+      body,
+      headers: {
+        "content-type": "application/json",
+        "wechatpay-timestamp": timestamp,
+        "wechatpay-nonce": headerNonce,
+        "wechatpay-signature": signature,
+        "wechatpay-serial": over.serial ?? opts.platformKeyId,
+      },
+    };
+  }
+
+  return {
+    url: server.url,
+    close: server.close,
+    seen,
+    orders,
+    notification,
+    /** The payer scans the code and pays: WeChat Pay POSTs the signed, encrypted notification to our notify_url. */
+    async pay(outTradeNo: string, n = notification(outTradeNo)) {
+      const res = await fetch(orders.get(outTradeNo)!.notifyUrl, { method: "POST", headers: n.headers, body: n.body });
+      return { status: res.status, body: await res.text() };
+    },
+  };
+}
