@@ -1,17 +1,23 @@
-import { Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
+import { Anchor, Button, Card, Group, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { IconReceipt } from "@tabler/icons-react";
 import { useQuery } from "@tanstack/react-query";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { DateTimeCell } from "../../../components/console-kit/cells.tsx";
+import { DataTable } from "../../../components/console-kit/data-table.tsx";
 import { money } from "../../../components/console-kit/money.ts";
-import { LoadError, LoadingBlock } from "../../../components/console-kit/states.tsx";
+import { EmptyState, LoadError, LoadingBlock } from "../../../components/console-kit/states.tsx";
 import { PageHeader } from "../../../components/page-header.tsx";
 import { paths } from "../../../lib/paths.ts";
 import { overviewQuery } from "../api/billing-api.ts";
-import { STATUS_COLOR } from "./payment-panel.tsx";
+import { paymentColumns } from "./payment-panel.tsx";
 
-/** Account overview: available, cash and voucher balance, tier and the road to the next, month spend, payments. */
-export function AccountOverviewScreen({ orgId }: { orgId: string }) {
+/**
+ * Account overview: available, cash and voucher balance, tier and the road to the next, month spend, payments, and
+ * the alert settings (`alerts`: the bills feature's card, composed by the route module since features do not
+ * import each other).
+ */
+export function AccountOverviewScreen({ orgId, alerts }: { orgId: string; alerts?: ReactNode }) {
   const { t } = useTranslation("billing");
   const q = useQuery(overviewQuery(orgId));
   return (
@@ -71,6 +77,7 @@ export function AccountOverviewScreen({ orgId }: { orgId: string }) {
               </Anchor>
             </Group>
           </Card>
+          {alerts}
           <Stack gap="xs">
             <Group justify="space-between">
               <Title order={4}>{t("overview.recent")}</Title>
@@ -78,32 +85,15 @@ export function AccountOverviewScreen({ orgId }: { orgId: string }) {
                 {t("overview.allPayments")}
               </Anchor>
             </Group>
-            {q.data.recentPayments.length === 0 ? (
-              <Text size="sm" c="dimmed">
-                {t("details.empty")}
-              </Text>
-            ) : (
-              <Table.ScrollContainer minWidth={480}>
-                <Table striped>
-                  <Table.Tbody>
-                    {q.data.recentPayments.map((p) => (
-                      <Table.Tr key={p.id}>
-                        <Table.Td>
-                          <DateTimeCell iso={p.createdAt} />
-                        </Table.Td>
-                        <Table.Td>{money(p.amount, p.currency)}</Table.Td>
-                        <Table.Td>{t(`payType.${p.paymentType}`)}</Table.Td>
-                        <Table.Td>
-                          <Badge variant="light" color={STATUS_COLOR[p.status]}>
-                            {t(`status.${p.status}`)}
-                          </Badge>
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
-            )}
+            <DataTable
+              columns={paymentColumns(t)}
+              rows={q.data.recentPayments}
+              query={q}
+              getRowId={(p) => p.id}
+              empty={<EmptyState icon={IconReceipt} title={t("details.empty")} text={t("details.emptyText")} />}
+              minWidth={480}
+              rowTestId="recent-payment"
+            />
           </Stack>
         </>
       )}

@@ -1,9 +1,12 @@
 import { Alert, Anchor, Badge, Button, Card, Group, Image, Stack, Table, Text } from "@mantine/core";
 import type { Payment } from "@moonport/contracts";
 import { useQuery } from "@tanstack/react-query";
+import type { TFunction } from "i18next";
 import QRCode from "qrcode";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { DateTimeCell } from "../../../components/console-kit/cells.tsx";
+import type { DataColumn } from "../../../components/console-kit/data-table.tsx";
 import { money } from "../../../components/console-kit/money.ts";
 import { ApiError } from "../../../lib/api.ts";
 import { paymentQuery, usePaymentAction } from "../api/billing-api.ts";
@@ -14,6 +17,25 @@ export const STATUS_COLOR: Record<Payment["status"], string> = {
   waiting: "yellow",
   closed: "gray",
 };
+
+/** The payment list's columns (recharge details, the overview's recent payments), plus an optional action column. */
+export function paymentColumns(t: TFunction<"billing">, action?: DataColumn<Payment>): DataColumn<Payment>[] {
+  const cols: DataColumn<Payment>[] = [
+    { id: "createdAt", header: t("details.createdAt"), cell: (p) => <DateTimeCell iso={p.createdAt} /> },
+    { id: "amount", header: t("details.amount"), align: "right", cell: (p) => money(p.amount, p.currency) },
+    { id: "paymentType", header: t("details.paymentType"), cell: (p) => t(`payType.${p.paymentType}`) },
+    {
+      id: "status",
+      header: t("details.status"),
+      cell: (p) => (
+        <Badge color={STATUS_COLOR[p.status]} variant="light">
+          {t(`status.${p.status}`)}
+        </Badge>
+      ),
+    },
+  ];
+  return action ? [...cols, action] : cols;
+}
 
 function Qr({ content }: { content: string }) {
   const [src, setSrc] = useState<string | null>(null);

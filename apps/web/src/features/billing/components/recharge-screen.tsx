@@ -6,22 +6,22 @@ import {
   Card,
   Checkbox,
   Group,
-  Pagination,
   Radio,
   Select,
   Stack,
-  Table,
   Text,
   TextInput,
   Title,
 } from "@mantine/core";
-import { type PayType, rechargeAmountProblem, translateValidation } from "@moonport/contracts";
+import { type Payment, type PayType, rechargeAmountProblem, translateValidation } from "@moonport/contracts";
+import { IconReceipt } from "@tabler/icons-react";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { DateTimeCell } from "../../../components/console-kit/cells.tsx";
+import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
 import { money } from "../../../components/console-kit/money.ts";
-import { LoadError, LoadingBlock } from "../../../components/console-kit/states.tsx";
+import { EmptyState, LoadError, LoadingBlock } from "../../../components/console-kit/states.tsx";
 import { PageHeader } from "../../../components/page-header.tsx";
 import { useLocale } from "../../../i18n/index.ts";
 import { ApiError } from "../../../lib/api.ts";
@@ -34,7 +34,7 @@ import {
   useDeleteCard,
 } from "../api/billing-api.ts";
 import { BindCardDialog } from "./bind-card-dialog.tsx";
-import { PaymentPanel, STATUS_COLOR } from "./payment-panel.tsx";
+import { PaymentPanel, paymentColumns } from "./payment-panel.tsx";
 
 /** Recharge: amount, pay type (per edition), card choice, the payment agreement, pay; then the order itself. */
 export function RechargeScreen({ orgId }: { orgId: string }) {
@@ -223,6 +223,17 @@ function RechargeDetails({ orgId, onOpen }: { orgId: string; onOpen: (id: string
   const { t } = useTranslation("billing");
   const [filter, setFilter] = useState<PaymentFilter>({ page: 1, pageSize: 10 });
   const q = useQuery(paymentsQuery(orgId, filter));
+  const columns: DataColumn<Payment>[] = paymentColumns(t, {
+    id: "view",
+    header: "",
+    align: "right",
+    cell: (p) =>
+      p.status === "waiting" ? (
+        <Anchor component="button" size="sm" onClick={() => onOpen(p.id)}>
+          {t("details.view")}
+        </Anchor>
+      ) : null,
+  });
   return (
     <Stack gap="sm">
       <Group justify="space-between" wrap="wrap">
@@ -252,59 +263,27 @@ function RechargeDetails({ orgId, onOpen }: { orgId: string; onOpen: (id: string
           />
         </Group>
       </Group>
-      {q.isPending ? (
-        <LoadingBlock rows={3} />
-      ) : q.isError ? (
-        <LoadError error={q.error} onRetry={() => q.refetch()} />
-      ) : q.data.items.length === 0 ? (
-        <Text c="dimmed" size="sm">
-          {t("details.empty")}
-        </Text>
-      ) : (
-        <Table.ScrollContainer minWidth={520}>
-          <Table striped data-testid="recharge-details">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t("details.createdAt")}</Table.Th>
-                <Table.Th>{t("details.amount")}</Table.Th>
-                <Table.Th>{t("details.paymentType")}</Table.Th>
-                <Table.Th>{t("details.status")}</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {q.data.items.map((p) => (
-                <Table.Tr key={p.id}>
-                  <Table.Td>
-                    <DateTimeCell iso={p.createdAt} />
-                  </Table.Td>
-                  <Table.Td>{money(p.amount, p.currency)}</Table.Td>
-                  <Table.Td>{t(`payType.${p.paymentType}`)}</Table.Td>
-                  <Table.Td>
-                    <Badge color={STATUS_COLOR[p.status]} variant="light">
-                      {t(`status.${p.status}`)}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>
-                    {p.status === "waiting" ? (
-                      <Anchor component="button" size="sm" onClick={() => onOpen(p.id)}>
-                        {t("details.view")}
-                      </Anchor>
-                    ) : null}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-      {q.data && q.data.total > filter.pageSize ? (
-        <Pagination
-          total={Math.ceil(q.data.total / filter.pageSize)}
-          value={filter.page}
-          onChange={(page) => setFilter((f) => ({ ...f, page }))}
+      <div data-testid="recharge-details">
+        <DataTable
+          columns={columns}
+          rows={q.data?.items}
+          query={q}
+          getRowId={(p) => p.id}
+          empty={<EmptyState icon={IconReceipt} title={t("details.empty")} text={t("details.emptyText")} />}
+          pagination={
+            q.data
+              ? {
+                  page: filter.page,
+                  pageSize: filter.pageSize,
+                  total: q.data.total,
+                  onChange: (page) => setFilter((f) => ({ ...f, page })),
+                }
+              : undefined
+          }
+          minWidth={520}
+          rowTestId="payment-row"
         />
-      ) : null}
+      </div>
     </Stack>
   );
 }

@@ -1,23 +1,13 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Group,
-  Modal,
-  Pagination,
-  SegmentedControl,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-} from "@mantine/core";
-import { RedeemVoucherRequest, translateValidation } from "@moonport/contracts";
+import { Alert, Badge, Button, Group, Modal, SegmentedControl, Stack, Text, TextInput } from "@mantine/core";
+import { RedeemVoucherRequest, translateValidation, type Voucher } from "@moonport/contracts";
+import { IconTicket } from "@tabler/icons-react";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { DateTimeCell } from "../../../components/console-kit/cells.tsx";
+import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
 import { money } from "../../../components/console-kit/money.ts";
-import { LoadError, LoadingBlock } from "../../../components/console-kit/states.tsx";
+import { EmptyState } from "../../../components/console-kit/states.tsx";
 import { PageHeader } from "../../../components/page-header.tsx";
 import { useLocale } from "../../../i18n/index.ts";
 import { ApiError } from "../../../lib/api.ts";
@@ -30,6 +20,22 @@ export function VouchersScreen({ orgId, currency }: { orgId: string; currency: "
   const [page, setPage] = useState(1);
   const [redeeming, setRedeeming] = useState(false);
   const q = useQuery(vouchersQuery(orgId, { page, pageSize: 10, status: status === "all" ? undefined : status }));
+  const columns: DataColumn<Voucher>[] = [
+    { id: "type", header: t("vouchers.type"), cell: (v) => t(`vouchers.types.${v.type}`) },
+    { id: "amount", header: t("vouchers.amount"), align: "right", cell: (v) => money(v.amount, currency) },
+    { id: "used", header: t("vouchers.used"), align: "right", cell: (v) => money(v.used, currency) },
+    {
+      id: "status",
+      header: t("vouchers.statusLabel"),
+      cell: (v) => (
+        <Badge variant="light" color={v.status === "effective" ? "green" : "gray"}>
+          {t(`vouchers.status.${v.status}`)}
+        </Badge>
+      ),
+    },
+    { id: "createdAt", header: t("vouchers.createdAt"), cell: (v) => <DateTimeCell iso={v.createdAt} /> },
+    { id: "expiredAt", header: t("vouchers.expiredAt"), cell: (v) => <DateTimeCell iso={v.expiredAt} /> },
+  ];
   return (
     <Stack gap="lg">
       <PageHeader
@@ -54,53 +60,18 @@ export function VouchersScreen({ orgId, currency }: { orgId: string; currency: "
           { value: "expired", label: t("vouchers.status.expired") },
         ]}
       />
-      {q.isPending ? (
-        <LoadingBlock rows={3} />
-      ) : q.isError ? (
-        <LoadError error={q.error} onRetry={() => q.refetch()} />
-      ) : q.data.items.length === 0 ? (
-        <Text c="dimmed" size="sm">
-          {t("vouchers.empty")}
-        </Text>
-      ) : (
-        <Table.ScrollContainer minWidth={640}>
-          <Table striped data-testid="vouchers-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t("vouchers.type")}</Table.Th>
-                <Table.Th>{t("vouchers.amount")}</Table.Th>
-                <Table.Th>{t("vouchers.used")}</Table.Th>
-                <Table.Th>{t("vouchers.statusLabel")}</Table.Th>
-                <Table.Th>{t("vouchers.createdAt")}</Table.Th>
-                <Table.Th>{t("vouchers.expiredAt")}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {q.data.items.map((v) => (
-                <Table.Tr key={v.id}>
-                  <Table.Td>{t(`vouchers.types.${v.type}`)}</Table.Td>
-                  <Table.Td>{money(v.amount, currency)}</Table.Td>
-                  <Table.Td>{money(v.used, currency)}</Table.Td>
-                  <Table.Td>
-                    <Badge variant="light" color={v.status === "effective" ? "green" : "gray"}>
-                      {t(`vouchers.status.${v.status}`)}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>
-                    <DateTimeCell iso={v.createdAt} />
-                  </Table.Td>
-                  <Table.Td>
-                    <DateTimeCell iso={v.expiredAt} />
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-      {q.data && q.data.total > 10 ? (
-        <Pagination total={Math.ceil(q.data.total / 10)} value={page} onChange={setPage} />
-      ) : null}
+      <div data-testid="vouchers-table">
+        <DataTable
+          columns={columns}
+          rows={q.data?.items}
+          query={q}
+          getRowId={(v) => v.id}
+          empty={<EmptyState icon={IconTicket} title={t("vouchers.empty")} text={t("vouchers.emptyText")} />}
+          pagination={q.data ? { page, pageSize: 10, total: q.data.total, onChange: setPage } : undefined}
+          minWidth={640}
+          rowTestId="voucher-row"
+        />
+      </div>
       <RedeemDialog orgId={orgId} opened={redeeming} onClose={() => setRedeeming(false)} />
     </Stack>
   );
