@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, Modal, SegmentedControl, Stack, Text, TextInput } from "@mantine/core";
+import { Alert, Badge, Button, Group, Modal, SegmentedControl, Stack, TextInput } from "@mantine/core";
 import { RedeemVoucherRequest, translateValidation, type Voucher } from "@moonport/contracts";
 import { IconTicket } from "@tabler/icons-react";
 import { useQuery } from "@tanstack/react-query";
