@@ -18,7 +18,22 @@ export const PREPARE_JOB = "caching.prepare";
 export const STORAGE_JOB = "caching.storage";
 
 const cc = schema.contextCaches;
-type CacheRow = typeof cc.$inferSelect;
+/** What billing needs of a cache: everything but its content (which may be 128k tokens of JSON). */
+const billingColumns = {
+  id: cc.id,
+  orgId: cc.orgId,
+  projectId: cc.projectId,
+  apiKeyId: cc.apiKeyId,
+  model: cc.model,
+  tokens: cc.tokens,
+  status: cc.status,
+  expiredAt: cc.expiredAt,
+  readyAt: cc.readyAt,
+  storageMinutesBilled: cc.storageMinutesBilled,
+  creationBilled: cc.creationBilled,
+  deletedAt: cc.deletedAt,
+};
+type CacheRow = Pick<typeof cc.$inferSelect, keyof typeof billingColumns>;
 const MINUTE = 60_000;
 
 async function currencyOf(ctx: AppContext, orgId: string): Promise<Currency> {
@@ -85,7 +100,7 @@ export async function billStorage(ctx: AppContext, row: CacheRow, until: Date): 
 
 /** `caching.prepare`: a pending cache becomes ready (its content was checked and counted at creation). */
 export async function prepareCache(ctx: AppContext, cacheId: string): Promise<void> {
-  const [row] = await ctx.db.select().from(cc).where(eq(cc.id, cacheId));
+  const [row] = await ctx.db.select(billingColumns).from(cc).where(eq(cc.id, cacheId));
   if (row?.status !== "pending" || row.deletedAt) return;
   const now = ctx.clock.now();
   if (row.expiredAt <= now) {
@@ -121,7 +136,7 @@ export async function prepareCache(ctx: AppContext, cacheId: string): Promise<vo
 /** `caching.storage`: bills started minutes of every ready cache, then retires expired ones. */
 export async function runCacheStorage(ctx: AppContext, now: Date): Promise<{ minutes: number; expired: number }> {
   const rows = await ctx.db
-    .select()
+    .select(billingColumns)
     .from(cc)
     .where(and(inArray(cc.status, ["ready", "pending"]), isNull(cc.deletedAt)));
   let minutes = 0;

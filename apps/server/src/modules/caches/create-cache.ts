@@ -1,5 +1,5 @@
 import { CONTEXT_CACHE_LIMITS as L } from "@moonport/contracts";
-import { newId, schema } from "@moonport/db";
+import { type Db, newId, schema, type Tx } from "@moonport/db";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { gatewayErrors } from "../../chat/errors.ts";
 import type { AppContext } from "../../context.ts";
@@ -14,7 +14,7 @@ const cc = schema.contextCaches;
 export const STORED = ["pending", "ready"] as const;
 
 /** Tokens an organization's caches hold now (in `tx`, under its row lock when the caller took it). */
-export async function storedTokens(db: AppContext["db"], orgId: string): Promise<number> {
+export async function storedTokens(db: Db | Tx, orgId: string): Promise<number> {
   const [r] = await db
     .select({ n: sql<string>`coalesce(sum(${cc.tokens}), 0)::text` })
     .from(cc)
@@ -62,7 +62,7 @@ export async function createCache(opts: { ctx: AppContext; key: KeyIdentity; bod
   admission.release();
   const row = await ctx.db.transaction(async (tx) => {
     await tx.execute(sql`select id from ${schema.organizations} where id = ${key.orgId} for update`);
-    const used = await storedTokens(tx as never, key.orgId);
+    const used = await storedTokens(tx, key.orgId);
     if (used + content.tokens > L.maxTokensPerOrg) {
       throw gatewayErrors.invalidRequest(
         `your organization's caches would hold ${used + content.tokens} tokens, more than the ${L.maxTokensPerOrg} allowed; delete caches you no longer need`,
