@@ -250,6 +250,16 @@ describe("context caching API", () => {
       [{ model: "moonshot-v1", messages: [SYSTEM], name: "n".repeat(257) }, /name must be at most 256/],
       [{ model: "moonshot-v1", messages: [SYSTEM], tags: ["9lives"] }, /tags must be/],
       [{ model: "moonshot-v1", messages: [{ role: "user", content: LONG }] }, /at most 128000 tokens/],
+      [
+        {
+          model: "moonshot-v1",
+          messages: [SYSTEM],
+          metadata: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, "v"])),
+        },
+        /at most 16 pairs/,
+      ],
+      [{ model: "moonshot-v1", messages: [SYSTEM], metadata: { team: 7 } }, /metadata.team must be a string/],
+      [{ model: "moonshot-v1", messages: [SYSTEM], description: "d".repeat(513) }, /description must be at most 512/],
     ];
     for (const [body, message] of cases) {
       const res = await api("POST", "/caching", body);
@@ -271,6 +281,28 @@ describe("context caching API", () => {
       messages: [{ role: "cache", content: "cache_id=x;ttl=5" }],
     });
     expect(badField.body.error.message).toMatch(/unknown field 'ttl'/);
+    const others: [string, string, unknown, RegExp][] = [
+      ["GET", "/caching?limit=0", undefined, /limit must be an integer from 1 to 100/],
+      ["GET", "/caching?order=sideways", undefined, /order must be asc or desc/],
+      ["GET", "/caching/refs/tags?limit=101", undefined, /limit must be an integer from 1 to 100/],
+      ["POST", "/caching/refs/tags", { tag: "1bad", cache_id: "cache-x" }, /tag must be 1-128 characters/],
+      [
+        "POST",
+        "/chat/completions",
+        { model: "moonshot-v1-8k", messages: [{ role: "cache", content: "tag=handbook;reset_ttl=0" }] },
+        /reset_ttl must be an integer from 1 to 3600/,
+      ],
+    ];
+    for (const [method, path, body, message] of others) {
+      const res = await api(method, path, body);
+      expect(res.status, `${method} ${path}`).toBe(400);
+      expect(res.body.error.message).toMatch(message);
+    }
+    const someCache = await api("POST", "/caching", { model: "moonshot-v1", messages: [SYSTEM] });
+    const emptyUpdate = await api("PUT", `/caching/${someCache.body.id}`, {});
+    expect(emptyUpdate.status).toBe(400);
+    expect(emptyUpdate.body.error.message).toMatch(/send metadata, expired_at or ttl/);
+    expect((await api("GET", `/caching/${someCache.body.id}`)).body.status).toBe("pending");
     const unknown = await api("GET", "/caching/cache-doesnotexist");
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.type).toBe("resource_not_found_error");
