@@ -2,6 +2,10 @@ import { defineConfig } from "@playwright/test";
 
 // E2E_PORT lets several checkouts run their browser suites side by side.
 const PORT = Number(process.env.E2E_PORT ?? 3100);
+/** The local mail server the app sends to over SMTP (e2e/mail-catcher.ts); specs read it at MAIL_CATCHER_URL. */
+const MAIL_HTTP_PORT = PORT + 1;
+const MAIL_SMTP_PORT = PORT + 2;
+process.env.MAIL_CATCHER_URL = `http://127.0.0.1:${MAIL_HTTP_PORT}`;
 
 /**
  * End-to-end specs run against a built, running instance on a fresh PGlite directory, in Debian's Chromium
@@ -28,10 +32,18 @@ export default defineConfig({
     },
     screenshot: "only-on-failure",
   },
-  webServer: {
-    command: `rm -rf .tmp/e2e-data-${PORT} && DATA_DIR=.tmp/e2e-data-${PORT} PORT=${PORT} LOG_LEVEL=warn SIMULATOR_DELAY_MS=${process.env.E2E_SIMULATOR_DELAY_MS ?? 30} DEV_SEAMS=true SIGNUPS_PER_IP_PER_HOUR=1000 SIGNUPS_PER_IP_PER_DAY=1000 SMS_PER_IP_PER_HOUR=1000 node --import tsx apps/server/src/main.ts`,
-    url: `http://localhost:${PORT}/readyz`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-  },
+  webServer: [
+    {
+      command: `MAIL_CATCHER_SMTP_PORT=${MAIL_SMTP_PORT} MAIL_CATCHER_HTTP_PORT=${MAIL_HTTP_PORT} node --import tsx e2e/mail-catcher.ts`,
+      url: `http://127.0.0.1:${MAIL_HTTP_PORT}/healthz`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      command: `rm -rf .tmp/e2e-data-${PORT} && DATA_DIR=.tmp/e2e-data-${PORT} PORT=${PORT} LOG_LEVEL=warn SIMULATOR_DELAY_MS=${process.env.E2E_SIMULATOR_DELAY_MS ?? 30} DEV_SEAMS=true SIGNUPS_PER_IP_PER_HOUR=1000 SIGNUPS_PER_IP_PER_DAY=1000 SMS_PER_IP_PER_HOUR=1000 MAIL_TRANSPORT=smtp SMTP_HOST=127.0.0.1 SMTP_PORT=${MAIL_SMTP_PORT} node --import tsx apps/server/src/main.ts`,
+      url: `http://localhost:${PORT}/readyz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+  ],
 });

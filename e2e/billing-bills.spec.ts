@@ -1,23 +1,14 @@
 import fs from "node:fs";
-import { expect, type Page, test } from "@playwright/test";
-import ExcelJS from "exceljs";
+import { expect, test } from "@playwright/test";
 import OpenAI from "openai";
-import { PASSWORD, signUpByPhone, uniquePhone, uniqueUsername } from "./support.ts";
+import { csrfHeaders, PASSWORD, signUpByPhone, uniquePhone, uniqueUsername } from "./support.ts";
 
 /**
- * Bills, exports and alerts in the browser: fund an organization (DEV_SEAMS grant; recharge is another screen),
- * call /v1 with the OpenAI SDK → the Daily Bill and Request Details show the call → export a past month (rows
- * copied there by the loopback-only seed seam, since a month is exportable only from the 5th of the next) and
- * download it → set a balance alert above the balance → the low-balance e-mail reaches the development outbox
- * (MAIL_TRANSPORT=dev; the SMTP path is tested in apps/server/test/alerts.test.ts against a local SMTP server).
- * Screenshots of the new screens in both locales and themes at 390 px go to .tmp/shots/.
+ * The bills screens beyond the journey (billing-journey.spec.ts): the Product Bill tab, the 31-day range limit, a
+ * month that is not exportable yet, an alert, and screenshots of bills, exports and alerts in both locales and
+ * themes at 390 px (.tmp/shots/). Funded by the DEV_SEAMS grant: recharge is the journey's part.
  */
 test.setTimeout(240_000);
-
-async function csrfHeaders(page: Page, baseURL: string) {
-  const cookies = await page.context().cookies(baseURL);
-  return { "x-csrf-token": cookies.find((c) => c.name === "mp_csrf")?.value ?? "", origin: baseURL };
-}
 
 function monthsAgo(n: number) {
   const d = new Date();
@@ -26,7 +17,7 @@ function monthsAgo(n: number) {
   return d.toISOString().slice(0, 7);
 }
 
-test("a call shows in the bills, a past month exports and downloads, a low balance e-mails the recipients", async ({
+test("bills: product tab, range limit, unexportable month; screenshots of bills, exports and alerts", async ({
   page,
   baseURL,
   browser,
@@ -35,7 +26,7 @@ test("a call shows in the bills, a past month exports and downloads, a low balan
   await page.context().addCookies([{ name: "locale", value: "en-US", url: baseURL! }]);
   const me = await (await page.request.get("/api/me")).json();
   const orgId = me.currentOrganizationId as string;
-  const h = await csrfHeaders(page, baseURL!);
+  const h = await csrfHeaders(page);
   expect((await page.request.post(`/api/dev/orgs/${orgId}/grant`, { data: { amount: "20" }, headers: h })).ok()).toBe(
     true,
   );
@@ -66,26 +57,14 @@ test("a call shows in the bills, a past month exports and downloads, a low balan
   await page.getByTestId("range-from").fill("2020-01-01");
   await expect(page.getByText("The date range can be at most 31 days.")).toBeVisible();
 
-  // Export a past month that holds rows, download it, and sum it.
+  // A past month with rows and its export, for the exports screenshot (the journey downloads and sums one).
   const month = monthsAgo(2);
-  const seeded = await page.request.post(`/api/dev/orgs/${orgId}/bills/seed-month`, { data: { month }, headers: h });
-  expect((await seeded.json()).copied).toBeGreaterThan(0);
-  await page.goto("/console/exports");
-  await page.getByTestId("export-month").click();
-  await page.getByRole("option", { name: month }).click();
-  await page.getByTestId("export-create").click();
-  const row = page.getByTestId("export-row").first();
-  await expect(row.getByTestId("export-status")).toHaveText("Ready", { timeout: 20_000 });
-  const downloadPromise = page.waitForEvent("download");
-  await row.getByTestId("export-download").click();
-  const download = await downloadPromise;
-  expect(download.suggestedFilename()).toMatch(new RegExp(`^bill-${month}-.*\\.xlsx$`));
-  const file = await download.path();
-  const wb = new ExcelJS.Workbook();
-  await wb.xlsx.load(fs.readFileSync(file!) as unknown as ArrayBuffer);
-  const ws = wb.worksheets[0]!;
-  expect(ws.rowCount).toBeGreaterThanOrEqual(3);
-  expect(String(ws.getRow(ws.rowCount).getCell(1).value)).toBe("Total");
+  expect(
+    (await page.request.post(`/api/dev/orgs/${orgId}/bills/seed-month`, { data: { month }, headers: h })).ok(),
+  ).toBe(true);
+  expect((await page.request.post(`/api/orgs/${orgId}/bill-exports`, { data: { month }, headers: h })).status()).toBe(
+    201,
+  );
 
   // A month that is not exportable yet: the §8 message with the reason.
   const early = await page.request.post(`/api/orgs/${orgId}/bill-exports`, {
@@ -94,24 +73,14 @@ test("a call shows in the bills, a past month exports and downloads, a low balan
   });
   expect(early.status()).toBe(409);
 
-  // Balance alert above the balance: one e-mail in the outbox.
-  const recipient = `${uniqueUsername("ops")}@example.test`;
+  // An alert with a recipient, for the alerts screenshot (the journey follows its e-mail to the SMTP server).
   await page.goto("/console/alerts");
   await page.getByTestId("alert-enabled").check({ force: true });
-  await page.getByTestId("alert-threshold").fill("1000");
-  await page.getByTestId("alert-recipients").fill(recipient);
+  await page.getByTestId("alert-threshold").fill("5");
+  await page.getByTestId("alert-recipients").fill("finance@example.test");
   await page.getByTestId("alert-recipients").press("Enter");
   await page.locator('button[type="submit"]').click();
   await expect(page.getByText("Saved.").or(page.getByText("已保存"))).toBeVisible();
-  await expect
-    .poll(
-      async () => {
-        const res = await page.request.get(`/api/dev/mail-outbox?to=${encodeURIComponent(recipient)}`);
-        return ((await res.json()) as { subject: string }[]).map((m) => m.subject);
-      },
-      { timeout: 90_000, intervals: [2000] },
-    )
-    .toEqual([expect.stringMatching(/available balance below [¥$]1,000\.00/)]);
 
   // Screenshots: the three screens, both locales and themes, at 390 px.
   const state = await page.context().storageState();

@@ -1,4 +1,4 @@
-import { expect, type Page } from "@playwright/test";
+import { type Browser, expect, type Page } from "@playwright/test";
 
 /** A fresh mainland mobile number (+86 1xx…) per run, so specs never collide on a reused database. */
 export function uniquePhone(): string {
@@ -131,4 +131,38 @@ export async function signUpFunded(page: Page) {
   });
   expect(key.status()).toBe(201);
   return { orgId, projectId, secret: (await key.json()).secret as string };
+}
+
+/** The CSRF header pair the console API wants on writes, from the page's own cookie. */
+export async function csrfHeaders(page: Page): Promise<Record<string, string>> {
+  const base = new URL(page.url() === "about:blank" ? "http://localhost" : page.url()).origin;
+  const cookies = await page.context().cookies(base);
+  return { "x-csrf-token": cookies.find((c) => c.name === "mp_csrf")?.value ?? "", origin: base };
+}
+
+export interface CaughtMail {
+  to: string[];
+  from: string;
+  subject: string;
+  text: string;
+}
+
+/** What reached the suite's local SMTP server for `to` (e2e/mail-catcher.ts, started by playwright.config.ts). */
+export async function caughtMail(page: Page, to: string): Promise<CaughtMail[]> {
+  const res = await page.request.get(`${process.env.MAIL_CATCHER_URL}/messages?to=${encodeURIComponent(to)}`);
+  expect(res.ok()).toBe(true);
+  return (await res.json()) as CaughtMail[];
+}
+
+/**
+ * A new account signed up in its own browser context in `locale`; its personal organization's edition follows
+ * that locale (zh-CN → cn and CNY, en-US → global and USD).
+ */
+export async function signUpInLocale(browser: Browser, locale: "zh-CN" | "en-US", baseURL: string, prefix = "e2e") {
+  const context = await browser.newContext({ locale });
+  await context.addCookies([{ name: "locale", value: locale, url: baseURL }]);
+  const page = await context.newPage();
+  await signUpByPhone(page, { phone: uniquePhone(), username: uniqueUsername(prefix), password: PASSWORD });
+  const me = await (await page.request.get("/api/me")).json();
+  return { page, orgId: me.currentOrganizationId as string };
 }

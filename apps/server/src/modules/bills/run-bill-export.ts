@@ -2,7 +2,7 @@ import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import { EDITION_TIME_ZONE, type Locale } from "@moonport/contracts";
 import { schema } from "@moonport/db";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, type SQL } from "drizzle-orm";
 import ExcelJS from "exceljs";
 import type { AppContext } from "../../context.ts";
 import { daysInMonth } from "../../lib/edition-time.ts";
@@ -60,23 +60,17 @@ const csvCell = (v: string | number) => {
   return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 };
 
-type Row = {
-  id: string;
-  requestId: string;
-  at: string;
-  date: string;
-  projectName: string | null;
-  projectId: string;
-  model: string;
-  productName: string;
-  productType: string;
-  inputTokens: number;
-  outputTokens: number;
-  cachedTokens: number;
-  consumption: bigint;
-  cashDeduction: bigint;
-  voucherDeduction: bigint;
-};
+/** One keyset batch of the month's bill lines, oldest first (the file's row order). */
+function readBillLines(db: AppContext["db"], timeZone: string, where: SQL, after: { at: string; id: string } | null) {
+  return db
+    .select(billLineColumns(timeZone))
+    .from(rb)
+    .leftJoin(schema.projects, eq(schema.projects.id, rb.projectId))
+    .where(and(where, keysetPast(after, "asc")))
+    .orderBy(asc(rb.createdAt), asc(rb.id))
+    .limit(BATCH);
+}
+type Row = Awaited<ReturnType<typeof readBillLines>>[number];
 
 /**
  * The `bills.export` job: writes every bill row of the month (local days of the edition's zone) to an XLSX
@@ -131,13 +125,7 @@ export async function runBillExport(opts: { ctx: AppContext; exportId: string; l
     async function* batches() {
       let after: { at: string; id: string } | null = null;
       for (;;) {
-        const rows: Row[] = await ctx.db
-          .select(billLineColumns(tz))
-          .from(rb)
-          .leftJoin(schema.projects, eq(schema.projects.id, rb.projectId))
-          .where(and(where, keysetPast(after, "asc")))
-          .orderBy(asc(rb.createdAt), asc(rb.id))
-          .limit(BATCH);
+        const rows = await readBillLines(ctx.db, tz, where, after);
         if (!rows.length) return;
         yield rows;
         const last = rows.at(-1)!;

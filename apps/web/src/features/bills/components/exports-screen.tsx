@@ -76,7 +76,7 @@ export function ExportsScreen({ orgId }: { orgId: string }) {
       id: "status",
       header: t("exports.status"),
       cell: (r) => (
-        <Badge variant="light" color={STATUS_COLOR[r.status]} data-testid="export-status">
+        <Badge variant="light" color={STATUS_COLOR[r.status]} data-testid="export-status" data-status={r.status}>
           {t(`exports.statuses.${r.status}`)}
         </Badge>
       ),
