@@ -80,6 +80,12 @@ export const EnvSchema = z.object({
   SMTP_USER: z.string().optional(),
   SMTP_PASS: z.string().optional(),
   MAIL_FROM: z.string().default("Moonport <no-reply@localhost>"),
+  /** Where contact-sales submissions are e-mailed (none: they are only stored, for the back-office queue). */
+  SALES_EMAIL: z.email().optional(),
+  /** Where console feedback is e-mailed (none: stored only). */
+  SUPPORT_EMAIL: z.email().optional(),
+  /** Contact-sales submissions one IP address may make per hour (429 beyond; the browser tests raise it). */
+  CONTACT_SALES_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(5),
   /**
    * Development seams (the SMS outbox GET /api/dev/sms-outbox, the cash grant POST /api/dev/orgs/:orgId/grant).
    * Off unless set, refused in production, and even when on they answer loopback clients only (http/dev-seams.ts).
@@ -235,6 +241,8 @@ export interface Config {
     pass?: string;
     from: string;
   };
+  /** Contact sales and feedback (modules/support). */
+  support: { salesEmail?: string; supportEmail?: string; contactSalesPerIpPerHour: number };
   trustProxy: boolean;
   serveWeb: boolean;
   /** Socket timeouts (ms) and the open-connection cap per client address (0 = none); see http/connections.ts. */
@@ -491,6 +499,11 @@ export function buildConfig(raw: Record<string, string | undefined>): Config {
       user: e.SMTP_USER || undefined,
       pass: e.SMTP_PASS || undefined,
       from: e.MAIL_FROM,
+    },
+    support: {
+      salesEmail: e.SALES_EMAIL,
+      supportEmail: e.SUPPORT_EMAIL,
+      contactSalesPerIpPerHour: e.CONTACT_SALES_PER_IP_PER_HOUR,
     },
     trustProxy: e.TRUST_PROXY,
     serveWeb: e.SERVE_WEB,

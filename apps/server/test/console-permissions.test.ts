@@ -257,6 +257,7 @@ const someoneElsesSession: Partial<Record<Role, Answer>> = {
   projectMember: NOT_FOUND,
 };
 const PG = (f: Fixture) => `${P(f)}/playground`;
+const FEEDBACK = multipartBody({ type: "platform_feature", description: "The matrix wants a dark mode." });
 const UPLOAD = multipartBody({ purpose: "file-extract" }, { name: "matrix.md", data: Buffer.from("# Matrix\n") });
 const PROJECT_UPLOAD_BOUNDARY = "----moonportmatrix";
 const PROJECT_UPLOAD_TYPE = `multipart/form-data; boundary=${PROJECT_UPLOAD_BOUNDARY}`;
@@ -695,6 +696,33 @@ const CASES: Case[] = [
   // Files: members list, read and upload (for a project only when they belong to it); the uploader or an
   // organization admin deletes.
   { name: "list context caches", route: "GET /api/orgs/:orgId/context-caches", url: (f) => `${O(f)}/context-caches` },
+  // Contact sales is public (limited per IP address); feedback is for every organization member, and the list
+  // shows members their own and admins everyone's.
+  {
+    name: "contact sales",
+    route: "POST /api/contact-sales",
+    url: () => "/api/contact-sales",
+    body: () => ({
+      topic: "pricing",
+      name: "Matrix",
+      phone: "+8613800000000",
+      email: "matrix@example.test",
+      company: "Matrix Ltd",
+      industry: "internet",
+      stage: "testing",
+      enterpriseCertified: false,
+      background: "b",
+      problem: "p",
+    }),
+  },
+  {
+    name: "send feedback",
+    route: "POST /api/orgs/:orgId/feedback",
+    url: (f) => `${O(f)}/feedback`,
+    body: () => FEEDBACK.body,
+    headers: () => ({ "content-type": FEEDBACK.contentType }),
+  },
+  { name: "list feedback", route: "GET /api/orgs/:orgId/feedback", url: (f) => `${O(f)}/feedback` },
   { name: "list files", route: "GET /api/orgs/:orgId/files", url: (f) => `${O(f)}/files?q=matrix` },
   {
     name: "upload a file for no project",

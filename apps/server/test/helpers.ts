@@ -180,23 +180,30 @@ export class TestClient {
     return this.request("DELETE", url, undefined, headers);
   }
   /** A multipart/form-data POST (file uploads), as a browser's FormData sends it. */
-  upload(url: string, fields: Record<string, string>, file?: { name: string; data: Buffer }) {
+  upload(url: string, fields: Record<string, string>, file?: MultipartFile | MultipartFile[]) {
     const { body, contentType } = multipartBody(fields, file);
     return this.request("POST", url, body, { "content-type": contentType });
   }
 }
 
-/** Builds a multipart/form-data body: the text fields, then the `file` part. */
+export interface MultipartFile {
+  name: string;
+  data: Buffer;
+  /** the part's field name (default `file`) */
+  field?: string;
+}
+
+/** Builds a multipart/form-data body: the text fields, then the file parts. */
 export function multipartBody(
   fields: Record<string, string>,
-  file?: { name: string; data: Buffer; field?: string },
+  files?: MultipartFile | MultipartFile[],
 ): { body: Buffer; contentType: string } {
   const boundary = `----moonport${Math.random().toString(16).slice(2)}`;
   const chunks: Buffer[] = [];
   for (const [k, v] of Object.entries(fields)) {
     chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
   }
-  if (file) {
+  for (const file of files === undefined ? [] : Array.isArray(files) ? files : [files]) {
     chunks.push(
       Buffer.from(
         `--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? "file"}"; filename="${file.name}"\r\n` +

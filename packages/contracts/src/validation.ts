@@ -77,6 +77,18 @@ export const VALIDATION_MESSAGES = {
     "zh-CN": "不能包含 NUL 字符（\\u0000）。",
   },
   email: { "en-US": "Enter a valid e-mail address.", "zh-CN": "请输入有效的邮箱地址。" },
+  contact_phone: {
+    "en-US": "Enter a valid phone number (6–15 digits, an optional leading +).",
+    "zh-CN": "请输入有效的电话号码（6–15 位数字，可带 + 前缀）。",
+  },
+  tpm_format: { "en-US": "Enter a whole number of tokens per minute.", "zh-CN": "请输入每分钟 token 数（整数）。" },
+  unknown_model: { "en-US": "Choose a model from the list.", "zh-CN": "请从列表中选择模型。" },
+  image_type: {
+    "en-US": "Attach PNG, JPEG, WebP or GIF images only.",
+    "zh-CN": "只能上传 PNG、JPEG、WebP 或 GIF 图片。",
+  },
+  image_too_large: { "en-US": "Each image can be at most {max}.", "zh-CN": "每张图片不能超过 {max}。" },
+  images_count: { "en-US": "Attach at most {max} images.", "zh-CN": "最多上传 {max} 张图片。" },
   url: { "en-US": "Enter a valid URL.", "zh-CN": "请输入有效的 URL。" },
   date_format: { "en-US": "Enter a date as YYYY-MM-DD.", "zh-CN": "请按 YYYY-MM-DD 格式输入日期。" },
   date_order: { "en-US": "The end date cannot be before the start date.", "zh-CN": "结束日期不能早于开始日期。" },

@@ -724,3 +724,62 @@ export const contextCacheTags = pgTable(
   },
   (t) => [primaryKey({ columns: [t.orgId, t.tag] })],
 );
+
+/**
+ * Contact-sales submissions (the public /contact-sales form). Kept for the back-office queue; the sales address
+ * gets an e-mail for each. `userId`/`orgId` are set when a signed-in visitor sent it.
+ */
+export const salesLeads = pgTable(
+  "sales_leads",
+  {
+    id: text("id").primaryKey(),
+    topic: text("topic").notNull(),
+    name: text("name").notNull(),
+    phone: text("phone").notNull(),
+    email: text("email").notNull(),
+    company: text("company").notNull(),
+    industry: text("industry").notNull(),
+    stage: text("stage").notNull(),
+    enterpriseCertified: boolean("enterprise_certified").notNull(),
+    /** the organization id the visitor typed or, signed in, their current one */
+    organizationId: text("organization_id"),
+    tier5: boolean("tier5").notNull().default(false),
+    expectedTpm: bigint("expected_tpm", { mode: "number" }),
+    background: text("background").notNull(),
+    problem: text("problem").notNull(),
+    additionalInfo: text("additional_info"),
+    locale: text("locale").notNull(),
+    userId: text("user_id"),
+    status: text("status", { enum: ["new", "in_progress", "resolved"] })
+      .notNull()
+      .default("new"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("sales_leads_status_time_idx").on(t.status, t.createdAt)],
+);
+
+/** Feedback sent from the console, with up to three images kept in the generated-files store. */
+export const feedback = pgTable(
+  "feedback",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id").notNull(),
+    userId: text("user_id").notNull(),
+    type: text("type").notNull(),
+    model: text("model"),
+    description: text("description").notNull(),
+    contact: text("contact"),
+    /** storage keys and content types of the images, in upload order */
+    images: jsonb("images").$type<{ key: string; contentType: string; bytes: number }[]>().notNull().default([]),
+    locale: text("locale").notNull(),
+    status: text("status", { enum: ["new", "in_progress", "resolved"] })
+      .notNull()
+      .default("new"),
+    repliedAt: ts("replied_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("feedback_org_time_idx").on(t.orgId, t.createdAt),
+    index("feedback_status_time_idx").on(t.status, t.createdAt),
+  ],
+);

@@ -50,6 +50,66 @@ export const MAIL_TEMPLATES = {
       ],
     },
   },
+  sales_lead: {
+    subject: {
+      "en-US": "{brand}: sales inquiry from {company} ({topic})",
+      "zh-CN": "{brand}：来自 {company} 的销售咨询（{topic}）",
+    },
+    body: {
+      "en-US": [
+        "{name} of {company} ({industry}) asked about: {topic}. Evaluation stage: {stage}.",
+        "E-mail: {email} · Phone: {phone} · Enterprise certified: {certified} · Organization: {organization} · Tier5: {tier5} · Expected input TPM: {tpm}",
+        "Background: {background}",
+        "Problem: {problem}",
+        "Additional information: {additionalInfo}",
+        "Lead {id}, received {receivedAt}. Reply to the visitor directly; mark the lead in the back-office.",
+      ],
+      "zh-CN": [
+        "{company}（{industry}）的 {name} 咨询：{topic}。评估阶段：{stage}。",
+        "邮箱：{email} · 电话：{phone} · 企业认证：{certified} · 组织：{organization} · Tier5：{tier5} · 预计每分钟输入 tokens：{tpm}",
+        "业务背景：{background}",
+        "问题描述：{problem}",
+        "补充信息：{additionalInfo}",
+        "线索 {id}，收到于 {receivedAt}。请直接回复访客，并在后台标记处理状态。",
+      ],
+    },
+  },
+  sales_lead_received: {
+    subject: {
+      "en-US": "{brand}: we received your request",
+      "zh-CN": "{brand}：我们已收到您的咨询",
+    },
+    body: {
+      "en-US": [
+        "Hello {name},",
+        "Thank you for contacting {brand} sales about {topic}. Our team will get back to you within one working day at this address or at {phone}.",
+        "Your reference: {id}.",
+      ],
+      "zh-CN": [
+        "{name}，您好：",
+        "感谢您就「{topic}」联系 {brand} 销售团队。我们会在一个工作日内通过此邮箱或电话 {phone} 与您联系。",
+        "您的咨询编号：{id}。",
+      ],
+    },
+  },
+  feedback_received: {
+    subject: {
+      "en-US": "{brand}: feedback from {org} ({type})",
+      "zh-CN": "{brand}：来自 {org} 的反馈（{type}）",
+    },
+    body: {
+      "en-US": [
+        "{user} of organization {org} sent feedback of type {type} (model: {model}).",
+        "{description}",
+        "Contact: {contact} · Images: {images} · Feedback {id}, received {receivedAt}.",
+      ],
+      "zh-CN": [
+        "组织 {org} 的 {user} 提交了「{type}」类反馈（模型：{model}）。",
+        "{description}",
+        "联系方式：{contact} · 图片：{images} 张 · 反馈 {id}，收到于 {receivedAt}。",
+      ],
+    },
+  },
 } as const satisfies Record<string, Template>;
 
 export type MailTemplate = keyof typeof MAIL_TEMPLATES;
