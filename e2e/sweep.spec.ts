@@ -32,6 +32,7 @@ const DOCS_SAMPLE = [
   "/docs/pricing/chat",
   "/docs/pricing/limits",
   "/docs/agreement/userprivacy",
+  "/contact-sales",
   NOT_FOUND_PATH,
 ];
 
@@ -182,6 +183,7 @@ test("console screens in both locales and both themes at 390 px: no errors, no o
     "/console/billing",
     "/console/billing/recharge",
     "/console/billing/vouchers",
+    "/console/feedback",
     "/playground",
   ];
   const failures: string[] = [];

@@ -8,7 +8,7 @@ import { docsPaths } from "./src/features/docs/pipeline/prerender.ts";
  * app/routes.ts so that the prefixed paths match them at build time.
  */
 export function publicPaths(): string[] {
-  return ["/", ...docsPaths()];
+  return ["/", "/contact-sales", ...docsPaths()];
 }
 
 export function localizedPrerenderPaths(paths: string[]): string[] {

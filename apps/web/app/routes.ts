@@ -4,6 +4,7 @@ export default [
   // Public, prerendered pages: nest them here and add their paths to public-pages.ts (see ARCHITECTURE.md).
   route(":lang?", "routes/public.tsx", [
     index("routes/home.tsx"),
+    route("contact-sales", "routes/contact-sales.tsx"),
     // Every docs page (content/docs/<locale>/**.mdx); `/docs` shows the overview, unknown routes the not-found page.
     route("docs/*", "routes/docs.tsx"),
   ]),
@@ -33,6 +34,7 @@ export default [
       route("files", "routes/console/files.tsx"),
       route("context-caching", "routes/console/context-caching.tsx"),
       route("profile", "routes/console/profile.tsx"),
+      route("feedback", "routes/console/feedback.tsx"),
       route("billing", "routes/console/billing.tsx"),
       route("billing/recharge", "routes/console/recharge.tsx"),
       route("billing/vouchers", "routes/console/vouchers.tsx"),

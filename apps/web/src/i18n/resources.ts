@@ -14,6 +14,7 @@ import enHome from "./locales/en-US/home.json";
 import enOrg from "./locales/en-US/org.json";
 import enPlayground from "./locales/en-US/playground.json";
 import enProfile from "./locales/en-US/profile.json";
+import enSupport from "./locales/en-US/support.json";
 import zhAuth from "./locales/zh-CN/auth.json";
 import zhBilling from "./locales/zh-CN/billing.json";
 import zhBills from "./locales/zh-CN/bills.json";
@@ -26,6 +27,7 @@ import zhHome from "./locales/zh-CN/home.json";
 import zhOrg from "./locales/zh-CN/org.json";
 import zhPlayground from "./locales/zh-CN/playground.json";
 import zhProfile from "./locales/zh-CN/profile.json";
+import zhSupport from "./locales/zh-CN/support.json";
 
 export const resources = {
   "en-US": {
@@ -41,6 +43,7 @@ export const resources = {
     org: enOrg,
     playground: enPlayground,
     profile: enProfile,
+    support: enSupport,
   },
   "zh-CN": {
     common: zhCommon,
@@ -55,5 +58,6 @@ export const resources = {
     org: zhOrg,
     playground: zhPlayground,
     profile: zhProfile,
+    support: zhSupport,
   },
 } as const;

@@ -22,7 +22,8 @@ export function csrfToken(): string | undefined {
 
 /**
  * The one fetch wrapper for /api: same-origin cookies, the CSRF header on every state-changing call, and the
- * error envelope turned into an ApiError. `schema` (a zod schema) parses the success body when given.
+ * error envelope turned into an ApiError. `schema` (a zod schema) parses the success body when given. A `FormData`
+ * body goes as multipart; anything else as JSON.
  */
 export async function api<T = unknown>(
   path: string,
@@ -30,7 +31,9 @@ export async function api<T = unknown>(
 ): Promise<T> {
   const method = init.method ?? (init.body !== undefined ? "POST" : "GET");
   const headers: Record<string, string> = { accept: "application/json" };
-  if (init.body !== undefined) headers["content-type"] = "application/json";
+  // FormData (multipart, e.g. images) sets its own content type with the boundary.
+  const form = typeof FormData !== "undefined" && init.body instanceof FormData;
+  if (init.body !== undefined && !form) headers["content-type"] = "application/json";
   if (method !== "GET") {
     const token = csrfToken();
     if (token) headers["x-csrf-token"] = token;
@@ -39,7 +42,7 @@ export async function api<T = unknown>(
     method,
     headers,
     credentials: "same-origin",
-    body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
+    body: form ? (init.body as FormData) : init.body !== undefined ? JSON.stringify(init.body) : undefined,
     signal: init.signal,
   });
   const text = await res.text();

@@ -28,6 +28,8 @@ export const paths = {
   files: "/console/files",
   contextCaching: "/console/context-caching",
   profile: "/console/profile",
+  feedback: "/console/feedback",
+  contactSales: "/contact-sales",
   billing: "/console/billing",
   recharge: "/console/billing/recharge",
   vouchers: "/console/billing/vouchers",

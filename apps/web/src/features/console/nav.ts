@@ -8,8 +8,10 @@ import {
   IconFiles,
   IconFolder,
   IconGauge,
+  IconHeadset,
   IconKey,
   IconLayoutDashboard,
+  IconMessageReport,
   IconReceipt,
   IconTicket,
   IconUserCircle,
@@ -66,6 +68,13 @@ export const CONSOLE_NAV: ConsoleNavSection[] = [
     entries: [
       { to: paths.files, label: "console:nav.files", icon: IconFiles },
       { to: paths.contextCaching, label: "console:nav.contextCaching", icon: IconDatabase, adminOnly: true },
+    ],
+  },
+  {
+    label: "console:nav.support",
+    entries: [
+      { to: paths.feedback, label: "console:nav.feedback", icon: IconMessageReport },
+      { to: paths.contactSales, label: "console:nav.contactSales", icon: IconHeadset },
     ],
   },
   {

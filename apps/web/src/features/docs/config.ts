@@ -34,7 +34,7 @@ export const docsConfig: DocsConfig = {
   changelogUrl: `${REPOSITORY}/releases`,
   blogUrl: { "en-US": null, "zh-CN": null },
   issueUrl: `${REPOSITORY}/issues/new`,
-  navPages: { contactSales: false, playground: false, console: true, agreement: false },
+  navPages: { contactSales: true, playground: true, console: true, agreement: false },
   qr: {
     kefu: "mailto:support@moonport.dev",
     devgroup: `${REPOSITORY}/discussions/categories/q-a`,

@@ -198,6 +198,7 @@ export function NotFoundBody() {
           {t("notFound.home")}
         </Button>
         <ReportLink href={report} label={t("notFound.report")} />
+        <FeedbackLink label={t("notFound.feedback")} />
       </article>
     </main>
   );
@@ -212,6 +213,22 @@ function ReportLink({ href, label }: { href: string | null; label: string }) {
     <a href={target} target="_blank" rel="noopener noreferrer" data-testid="report-issue">
       {label}
     </a>
+  );
+}
+
+/** The console's feedback form, told which page the reader was on (filled in after hydration, like ReportLink). */
+function FeedbackLink({ label }: { label: string }) {
+  const [from, setFrom] = useState<string | null>(null);
+  useEffect(() => setFrom(window.location.href), []);
+  return (
+    <Text mt="sm" size="sm">
+      <Link
+        to={from ? `/console/feedback?${new URLSearchParams({ from })}` : "/console/feedback"}
+        data-testid="docs-feedback"
+      >
+        {label}
+      </Link>
+    </Text>
   );
 }
 
@@ -233,6 +250,7 @@ export function ServerErrorBody({ error }: { error: unknown }) {
           {t("error.reload")}
         </Button>
         <ReportLink href={report} label={t("error.report")} />
+        <FeedbackLink label={t("error.feedback")} />
       </article>
     </main>
   );

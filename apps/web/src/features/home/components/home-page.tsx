@@ -1,20 +1,4 @@
-import {
-  Anchor,
-  Badge,
-  Box,
-  Burger,
-  Button,
-  Card,
-  Container,
-  Drawer,
-  Group,
-  SimpleGrid,
-  Stack,
-  Text,
-  ThemeIcon,
-  Title,
-} from "@mantine/core";
-import { useDisclosure } from "@mantine/hooks";
+import { Badge, Box, Button, Card, Container, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } from "@mantine/core";
 import {
   IconArrowRight,
   IconBook2,
@@ -23,18 +7,15 @@ import {
   IconFileStack,
   IconMessages,
   IconPlugConnected,
-  IconWorld,
 } from "@tabler/icons-react";
 import type { ComponentType } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { Logo } from "../../../components/logo.tsx";
 import { PageMeta } from "../../../components/page-meta.tsx";
-import { LocaleSwitch, ThemeSwitch } from "../../../components/preferences.tsx";
+import { SiteFooter, SiteHeader } from "../../../components/site-frame.tsx";
 import { useLocale } from "../../../i18n/index.ts";
 import { useSignedIn } from "../../../lib/session.ts";
-import { apiBaseUrl, otherEditionSite, useBrand } from "../../../lib/site-config.ts";
-import { SITE_LINKS } from "../site-links.ts";
+import { apiBaseUrl, useBrand } from "../../../lib/site-config.ts";
 import classes from "./home.module.css";
 
 const FEATURES: { key: string; icon: ComponentType<{ size?: number; stroke?: number }>; color: string }[] = [
@@ -43,71 +24,6 @@ const FEATURES: { key: string; icon: ComponentType<{ size?: number; stroke?: num
   { key: "code", icon: IconCode, color: "cyan" },
   { key: "dialogue", icon: IconMessages, color: "teal" },
 ];
-
-/** A signed-in visitor is offered the console only; "Sign in" would be a dead end for them. */
-function SignInLink({ button = false, onClick }: { button?: boolean; onClick?: () => void }) {
-  const { t } = useTranslation("home");
-  if (useSignedIn()) return null;
-  return button ? (
-    <Button component={Link} to="/signin" variant="default" data-testid="home-sign-in">
-      {t("nav.signIn")}
-    </Button>
-  ) : (
-    <Link to="/signin" className={classes.navLink} onClick={onClick}>
-      {t("nav.signIn")}
-    </Link>
-  );
-}
-
-function SiteHeader() {
-  const { t } = useTranslation("home");
-  const [opened, { toggle, close }] = useDisclosure(false);
-  return (
-    <header className={classes.header}>
-      <Container size="lg" h={64}>
-        <Group h="100%" justify="space-between" wrap="nowrap">
-          <Group gap="xl" wrap="nowrap">
-            <Link to="/" style={{ color: "inherit", textDecoration: "none" }}>
-              <Logo />
-            </Link>
-            <Group gap={4} visibleFrom="sm" component="nav">
-              {SITE_LINKS.map((l) => (
-                <Link key={l.to} to={l.to} className={classes.navLink}>
-                  {t(l.label)}
-                </Link>
-              ))}
-            </Group>
-          </Group>
-          <Group gap="xs" wrap="nowrap">
-            <Group gap="xs" visibleFrom="sm" wrap="nowrap">
-              <LocaleSwitch />
-              <ThemeSwitch />
-              <SignInLink button />
-            </Group>
-            <Button component={Link} to="/console" visibleFrom="xs" color="indigo.7">
-              {t("nav.openConsole")}
-            </Button>
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t("nav.menu")} />
-          </Group>
-        </Group>
-      </Container>
-      <Drawer opened={opened} onClose={close} size="xs" position="right" title={<Logo />} hiddenFrom="sm">
-        <Stack gap="xs">
-          {SITE_LINKS.map((l) => (
-            <Link key={l.to} to={l.to} className={classes.navLink} onClick={close}>
-              {t(l.label)}
-            </Link>
-          ))}
-          <SignInLink onClick={close} />
-          <Group gap="xs" mt="md">
-            <LocaleSwitch />
-            <ThemeSwitch />
-          </Group>
-        </Stack>
-      </Drawer>
-    </header>
-  );
-}
 
 function CodeSample() {
   const base = apiBaseUrl(useLocale());
@@ -134,45 +50,6 @@ function CodeSample() {
         </code>
       </pre>
     </div>
-  );
-}
-
-function SiteFooter() {
-  const { t } = useTranslation("home");
-  const brand = useBrand();
-  const other = otherEditionSite(useLocale());
-  return (
-    <footer className={classes.footer}>
-      <Container size="lg" py="xl">
-        <Group justify="space-between" gap="md">
-          <Stack gap={6}>
-            <Logo size={24} />
-            <Text size="xs" className={classes.muted}>
-              © {new Date().getFullYear()} {brand}. {t("footer.rights")}
-            </Text>
-          </Stack>
-          <Group gap="lg">
-            {SITE_LINKS.map((l) => (
-              <Link key={l.to} to={l.to} className={classes.footerLink}>
-                {t(l.label)}
-              </Link>
-            ))}
-            <Anchor
-              href={other.url}
-              className={`${classes.footerLink} ${classes.otherEdition}`}
-              underline="hover"
-              data-two-host={other.twoHost}
-              data-testid="other-edition"
-            >
-              <Group gap={4} component="span">
-                <IconWorld size={14} />
-                {t(`footer.edition.${other.edition}`)}
-              </Group>
-            </Anchor>
-          </Group>
-        </Group>
-      </Container>
-    </footer>
   );
 }
 

@@ -4,4 +4,5 @@ export const SITE_LINKS = [
   { to: "/docs/pricing/chat", label: "home:nav.pricing" },
   { to: "/playground", label: "home:nav.playground" },
   { to: "/console", label: "home:nav.console" },
+  { to: "/contact-sales", label: "home:nav.contactSales" },
 ] as const;
