@@ -770,6 +770,87 @@ const CASES: Case[] = [
     route: "GET /api/admin/organizations",
     url: () => "/api/admin/organizations?q=&page=1",
   },
+  // The rest of the back office: operator only, everyone else the answer of a missing route. Writes aim at
+  // missing objects, so reaching the handler shows as its 404 and nothing changes.
+  { name: "back-office dashboard", route: "GET /api/admin/dashboard", url: () => "/api/admin/dashboard?days=7" },
+  {
+    name: "an organization (back office)",
+    route: "GET /api/admin/organizations/:orgId",
+    url: (f) => `/api/admin/organizations/${f.orgId}`,
+  },
+  ...(
+    [
+      ["grant credit", "POST", "grant", { amount: "1", note: "matrix" }],
+      ["set limits", "PUT", "limits", { tierOverride: null, rateLimitOverride: null }],
+      ["suspend", "POST", "suspend", { reason: "matrix" }],
+      ["resume", "POST", "resume", undefined],
+    ] as const
+  ).map(([name, method, path, body]) => ({
+    name: `${name} (back office)`,
+    route: `${method} /api/admin/organizations/:orgId/${path}`,
+    url: () => `/api/admin/organizations/org_missing/${path}`,
+    body: body === undefined ? undefined : () => body,
+    reached: { status: 404, code: "not_found" },
+  })),
+  { name: "list users (back office)", route: "GET /api/admin/users", url: () => "/api/admin/users?q=u_" },
+  {
+    name: "a user (back office)",
+    route: "GET /api/admin/users/:userId",
+    url: () => "/api/admin/users/usr_missing",
+    reached: { status: 404, code: "not_found" },
+  },
+  ...(["disable", "enable", "revoke-sessions"] as const).map((path) => ({
+    name: `${path} a user (back office)`,
+    route: `POST /api/admin/users/:userId/${path}`,
+    url: () => `/api/admin/users/usr_missing/${path}`,
+    reached: { status: 404, code: "not_found" },
+  })),
+  { name: "pending transfers (back office)", route: "GET /api/admin/transfers", url: () => "/api/admin/transfers" },
+  { name: "sales leads (back office)", route: "GET /api/admin/leads", url: () => "/api/admin/leads?status=new" },
+  { name: "all feedback (back office)", route: "GET /api/admin/feedback", url: () => "/api/admin/feedback" },
+  {
+    name: "a feedback image (back office)",
+    route: "GET /api/admin/feedback/:id/images/:n",
+    url: () => "/api/admin/feedback/fb_missing/images/1",
+    reached: { status: 404, code: "not_found" },
+  },
+  {
+    name: "set a ticket's status (back office)",
+    route: "PUT /api/admin/:kind/:id/status",
+    url: () => "/api/admin/leads/lead_missing/status",
+    body: () => ({ status: "resolved" }),
+    reached: { status: 404, code: "not_found" },
+  },
+  {
+    name: "reply to a ticket (back office)",
+    route: "POST /api/admin/:kind/:id/reply",
+    url: () => "/api/admin/feedback/fb_missing/reply",
+    body: () => ({ message: "Thanks" }),
+    reached: { status: 404, code: "not_found" },
+  },
+  { name: "code batches (back office)", route: "GET /api/admin/code-batches", url: () => "/api/admin/code-batches" },
+  {
+    name: "generate a code batch (back office)",
+    route: "POST /api/admin/code-batches",
+    url: () => "/api/admin/code-batches",
+    body: () => ({
+      edition: "cn",
+      count: 0,
+      amount: "1",
+      voucherType: "other",
+      voucherDays: 30,
+      validDays: 30,
+      minTier: null,
+    }),
+    reached: { status: 400, code: "validation_failed" },
+  },
+  {
+    name: "revoke a code batch (back office)",
+    route: "POST /api/admin/code-batches/:batchId/revoke",
+    url: () => "/api/admin/code-batches/batch_missing/revoke",
+    reached: { status: 404, code: "not_found" },
+  },
+  { name: "audit log (back office)", route: "GET /api/admin/audit", url: () => "/api/admin/audit?q=org" },
 ];
 
 function declaration(c: Case): DeclaredRoute {

@@ -27,6 +27,10 @@ export const ERROR_MESSAGES = {
     "zh-CN": "尝试次数过多，请 {seconds} 秒后再试。",
   },
   invalid_credentials: { "en-US": "Wrong username or password.", "zh-CN": "用户名或密码错误。" },
+  account_disabled: {
+    "en-US": "This account has been disabled by the platform operator. Contact support.",
+    "zh-CN": "该账号已被平台停用，请联系客服。",
+  },
   wrong_password: { "en-US": "The current password is wrong.", "zh-CN": "当前密码错误。" },
   username_taken: { "en-US": "This username is already taken.", "zh-CN": "该用户名已被占用。" },
   phone_taken: {

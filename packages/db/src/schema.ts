@@ -35,6 +35,8 @@ export const users = pgTable(
       .default("user"),
     /** The organization the console opens on; switching persists here. */
     currentOrgId: text("current_org_id"),
+    /** Set by an operator: sign-in is refused and the user's sessions are revoked. */
+    disabledAt: ts("disabled_at"),
     createdAt: createdAt(),
     updatedAt: ts("updated_at").notNull().defaultNow(),
   },
@@ -125,6 +127,9 @@ export const organizations = pgTable("organizations", {
   })
     .notNull()
     .default("unverified"),
+  /** Set by an operator: the gateway refuses the organization's keys (403) until it is resumed. */
+  suspendedAt: ts("suspended_at"),
+  suspendReason: text("suspend_reason"),
   createdBy: text("created_by").notNull(),
   createdAt: createdAt(),
 });
@@ -328,6 +333,9 @@ export const requestBills = pgTable(
     index("request_bills_project_time_idx").on(t.projectId, t.createdAt),
     // Partial: only cache lines have one, so chat bills pay nothing for it.
     index("request_bills_context_cache_idx").on(t.contextCacheId).where(sql`context_cache_id is not null`),
+    // BRIN: a few pages summarising the append-only table by time, for the back office's platform-wide ranges
+    // (a B-tree here would cost every gateway insert).
+    index("request_bills_time_brin").using("brin", t.createdAt),
   ],
 );
 
@@ -598,6 +606,9 @@ export const operatorActions = pgTable(
     action: text("action").notNull(),
     target: text("target"),
     details: jsonb("details").notNull().default(sql`'{}'::jsonb`),
+    /** What the action changed, as it was and as it became (the audit log shows both). */
+    before: jsonb("before"),
+    after: jsonb("after"),
     createdAt: createdAt(),
   },
   (t) => [index("operator_actions_time_idx").on(t.createdAt)],

@@ -46,6 +46,7 @@ const NOT_ACTIVE_ADVICE: Record<string, string> = {
   monthly_budget_exceeded:
     "the monthly budget of this key's project is spent; raise the project budget in the console or try again next month",
   project_archived: "the project of this key is archived",
+  suspended: "the organization was suspended by the platform operator; contact support",
 };
 
 /** Factories for every row of api-compat §3 we emit; messages are verbatim. */

@@ -27,6 +27,8 @@ export interface OrgView {
   cumulativeRecharge: bigint;
   tierOverride: number | null;
   rateLimitOverride: RateLimitOverride | null;
+  /** Suspended by an operator: every request is refused. */
+  suspended: boolean;
   /** Settled on this instance, not yet committed to the database. */
   uncommitted: bigint;
   loadedAt: number;
@@ -203,12 +205,14 @@ export class Accounts {
         cumulativeRecharge: schema.organizations.cumulativeRecharge,
         tierOverride: schema.organizations.tierOverride,
         rateLimitOverride: schema.organizations.rateLimitOverride,
+        suspendedAt: schema.organizations.suspendedAt,
         voucher: usableVoucherSql(orgId),
       })
       .from(schema.organizations)
       .where(eq(schema.organizations.id, orgId));
     if (!org) throw new Error(`organization ${orgId} not found`);
-    return { ...org, voucher: BigInt(org.voucher) };
+    const { suspendedAt, ...rest } = org;
+    return { ...rest, suspended: suspendedAt !== null, voucher: BigInt(org.voucher) };
   }
 
   private loadOrg(orgId: string): Promise<OrgView> {
@@ -232,6 +236,7 @@ export class Accounts {
       view.cumulativeRecharge = row.cumulativeRecharge;
       view.tierOverride = row.tierOverride;
       view.rateLimitOverride = row.rateLimitOverride;
+      view.suspended = row.suspended;
       view.loadedAt = started;
     });
   }

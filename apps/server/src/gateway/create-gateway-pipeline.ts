@@ -220,6 +220,7 @@ export function createGatewayPipeline(ctx: AppContext): GatewayPipelineHandle {
       const { key } = req;
       if (!findModel(req.model)) throw gatewayErrors.modelNotFound(req.model);
       const [org, project] = await Promise.all([accounts.org(key.orgId), accounts.project(key.projectId)]);
+      if (org.suspended) throw gatewayErrors.accountNotActive(key.orgId, key.keyId, "suspended");
       if (project.status !== "active") throw gatewayErrors.accountNotActive(key.orgId, key.keyId, "project_archived");
       if (accounts.available(org) <= 0n) throw gatewayErrors.insufficientBalance();
       const spent = accounts.spent(project);

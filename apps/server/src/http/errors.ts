@@ -22,6 +22,7 @@ export const STATUS = {
   conflict: 409,
   rate_limited: 429,
   invalid_credentials: 401,
+  account_disabled: 403,
   wrong_password: 400,
   username_taken: 409,
   phone_taken: 409,

@@ -110,6 +110,16 @@ export const MAIL_TEMPLATES = {
       ],
     },
   },
+  support_reply: {
+    subject: {
+      "en-US": "{brand}: a reply to your {kind}",
+      "zh-CN": "{brand}：关于您的{kind}的回复",
+    },
+    body: {
+      "en-US": ["{message}", "You wrote on {sentAt}:", "{original}", "Reference: {id}."],
+      "zh-CN": ["{message}", "您于 {sentAt} 写道：", "{original}", "编号：{id}。"],
+    },
+  },
 } as const satisfies Record<string, Template>;
 
 export type MailTemplate = keyof typeof MAIL_TEMPLATES;

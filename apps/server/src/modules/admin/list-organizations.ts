@@ -3,7 +3,7 @@ import { type Db, schema } from "@moonport/db";
 import { count, desc, eq, ilike, or, type SQL, sql } from "drizzle-orm";
 
 /** `%` and `_` typed by the operator are matched literally. */
-function likePattern(q: string): string {
+export function likePattern(q: string): string {
   return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 

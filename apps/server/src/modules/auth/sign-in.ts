@@ -44,7 +44,7 @@ export async function signInByPassword(opts: {
   const delay = signInDelayMs(accountFailures);
   if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
   const [user] = await ctx.db
-    .select({ id: schema.users.id, passwordHash: schema.users.passwordHash })
+    .select({ id: schema.users.id, passwordHash: schema.users.passwordHash, disabledAt: schema.users.disabledAt })
     .from(schema.users)
     .where(phone ? eq(schema.users.phone, phone) : sql`lower(${schema.users.username}) = lower(${opts.username})`);
   const ok = await verifyPassword(user?.passwordHash, opts.password);
@@ -55,6 +55,8 @@ export async function signInByPassword(opts: {
     throw new AppError("invalid_credentials");
   }
   await limits.signInFailuresPerAccountIp.reset(pairKey);
+  // Told only to someone who knows the password: a disabled account is not revealed to guessers.
+  if (user.disabledAt) throw new AppError("account_disabled");
   return openSession(ctx, user.id, client);
 }
 
@@ -73,12 +75,16 @@ export async function signInBySms(opts: {
   let userId: string;
   let codeId: string;
   try {
-    const [user] = await ctx.db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.phone, phone));
+    const [user] = await ctx.db
+      .select({ id: schema.users.id, disabledAt: schema.users.disabledAt })
+      .from(schema.users)
+      .where(eq(schema.users.phone, phone));
     if (!user) {
       throw new AppError("phone_not_registered", { details: [{ path: "phone", message: "phone_not_registered" }] });
     }
     userId = user.id;
     codeId = await checkSmsCode({ db: ctx.db, phone, purpose: "signin", code: opts.code, now });
+    if (user.disabledAt) throw new AppError("account_disabled");
   } catch (e) {
     if (e instanceof AppError) await limits.signInFailuresPerIp.hit(ipKey);
     throw e;

@@ -1,4 +1,12 @@
-import { EDITION_TIME_ZONE, TIERS, type Tier, type TierRow, tierFor, type UsageLimits } from "@moonport/contracts";
+import {
+  EDITION_TIME_ZONE,
+  TIERS,
+  type Tier,
+  type TierRow,
+  tierFor,
+  type UsageLimits,
+  withLimitOverride,
+} from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { and, eq, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
@@ -28,7 +36,8 @@ export async function getUsageLimits(opts: { ctx: AppContext; access: OrgAccess;
   const { org } = opts.access;
   const now = opts.now ?? new Date();
   const tz = EDITION_TIME_ZONE[org.edition];
-  const tier = tierFor(org.edition, org.cumulativeRecharge, org.tierOverride);
+  // What the gateway enforces: the tier with the operator's limits above it, if any.
+  const tier = withLimitOverride(tierFor(org.edition, org.cumulativeRecharge, org.tierOverride), org.rateLimitOverride);
   const rb = schema.requestBills;
   const [minute] = await db
     .select({

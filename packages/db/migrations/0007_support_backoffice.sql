@@ -35,6 +35,12 @@ CREATE TABLE "sales_leads" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+ALTER TABLE "operator_actions" ADD COLUMN "before" jsonb;--> statement-breakpoint
+ALTER TABLE "operator_actions" ADD COLUMN "after" jsonb;--> statement-breakpoint
+ALTER TABLE "organizations" ADD COLUMN "suspended_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "organizations" ADD COLUMN "suspend_reason" text;--> statement-breakpoint
+ALTER TABLE "users" ADD COLUMN "disabled_at" timestamp with time zone;--> statement-breakpoint
 CREATE INDEX "feedback_org_time_idx" ON "feedback" USING btree ("org_id","created_at");--> statement-breakpoint
 CREATE INDEX "feedback_status_time_idx" ON "feedback" USING btree ("status","created_at");--> statement-breakpoint
-CREATE INDEX "sales_leads_status_time_idx" ON "sales_leads" USING btree ("status","created_at");
+CREATE INDEX "sales_leads_status_time_idx" ON "sales_leads" USING btree ("status","created_at");--> statement-breakpoint
+CREATE INDEX "request_bills_time_brin" ON "request_bills" USING brin ("created_at");
