@@ -294,6 +294,13 @@ const CASES: Case[] = [
     body: () => ({ purpose: "signup", phone: uniqueLocalPhone().local }),
   },
   { name: "development SMS outbox", route: "GET /api/dev/sms-outbox", url: () => "/api/dev/sms-outbox" },
+  {
+    // The fixture has an operator already: reaching the seam shows as its 409.
+    name: "development setup token",
+    route: "POST /api/dev/setup-token",
+    url: () => "/api/dev/setup-token",
+    reached: { status: 409, code: "conflict" },
+  },
   { name: "whether a session exists", route: "GET /api/auth/session", url: () => "/api/auth/session" },
   {
     name: "sign up with a password",

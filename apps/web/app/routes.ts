@@ -39,6 +39,18 @@ export default [
       route("billing/recharge", "routes/console/recharge.tsx"),
       route("billing/vouchers", "routes/console/vouchers.tsx"),
     ]),
+
+    // The back office (operator only; see routes/admin/layout.tsx).
+    route("admin", "routes/admin/layout.tsx", [
+      index("routes/admin/dashboard.tsx"),
+      route("organizations", "routes/admin/organizations.tsx"),
+      route("organizations/:orgId", "routes/admin/organization.tsx"),
+      route("users", "routes/admin/users.tsx"),
+      route("users/:userId", "routes/admin/user.tsx"),
+      route("queues/:tab?", "routes/admin/queues.tsx"),
+      route("codes", "routes/admin/codes.tsx"),
+      route("audit", "routes/admin/audit.tsx"),
+    ]),
   ]),
 
   route("*", "routes/not-found.tsx"),

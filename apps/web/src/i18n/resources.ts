@@ -2,6 +2,7 @@
  * Every UI string, per namespace and locale. A namespace is one JSON file per locale; the key-parity test
  * (resources.test.ts) fails when a key exists in one locale and not the other.
  */
+import enAdmin from "./locales/en-US/admin.json";
 import enAuth from "./locales/en-US/auth.json";
 import enBilling from "./locales/en-US/billing.json";
 import enBills from "./locales/en-US/bills.json";
@@ -15,6 +16,7 @@ import enOrg from "./locales/en-US/org.json";
 import enPlayground from "./locales/en-US/playground.json";
 import enProfile from "./locales/en-US/profile.json";
 import enSupport from "./locales/en-US/support.json";
+import zhAdmin from "./locales/zh-CN/admin.json";
 import zhAuth from "./locales/zh-CN/auth.json";
 import zhBilling from "./locales/zh-CN/billing.json";
 import zhBills from "./locales/zh-CN/bills.json";
@@ -32,6 +34,7 @@ import zhSupport from "./locales/zh-CN/support.json";
 export const resources = {
   "en-US": {
     common: enCommon,
+    admin: enAdmin,
     auth: enAuth,
     bills: enBills,
     caches: enCaches,
@@ -47,6 +50,7 @@ export const resources = {
   },
   "zh-CN": {
     common: zhCommon,
+    admin: zhAdmin,
     auth: zhAuth,
     bills: zhBills,
     caches: zhCaches,

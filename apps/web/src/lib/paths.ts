@@ -34,6 +34,14 @@ export const paths = {
   recharge: "/console/billing/recharge",
   vouchers: "/console/billing/vouchers",
   playground: "/playground",
+  admin: "/admin",
+  adminOrganizations: "/admin/organizations",
+  adminOrganization: (orgId: string) => `/admin/organizations/${encodeURIComponent(orgId)}`,
+  adminUsers: "/admin/users",
+  adminUser: (userId: string) => `/admin/users/${encodeURIComponent(userId)}`,
+  adminQueues: (tab?: "transfers" | "leads" | "feedback") => (tab ? `/admin/queues/${tab}` : "/admin/queues"),
+  adminCodes: "/admin/codes",
+  adminAudit: "/admin/audit",
 } as const;
 
 /** The tab named in the URL, or the first one when it names none. */

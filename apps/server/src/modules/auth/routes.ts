@@ -17,8 +17,9 @@ import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { App, FastifyRequest } from "../../http/route.ts";
 import { clientInfo, endSession, setSessionCookies } from "../../http/session.ts";
+import { AppError } from "../../lib/app-error.ts";
 import { listDevSms } from "./dev-outbox.ts";
-import { operatorExists, setupOperator } from "./operator.ts";
+import { issueSetupToken, operatorExists, setupOperator } from "./operator.ts";
 import { sendSmsCode } from "./send-sms-code.ts";
 import { signInByPassword, signInBySms } from "./sign-in.ts";
 import { signUpByPassword, signUpByPhone } from "./sign-up.ts";
@@ -152,6 +153,20 @@ export default async function authRoutes(app: App, ctx: AppContext) {
         schema: { querystring: DevSmsOutboxQuery, response: { 200: z.array(DevSmsMessage) } },
       },
       async (req) => listDevSms({ ctx, phone: req.query.phone }),
+    );
+    // A fresh one-time setup link's token while no operator exists (what the server prints at start), so the
+    // browser tests can create the operator through the real /setup page.
+    app.post(
+      "/dev/setup-token",
+      {
+        config: { access: "public", loopbackOnly: true },
+        schema: { response: { 200: z.object({ token: z.string() }) } },
+      },
+      async () => {
+        const token = await issueSetupToken({ db: ctx.db, now: ctx.clock.now() });
+        if (!token) throw new AppError("conflict", { params: { reason: "an operator already exists" } });
+        return { token };
+      },
     );
   }
 }

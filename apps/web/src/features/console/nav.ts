@@ -28,6 +28,8 @@ export interface ConsoleNavEntry {
   icon: ComponentType<{ size?: number; stroke?: number }>;
   /** Only for organization admins (hidden for members). */
   adminOnly?: boolean;
+  /** Active on this path only, not below it (a section's home). */
+  exact?: boolean;
 }
 
 export interface ConsoleNavSection {

@@ -23,7 +23,7 @@ import { Logo } from "../../../components/logo.tsx";
 import { LocaleSwitch, ThemeSwitch } from "../../../components/preferences.tsx";
 import { paths } from "../../../lib/paths.ts";
 import { isSignedOut, useMe } from "../../auth/api/get-me.ts";
-import { CONSOLE_NAV, CONSOLE_SITE_LINKS } from "../nav.ts";
+import { CONSOLE_NAV, CONSOLE_SITE_LINKS, type ConsoleNavSection } from "../nav.ts";
 import classes from "./console-shell.module.css";
 import { OrgSwitcher } from "./org-switcher.tsx";
 import { UserMenu } from "./user-menu.tsx";
@@ -42,10 +42,19 @@ const SITE_LINK_COLOR = "light-dark(var(--mantine-color-gray-7), var(--mantine-c
 export function ConsoleShell({
   children,
   sidebar = true,
+  nav = CONSOLE_NAV,
+  orgSwitcher = true,
+  home = paths.console,
 }: {
   children: (me: MeWithOrgs) => ReactNode;
   /** Full-width pages of the top navbar (the playground) have no console sidebar. */
   sidebar?: boolean;
+  /** The sidebar's sections (the back office brings its own). */
+  nav?: ConsoleNavSection[];
+  /** The organization switcher (the back office works across organizations). */
+  orgSwitcher?: boolean;
+  /** Where the logo leads. */
+  home?: string;
 }) {
   const { t } = useTranslation("console");
   const [opened, { toggle, close }] = useDisclosure(false);
@@ -100,11 +109,11 @@ export function ConsoleShell({
         <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="xs">
           <Group gap="sm" wrap="nowrap">
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t("nav.toggle")} />
-            <Link to={paths.console} style={{ textDecoration: "none", color: "inherit" }} aria-label={t("nav.home")}>
+            <Link to={home} style={{ textDecoration: "none", color: "inherit" }} aria-label={t("nav.home")}>
               <Logo compact />
             </Link>
             <Divider orientation="vertical" visibleFrom="sm" />
-            <OrgSwitcher me={user} />
+            {orgSwitcher ? <OrgSwitcher me={user} /> : null}
           </Group>
           <Group gap="xs" wrap="nowrap">
             <Group gap="xs" visibleFrom="sm" wrap="nowrap">
@@ -124,7 +133,7 @@ export function ConsoleShell({
       <AppShell.Navbar className={classes.navbar} p="sm">
         <AppShell.Section grow component={ScrollArea}>
           <Stack gap="lg">
-            {CONSOLE_NAV.map((section) => {
+            {nav.map((section) => {
               const entries = section.entries.filter((e) => !e.adminOnly || role === "admin");
               if (entries.length === 0) return null;
               return (
@@ -132,14 +141,14 @@ export function ConsoleShell({
                   <Text size="xs" fw={600} c="dimmed" tt="uppercase" px="sm" pb={4}>
                     {t(section.label)}
                   </Text>
-                  {entries.map(({ to, label, icon: Icon }) => (
+                  {entries.map(({ to, label, icon: Icon, exact }) => (
                     <NavLink
                       key={to}
                       component={Link}
                       to={to}
                       label={t(label)}
                       leftSection={<Icon size={18} stroke={1.6} />}
-                      active={isActive(location.pathname, to)}
+                      active={exact ? location.pathname === to : isActive(location.pathname, to)}
                       className={classes.navLink}
                     />
                   ))}

@@ -1,6 +1,6 @@
 import { Avatar, Group, Menu, Text, UnstyledButton } from "@mantine/core";
 import type { MeWithOrgs } from "@moonport/contracts";
-import { IconChevronDown, IconLogout, IconUserCircle } from "@tabler/icons-react";
+import { IconChevronDown, IconLogout, IconShieldLock, IconUserCircle } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
 import { paths } from "../../../lib/paths.ts";
@@ -36,6 +36,16 @@ export function UserMenu({ me }: { me: MeWithOrgs }) {
         <Menu.Item component={Link} to={paths.profile} leftSection={<IconUserCircle size={16} stroke={1.6} />}>
           {t("nav.profile")}
         </Menu.Item>
+        {me.role === "operator" ? (
+          <Menu.Item
+            component={Link}
+            to={paths.admin}
+            leftSection={<IconShieldLock size={16} stroke={1.6} />}
+            data-testid="open-back-office"
+          >
+            {t("nav.backOffice")}
+          </Menu.Item>
+        ) : null}
         <Menu.Divider />
         <Menu.Item
           color="red"

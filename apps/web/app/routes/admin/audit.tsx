@@ -1,0 +1,5 @@
+import { AuditScreen } from "../../../src/features/admin/components/audit-screen.tsx";
+
+export default function AdminAuditScreenRoute() {
+  return <AuditScreen />;
+}

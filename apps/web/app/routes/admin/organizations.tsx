@@ -1,0 +1,5 @@
+import { OrganizationsScreen } from "../../../src/features/admin/components/organizations-screen.tsx";
+
+export default function AdminOrganizationsScreenRoute() {
+  return <OrganizationsScreen />;
+}
