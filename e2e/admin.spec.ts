@@ -185,6 +185,12 @@ test("the operator works the back office; every action lands in the audit log", 
   const exporting = await page.request.get("/api/admin/audit?q=org.grant&format=csv");
   expect(await exporting.text()).toContain("goodwill for INC-7");
 
+  // The catalog: every model with its prices; this e2e server has no upstream, so the simulator serves them.
+  await page.getByRole("link", { name: "Catalog" }).click();
+  await expect(page.getByTestId("catalog-model-row").filter({ hasText: "moonshot-v1-8k" }).first()).toContainText(
+    "Simulator",
+  );
+
   // Screenshots of every back-office screen, both locales and themes.
   const state = await page.context().storageState();
   fs.mkdirSync(".tmp/shots", { recursive: true });
@@ -205,6 +211,7 @@ test("the operator works the back office; every action lands in the audit log", 
         ["queues", "/admin/queues/leads"],
         ["codes", "/admin/codes"],
         ["audit", "/admin/audit"],
+        ["catalog", "/admin/catalog"],
       ] as const) {
         await p.goto(path);
         await p.waitForLoadState("networkidle");

@@ -3,6 +3,9 @@
  * limits, suspension as the gateway sees it, disabling users, the queues of leads, feedback and transfers with
  * replies by e-mail over a local SMTP server, redemption code batches, and the audit log with before and after.
  */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -304,5 +307,56 @@ describe("dashboard and audit log", () => {
     expect(lines[0]).toContain("time,actor,actor_name,action,target,before,after,details");
     expect(lines[1]).toContain("org.grant");
     expect(lines[1]).toContain("compensation for INC-42");
+  });
+});
+
+describe("catalog", () => {
+  it("lists every model with its prices and what serves it, and each upstream's health", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "catalog-"));
+    const file = path.join(dir, "upstreams.json");
+    // Port 9 (discard) on loopback: nothing listens, so the upstream fails fast.
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        "moonshot-v1-32k": { baseUrl: "http://127.0.0.1:9/v1", apiKey: "sk-upstream-secret", connectTimeoutMs: 500 },
+      }),
+    );
+    const app = await createTestApp({ UPSTREAMS_FILE: file });
+    try {
+      const op = await signUp(app);
+      await app.ctx.db.update(schema.users).set({ role: "operator" }).where(eq(schema.users.id, op.userId));
+      const key = await createApiKey({
+        db: app.ctx.db,
+        orgId: op.orgId,
+        projectId: op.defaultProjectId,
+        name: "k",
+        createdBy: op.userId,
+      });
+      await app.ctx.db
+        .update(schema.organizations)
+        .set({ cashBalance: 10n * U })
+        .where(eq(schema.organizations.id, op.orgId));
+      const res = await app.app.inject({
+        method: "POST",
+        url: "/v1/chat/completions",
+        headers: { authorization: `Bearer ${key.key}`, "content-type": "application/json" },
+        payload: JSON.stringify({ model: "moonshot-v1-32k", messages: [{ role: "user", content: "hi" }] }),
+      });
+      expect(res.statusCode).toBeGreaterThanOrEqual(500);
+      const catalog = await op.client.get(`${A}/catalog`);
+      expect(catalog.status).toBe(200);
+      const v8 = catalog.body.models.find((m: { id: string }) => m.id === "moonshot-v1-8k");
+      expect(v8).toMatchObject({ servedBy: "simulator", prices: { CNY: { input: expect.any(String) } } });
+      expect(catalog.body.models.find((m: { id: string }) => m.id === "moonshot-v1-32k").servedBy).toBe(
+        "moonshot-v1-32k",
+      );
+      const [up] = catalog.body.upstreams;
+      expect(up).toMatchObject({ model: "moonshot-v1-32k", baseUrl: "http://127.0.0.1:9/v1", requests: 1, errors: 1 });
+      expect(up.lastError).toMatch(/unreachable/);
+      expect(JSON.stringify(catalog.body)).not.toContain("sk-upstream-secret");
+    } finally {
+      await app.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -781,6 +781,11 @@ const CASES: Case[] = [
   // missing objects, so reaching the handler shows as its 404 and nothing changes.
   { name: "back-office dashboard", route: "GET /api/admin/dashboard", url: () => "/api/admin/dashboard?days=7" },
   {
+    name: "catalog and upstream health (back office)",
+    route: "GET /api/admin/catalog",
+    url: () => "/api/admin/catalog",
+  },
+  {
     name: "an organization (back office)",
     route: "GET /api/admin/organizations/:orgId",
     url: (f) => `/api/admin/organizations/${f.orgId}`,

@@ -50,6 +50,7 @@ export default [
       route("queues/:tab?", "routes/admin/queues.tsx"),
       route("codes", "routes/admin/codes.tsx"),
       route("audit", "routes/admin/audit.tsx"),
+      route("catalog", "routes/admin/catalog.tsx"),
     ]),
   ]),
 

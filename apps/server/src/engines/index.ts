@@ -5,13 +5,15 @@
 
 import type { ChatRequest } from "../chat/types.ts";
 import type { Config } from "../env.ts";
-import { OpenAICompatibleEngine } from "./openai-compatible/index.ts";
+import { OpenAICompatibleEngine, type UpstreamHealth } from "./openai-compatible/index.ts";
 import { SimulatorEngine } from "./simulator/index.ts";
 import { DocsSearchProvider, HttpSearchProvider, type SearchProvider } from "./simulator/search.ts";
 import type { Engine } from "./types.ts";
 
 export interface EngineRouter {
   forRequest(req: Pick<ChatRequest, "model" | "billedModel">): Engine;
+  /** Each configured upstream (by the model id it serves, "*" for the fallback) and its health on this instance. */
+  upstreams(): { model: string; baseUrl: string; health: UpstreamHealth }[];
   close(): Promise<void>;
 }
 
@@ -29,6 +31,17 @@ export function createEngines(config: Config): EngineRouter {
   return {
     forRequest(req) {
       return upstreams.get(req.model.id) ?? upstreams.get(req.billedModel.id) ?? fallback ?? simulator;
+    },
+    upstreams() {
+      return [...upstreams].map(([model, engine]) => ({
+        model,
+        // The address without credentials or query: the back office shows where, never secrets.
+        baseUrl: (() => {
+          const u = new URL(config.upstreams[model]!.baseUrl);
+          return `${u.origin}${u.pathname}`;
+        })(),
+        health: { ...engine.health },
+      }));
     },
     async close() {
       await Promise.all([...upstreams.values()].map((u) => u.close()));

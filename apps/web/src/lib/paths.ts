@@ -42,6 +42,7 @@ export const paths = {
   adminQueues: (tab?: "transfers" | "leads" | "feedback") => (tab ? `/admin/queues/${tab}` : "/admin/queues"),
   adminCodes: "/admin/codes",
   adminAudit: "/admin/audit",
+  adminCatalog: "/admin/catalog",
 } as const;
 
 /** The tab named in the URL, or the first one when it names none. */

@@ -286,3 +286,33 @@ export const AdminCodeBatchPage = paged(AdminCodeBatch);
 /** The codes of a new batch: shown this once, never stored in the clear. */
 export const AdminCodeBatchCreated = z.object({ batch: AdminCodeBatch, codes: z.array(z.string()) });
 export const AdminBatchParams = z.object({ batchId: z.string().min(1).max(64) });
+
+// ─── catalog ───
+
+const PriceRow = z.object({ input: z.string(), output: z.string(), cacheHit: z.string().nullable() });
+export const AdminCatalog = z.object({
+  models: z.array(
+    z.object({
+      id: z.string(),
+      family: z.string(),
+      contextWindow: z.number().int(),
+      listed: z.boolean(),
+      prices: z.object({ CNY: PriceRow, USD: PriceRow }),
+      /** The upstream that serves it ("*": the fallback) or "simulator" (the built-in engine). */
+      servedBy: z.string(),
+    }),
+  ),
+  upstreams: z.array(
+    z.object({
+      model: z.string(),
+      baseUrl: z.string(),
+      requests: z.number().int(),
+      errors: z.number().int(),
+      lastOkAt: z.string().nullable(),
+      lastErrorAt: z.string().nullable(),
+      lastError: z.string().nullable(),
+      latencyMs: z.number().nullable(),
+    }),
+  ),
+});
+export type AdminCatalog = z.infer<typeof AdminCatalog>;

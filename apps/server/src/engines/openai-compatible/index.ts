@@ -55,10 +55,29 @@ function toolType(t: string | undefined): "function" | "builtin_function" | unde
   return t === "builtin_function" ? t : t === "function" ? t : undefined;
 }
 
+/** What the back office shows of an upstream: counts since start, the last outcome of each kind, latency. */
+export interface UpstreamHealth {
+  requests: number;
+  errors: number;
+  lastOkAt: number | null;
+  lastErrorAt: number | null;
+  lastError: string | null;
+  /** Time to the response headers, exponentially averaged over recent requests (ms). */
+  latencyMs: number | null;
+}
+
 export class OpenAICompatibleEngine implements Engine {
   readonly info = { fingerprint: "moonport-upstream" };
   private readonly pool: Pool;
   private readonly basePath: string;
+  readonly health: UpstreamHealth = {
+    requests: 0,
+    errors: 0,
+    lastOkAt: null,
+    lastErrorAt: null,
+    lastError: null,
+    latencyMs: null,
+  };
 
   constructor(private readonly route: UpstreamRoute) {
     const url = new URL(route.baseUrl);
@@ -87,8 +106,29 @@ export class OpenAICompatibleEngine implements Engine {
     return JSON.stringify(body);
   }
 
-  /** Sends the request, retrying connection failures and gateway statuses: nothing has reached the client yet. */
+  /** Sends the request and records the outcome in `health` (a client's own cancellation is not the upstream's fault). */
   private async send(req: ChatRequest, signal: AbortSignal) {
+    const h = this.health;
+    const started = performance.now();
+    h.requests++;
+    try {
+      const res = await this.attempt(req, signal);
+      const ms = performance.now() - started;
+      h.latencyMs = h.latencyMs === null ? ms : h.latencyMs * 0.8 + ms * 0.2;
+      h.lastOkAt = Date.now();
+      return res;
+    } catch (e) {
+      if (!signal.aborted) {
+        h.errors++;
+        h.lastErrorAt = Date.now();
+        h.lastError = (e as Error).message.slice(0, 300);
+      }
+      throw e;
+    }
+  }
+
+  /** Sends the request, retrying connection failures and gateway statuses: nothing has reached the client yet. */
+  private async attempt(req: ChatRequest, signal: AbortSignal) {
     const body = this.upstreamBody(req);
     const headers: Record<string, string> = {
       "content-type": "application/json",

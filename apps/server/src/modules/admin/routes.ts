@@ -2,6 +2,7 @@ import {
   AdminAuditPage,
   AdminAuditQuery,
   AdminBatchParams,
+  AdminCatalog,
   AdminCodeBatch,
   AdminCodeBatchCreated,
   AdminCodeBatchPage,
@@ -36,6 +37,7 @@ import { AppError } from "../../lib/app-error.ts";
 import { confirmPayment } from "../billing/settle-payment.ts";
 import { exportAuditLog, listAuditLog } from "./audit-log.ts";
 import { createCodeBatch, listCodeBatches, revokeCodeBatch } from "./code-batches.ts";
+import { getCatalog } from "./get-catalog.ts";
 import { getDashboard } from "./get-dashboard.ts";
 import { listOrganizations } from "./list-organizations.ts";
 import {
@@ -73,6 +75,8 @@ export default async function adminRoutes(app: App, ctx: AppContext) {
     { config: op, schema: { querystring: AdminDashboardQuery, response: { 200: AdminDashboard } } },
     async (req) => getDashboard({ db: ctx.db, days: req.query.days, now: now() }),
   );
+
+  app.get("/catalog", { config: op, schema: { response: { 200: AdminCatalog } } }, async () => getCatalog(ctx.engines));
 
   // ─── organizations ───
   app.get(

@@ -1,5 +1,6 @@
 import {
   IconBuildingCommunity,
+  IconCpu,
   IconHistory,
   IconInbox,
   IconLayoutDashboard,
@@ -18,6 +19,7 @@ export const ADMIN_NAV = [
       { to: paths.adminUsers, label: "admin:nav.users", icon: IconUsers },
       { to: paths.adminQueues(), label: "admin:nav.queues", icon: IconInbox },
       { to: paths.adminCodes, label: "admin:nav.codes", icon: IconTicket },
+      { to: paths.adminCatalog, label: "admin:nav.catalog", icon: IconCpu },
       { to: paths.adminAudit, label: "admin:nav.audit", icon: IconHistory },
     ],
   },

@@ -4,6 +4,7 @@
  */
 import {
   AdminAuditPage,
+  AdminCatalog,
   AdminCodeBatch,
   AdminCodeBatchCreated,
   AdminCodeBatchPage,
@@ -139,3 +140,11 @@ export const useRevokeCodeBatch = () =>
   useAdminWrite((batchId: string) =>
     api(`${A}/code-batches/${batchId}/revoke`, { method: "POST", schema: AdminCodeBatch }),
   );
+
+export const catalogQuery = () =>
+  queryOptions({
+    queryKey: [...adminKey, "catalog"],
+    queryFn: () => api(`${A}/catalog`, { schema: AdminCatalog }),
+    // Upstream health moves with traffic.
+    refetchInterval: 15_000,
+  });

@@ -1,0 +1,5 @@
+import { CatalogScreen } from "../../../src/features/admin/components/catalog-screen.tsx";
+
+export default function AdminCatalogRoute() {
+  return <CatalogScreen />;
+}
