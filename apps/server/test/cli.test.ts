@@ -49,6 +49,25 @@ describe("operator command line", () => {
     expect(users.out).toContain("1 user(s)");
     const orgs = await run("list-orgs", []);
     expect(orgs.out).toContain("root_op's organization");
+    // The audit log records it, like every operator command.
+    const [line] = await database.db
+      .select()
+      .from(schema.operatorActions)
+      .where(eq(schema.operatorActions.action, "operator.create"));
+    expect(line).toMatchObject({ actor: "cli:create-operator", target: user!.id, after: { username: "root_op" } });
+
+    const limits = await run("set-org-limits", [org!.id, "--rpm", "500"]);
+    expect(limits.code, limits.out).toBe(0);
+    const [set] = await database.db
+      .select()
+      .from(schema.operatorActions)
+      .where(eq(schema.operatorActions.action, "org.set_limits"));
+    expect(set).toMatchObject({
+      actor: "cli:set-org-limits",
+      target: org!.id,
+      before: { rateLimitOverride: null },
+      after: { rateLimitOverride: { rpm: 500 } },
+    });
   });
 
   it("refuses a second operator with a clear message and changes nothing", async () => {

@@ -389,7 +389,12 @@ describe.skipIf(skipReason !== null)("three instances behind HAProxy on PostgreS
 
   it("enforce one RPM limit across all instances", async () => {
     const acct = await seedAccount(control.ctx, { cash: "100", tierOverride: 1 });
-    await setOrgRateLimits({ db: control.ctx.db, orgId: acct.orgId, override: { rpm: 12, concurrency: 100 } });
+    await setOrgRateLimits({
+      db: control.ctx.db,
+      orgId: acct.orgId,
+      override: { rpm: 12, concurrency: 100 },
+      actor: "test",
+    });
     // 36 requests, round-robin over three instances: each would admit 12 if it counted alone.
     const statuses = await Promise.all(
       Array.from({ length: 36 }, (_, i) => post(lbPort, acct.key, i).then((r) => r.status)),

@@ -50,6 +50,7 @@ export const createOperatorCommand: CliCommand = {
           edition: config.defaultEdition,
           locale: EDITION_LOCALE[config.defaultEdition],
           now: new Date(),
+          via: "cli:create-operator",
         }),
       );
       print(`Created operator ${username} (${userId}). Sign in to the console with this username.`);

@@ -44,7 +44,7 @@ export const setOrgLimitsCommand: CliCommand = {
       return 2;
     }
     try {
-      await setOrgRateLimits({ db, orgId, override });
+      await setOrgRateLimits({ db, orgId, override, actor: "cli:set-org-limits" });
     } catch (e) {
       if (e instanceof AppError && e.code === "not_found") {
         print(`No organization ${orgId}.`);

@@ -8,6 +8,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { type ClientInfo, createSession, type NewSession, newToken } from "../../http/session.ts";
 import { AppError } from "../../lib/app-error.ts";
+import { recordOperatorAction } from "../admin/record-operator-action.ts";
 import { createUserWithOrg } from "./create-user.ts";
 import { getMe } from "./get-me.ts";
 import { hashPassword } from "./password.ts";
@@ -35,6 +36,8 @@ export async function createOperator(opts: {
   edition: Edition;
   locale: Locale;
   now: Date;
+  /** How the operator came to be, for the audit log: "cli:create-operator" or "setup-link". */
+  via: string;
 }): Promise<{ userId: string }> {
   const { tx } = opts;
   if (await operatorExists(tx)) throw new AppError("operator_exists");
@@ -42,6 +45,12 @@ export async function createOperator(opts: {
   const { userId } = await createUserWithOrg({ ...opts, passwordHash, role: "operator" });
   // Outstanding setup links lose their purpose once an operator exists.
   await tx.update(schema.setupTokens).set({ usedAt: opts.now }).where(isNull(schema.setupTokens.usedAt));
+  await recordOperatorAction(tx, {
+    actor: opts.via,
+    action: "operator.create",
+    target: userId,
+    after: { username: opts.username },
+  });
   return { userId };
 }
 
@@ -81,7 +90,7 @@ export async function setupOperator(opts: {
     if (used.length === 0) {
       throw new AppError("setup_token_invalid");
     }
-    const { userId } = await createOperator({ ...opts, tx, now });
+    const { userId } = await createOperator({ ...opts, tx, now, via: "setup-link" });
     const session = await createSession({ db: tx, userId, ttlMs: ctx.config.sessionTtlMs, now, client: opts.client });
     return { me: await getMe({ db: tx, userId }), session };
   });
