@@ -52,6 +52,7 @@ import sandboxRoutes from "./modules/payments/sandbox-routes.ts";
 import webhookRoutes from "./modules/payments/webhook-routes.ts";
 import playgroundRoutes from "./modules/playground/routes.ts";
 import projectRoutes from "./modules/projects/routes.ts";
+import riddleRoutes from "./modules/riddles/routes.ts";
 import systemRoutes from "./modules/system/routes.ts";
 import usageRoutes from "./modules/usage/routes.ts";
 import { createObservability, installObservability, type Observability } from "./observability/index.ts";
@@ -92,6 +93,7 @@ const apiModules: ((app: App, ctx: AppContext) => Promise<void>)[] = [
   mailRoutes,
   paymentRoutes,
   playgroundRoutes,
+  riddleRoutes,
   fileRoutes,
   cacheRoutes,
 ];
