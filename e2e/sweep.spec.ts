@@ -183,6 +183,7 @@ test("console screens in both locales and both themes at 390 px: no errors, no o
     "/console/billing/recharge",
     "/console/billing/vouchers",
     "/playground",
+    "/playground?mode=riddle",
   ];
   const failures: string[] = [];
   for (const [locale, theme] of [
