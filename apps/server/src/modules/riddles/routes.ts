@@ -1,4 +1,5 @@
 import {
+  errorMessage,
   OrgIdParams,
   RiddleAttemptList,
   RiddleBoard,
@@ -12,7 +13,9 @@ import { newId } from "@moonport/db";
 import { GatewayError } from "../../chat/errors.ts";
 import { abortOnClose } from "../../chat/send-chat-run.ts";
 import type { AppContext } from "../../context.ts";
+import type { EngineEvent } from "../../engines/types.ts";
 import { type App, orgAccess, projectAccess } from "../../http/route.ts";
+import { playgroundError } from "../playground/playground-error.ts";
 import { claimRiddleReward } from "./claim-riddle-reward.ts";
 import { getRiddleBoard } from "./get-riddle-board.ts";
 import { listRiddleAttempts } from "./list-riddle-attempts.ts";
@@ -78,6 +81,17 @@ export default async function riddleRoutes(app: App, ctx: AppContext) {
         onSettleError: (e) => req.log.error({ err: e }, "settle failed"),
       });
       const { run } = started;
+      // Wait for the model's first event before the head goes out: a failure before the first byte (an upstream
+      // error, a timeout) is still a console error in the user's language, and the attempt gives its slot back.
+      const events = run.events[Symbol.asyncIterator]();
+      let first: IteratorResult<EngineEvent>;
+      try {
+        first = await events.next();
+      } catch (e) {
+        await run.settle(signal.aborted ? "client_closed" : "upstream_error");
+        await failRiddleAttempt(ctx, started.attemptId);
+        throw e instanceof GatewayError ? playgroundError(e) : e;
+      }
       const res = reply.raw;
       reply.hijack();
       res.writeHead(200, {
@@ -93,7 +107,8 @@ export default async function riddleRoutes(app: App, ctx: AppContext) {
       };
       let answer = "";
       try {
-        for await (const ev of run.events) {
+        for (let next = first; !next.done; next = await events.next()) {
+          const ev = next.value;
           if (ev.type === "delta" && ev.choice === 0 && ev.content) {
             answer += ev.content;
             send({ type: "delta", content: ev.content });
@@ -103,7 +118,12 @@ export default async function riddleRoutes(app: App, ctx: AppContext) {
         await run.settle(signal.aborted ? "client_closed" : "upstream_error");
         await failRiddleAttempt(ctx, started.attemptId);
         if (!(e instanceof GatewayError)) req.log.error({ err: e, requestId }, "riddle run failed");
-        send({ type: "error", message: e instanceof GatewayError ? e.message : "The model failed." });
+        // A failure mid-stream: the head is gone, so the reason travels as the stream's last event.
+        const err =
+          e instanceof GatewayError
+            ? playgroundError(e)
+            : { code: "playground_model_failed" as const, params: { reason: "-" } };
+        send({ type: "error", message: errorMessage(err.code, req.locale, err.params) });
         res.end();
         return;
       }
