@@ -185,6 +185,7 @@ test("console screens in both locales and both themes at 390 px: no errors, no o
     "/console/billing/vouchers",
     "/console/feedback",
     "/playground",
+    "/playground?mode=riddle",
   ];
   const failures: string[] = [];
   for (const [locale, theme] of [

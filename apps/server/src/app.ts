@@ -53,6 +53,7 @@ import webhookRoutes from "./modules/payments/webhook-routes.ts";
 import playgroundRoutes from "./modules/playground/routes.ts";
 import projectRoutes from "./modules/projects/routes.ts";
 import supportRoutes from "./modules/support/routes.ts";
+import riddleRoutes from "./modules/riddles/routes.ts";
 import systemRoutes from "./modules/system/routes.ts";
 import usageRoutes from "./modules/usage/routes.ts";
 import { createObservability, installObservability, type Observability } from "./observability/index.ts";
@@ -93,6 +94,7 @@ const apiModules: ((app: App, ctx: AppContext) => Promise<void>)[] = [
   mailRoutes,
   paymentRoutes,
   playgroundRoutes,
+  riddleRoutes,
   fileRoutes,
   cacheRoutes,
   supportRoutes,

@@ -594,6 +594,27 @@ const CASES: Case[] = [
     object: someoneElsesSession,
   },
 
+  // Riddles (progress, attempts and rewards are the caller's own; the project pays beyond the free quota).
+  { name: "riddle board", route: "GET /api/orgs/:orgId/riddles", url: (f) => `${O(f)}/riddles` },
+  {
+    name: "riddle attempts",
+    route: "GET /api/orgs/:orgId/riddles/:riddleId/attempts",
+    url: (f) => `${O(f)}/riddles/first-word/attempts`,
+  },
+  {
+    name: "claim an unsolved riddle's reward",
+    route: "POST /api/orgs/:orgId/riddles/:riddleId/claim",
+    url: (f) => `${O(f)}/riddles/first-word/claim`,
+    reached: { status: 409, code: "riddle_not_solved" },
+  },
+  {
+    name: "submit a riddle prompt that breaks its length rule",
+    route: "POST /api/orgs/:orgId/projects/:projectId/riddles/:riddleId/attempts",
+    url: (f) => `${P(f)}/riddles/first-word/attempts`,
+    body: () => ({ prompt: "Hello! ".repeat(10) }),
+    reached: { status: 400, code: "riddle_prompt_rejected" },
+  },
+
   // API keys.
   { name: "list API keys", route: "GET /api/orgs/:orgId/api-keys", url: (f) => `${O(f)}/api-keys` },
   {

@@ -134,6 +134,22 @@ export const ERROR_MESSAGES = {
     "en-US": "The model is unavailable right now. Try again later. ({reason})",
     "zh-CN": "模型暂时不可用，请稍后再试。（{reason}）",
   },
+  riddle_locked: {
+    "en-US": "This riddle is locked. Solve the earlier riddles of its track first.",
+    "zh-CN": "该谜题尚未解锁，请先完成同一难度中前面的谜题。",
+  },
+  riddle_prompt_rejected: {
+    "en-US": "The prompt breaks the riddle's rules: {reason}",
+    "zh-CN": "提示词不符合谜题规则：{reason}",
+  },
+  riddle_not_solved: {
+    "en-US": "Solve this riddle before claiming its reward.",
+    "zh-CN": "请先解开该谜题，再领取奖励。",
+  },
+  riddle_reward_claimed: {
+    "en-US": "This riddle's reward was already claimed.",
+    "zh-CN": "该谜题的奖励已经领取过了。",
+  },
   file_too_large: {
     "en-US": "The file is larger than {max}. Upload a smaller file.",
     "zh-CN": "文件超过 {max}，请上传更小的文件。",

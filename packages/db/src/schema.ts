@@ -794,3 +794,83 @@ export const feedback = pgTable(
     index("feedback_status_time_idx").on(t.status, t.createdAt),
   ],
 );
+
+// ─── riddles ───────────────────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Riddle challenges (issue 16; apps/server/src/modules/riddles). The built-in catalog is inserted by id when
+ * missing (never overwriting an operator's edit); operators add, edit, reorder and retire rows with the CLI.
+ * `content` is `{en-US|zh-CN: {title, story, goal, system}}`, `rules` is `RiddleRules` of contracts, `reward` is
+ * `{CNY, USD}` in nano-units as strings, `solutions` the stored prompts that solve it (never sent to players).
+ */
+export const riddles = pgTable(
+  "riddles",
+  {
+    id: text("id").primaryKey(),
+    difficulty: text("difficulty", { enum: ["beginner", "easy", "medium", "hard", "expert"] }).notNull(),
+    position: integer("position").notNull(),
+    model: text("model").notNull(),
+    maxTokens: integer("max_tokens").notNull(),
+    responseFormat: text("response_format", { enum: ["text", "json_object"] }).notNull(),
+    content: jsonb("content").notNull(),
+    rules: jsonb("rules").notNull(),
+    reward: jsonb("reward").notNull(),
+    voucherDays: integer("voucher_days").notNull(),
+    solutions: jsonb("solutions").notNull(),
+    retiredAt: ts("retired_at"),
+    createdAt: createdAt(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [index("riddles_track_idx").on(t.difficulty, t.position)],
+);
+
+/**
+ * One submission. `status` is `running` from the moment the quota slot is taken until the verdict (`judged`), or
+ * `failed` when the run never produced a judged answer (engine error, client gone): failed attempts count for
+ * nothing. `billed` false means it used the free daily quota.
+ */
+export const riddleAttempts = pgTable(
+  "riddle_attempts",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    riddleId: text("riddle_id")
+      .notNull()
+      .references(() => riddles.id, { onDelete: "cascade" }),
+    orgId: text("org_id").notNull(),
+    projectId: text("project_id").notNull(),
+    requestId: text("request_id").notNull(),
+    prompt: text("prompt").notNull(),
+    answer: text("answer").notNull().default(""),
+    status: text("status", { enum: ["running", "judged", "failed"] }).notNull(),
+    passed: boolean("passed").notNull().default(false),
+    checks: jsonb("checks").notNull().default(sql`'[]'::jsonb`),
+    billed: boolean("billed").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("riddle_attempts_user_idx").on(t.userId, t.createdAt),
+    index("riddle_attempts_riddle_idx").on(t.userId, t.riddleId, t.createdAt),
+  ],
+);
+
+/** A player's first solve of a riddle, and its reward claim (once per player, into one organization). */
+export const riddleSolves = pgTable(
+  "riddle_solves",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    riddleId: text("riddle_id")
+      .notNull()
+      .references(() => riddles.id, { onDelete: "cascade" }),
+    attemptId: text("attempt_id").notNull(),
+    solvedAt: ts("solved_at").notNull(),
+    claimedAt: ts("claimed_at"),
+    claimOrgId: text("claim_org_id"),
+    voucherId: text("voucher_id"),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.riddleId] })],
+);

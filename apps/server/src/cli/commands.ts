@@ -5,6 +5,7 @@ import { createOperatorCommand } from "./create-operator.ts";
 import { demoKeyCommand } from "./demo-key.ts";
 import { listOrgsCommand, listUsersCommand } from "./list.ts";
 import { confirmPaymentCommand, voucherCodesCommand } from "./payments.ts";
+import { riddlesCommand } from "./riddles.ts";
 import { setOrgLimitsCommand } from "./set-org-limits.ts";
 
 export interface CliCommand {
@@ -33,4 +34,5 @@ export const commands: CliCommand[] = [
   setOrgLimitsCommand,
   confirmPaymentCommand,
   voucherCodesCommand,
+  riddlesCommand,
 ];

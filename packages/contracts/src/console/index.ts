@@ -10,4 +10,5 @@ export * from "./orgs.ts";
 export * from "./playground.ts";
 export * from "./projects.ts";
 export * from "./support.ts";
+export * from "./riddles.ts";
 export * from "./usage.ts";

@@ -69,6 +69,7 @@ import { HistoryDrawer } from "./history-drawer.tsx";
 import { MessageView } from "./message-view.tsx";
 import { ModelSelect, ParamsForm } from "./params-form.tsx";
 import classes from "./playground.module.css";
+import { RiddleMode } from "./riddle-mode.tsx";
 import { RunFooter } from "./run-footer.tsx";
 import { TemplatesDialog } from "./templates-dialog.tsx";
 import { useRunner } from "./use-runner.ts";
@@ -158,6 +159,8 @@ function Workbench({ org, projectId }: { org: CurrentOrg; projectId: string }) {
   const [templatesOpen, setTemplatesOpen] = useState(false);
   const [historyOpen, setHistoryOpen] = useState(false);
   const [paramsFor, setParamsFor] = useState<string | null>(null);
+  // Riddle mode has its own view; `?mode=riddle` opens it (links from elsewhere, the e2e).
+  const [riddle, setRiddle] = useState(() => new URLSearchParams(window.location.search).get("mode") === "riddle");
   const runner = useRunner(org.id, projectId);
   const dirty = useRef(false);
   const saving = useRef<Promise<unknown> | null>(null);
@@ -422,11 +425,40 @@ function Workbench({ org, projectId }: { org: CurrentOrg; projectId: string }) {
 
   if (loading) return <LoadingBlock />;
 
+  const modeSwitch = (
+    <SegmentedControl
+      value={riddle ? "riddle" : state.mode}
+      onChange={(v) => {
+        if (v === "riddle") {
+          setRiddle(true);
+          return;
+        }
+        setRiddle(false);
+        change((s) => withMode(s, v as PlaygroundMode));
+      }}
+      data={MODE_SWITCH.map((m) => ({
+        value: m.value,
+        disabled: !m.available,
+        label: m.available ? t(`modes.${m.value}`) : `${t(`modes.${m.value}`)} · ${t("modes.soon")}`,
+      }))}
+      disabled={runner.anyRunning}
+      aria-label={t("modes.label")}
+      data-testid="mode-switch"
+    />
+  );
+  if (riddle) return <RiddleMode org={org} projectId={projectId} modeSwitch={modeSwitch} />;
+
   const toolbar = (
     <Group justify="space-between" gap="xs" className={classes.toolbar}>
       <SegmentedControl
         value={state.mode}
-        onChange={(v) => change((s) => withMode(s, v as PlaygroundMode))}
+        onChange={(v) => {
+          if (v === "riddle") {
+            setRiddle(true);
+            return;
+          }
+          change((s) => withMode(s, v as PlaygroundMode));
+        }}
         data={MODE_SWITCH.map((m) => ({
           value: m.value,
           disabled: !m.available,

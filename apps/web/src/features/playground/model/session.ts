@@ -13,12 +13,12 @@ import {
   splitStopSequences,
 } from "@moonport/contracts";
 
-/** Mode switch entries. Riddle mode belongs to the riddles issue: listed, not yet available. */
+/** Mode switch entries. Riddle mode is not a session mode: it has its own view (components/riddle-mode.tsx). */
 export const MODE_SWITCH: { value: PlaygroundMode | "riddle"; available: boolean }[] = [
   { value: "chat", available: true },
   { value: "compare", available: true },
   { value: "edit", available: true },
-  { value: "riddle", available: false },
+  { value: "riddle", available: true },
 ];
 
 export const DEFAULT_MODEL = "kimi-k2-0905-preview";
