@@ -166,6 +166,26 @@ test("the operator works the back office; every action lands in the audit log", 
   await confirmDialog(page);
   await expect(batchRow.getByTestId("batch-usable")).toHaveText("0");
 
+  // Riddles: reorder and retire in the expert track, then put everything back (the riddles spec plays the tracks).
+  await page.getByRole("link", { name: "Riddles" }).click();
+  await page.getByTestId("riddle-track").getByText("Expert").click();
+  const firstId = await page.getByTestId("riddle-row").nth(0).locator("p").nth(1).innerText();
+  await page.getByTestId("riddle-row").nth(1).getByTestId("riddle-up").click();
+  await expect(page.getByTestId("riddle-row").nth(1)).toContainText(firstId);
+  await page.getByTestId("riddle-row").nth(0).getByTestId("riddle-down").click();
+  await expect(page.getByTestId("riddle-row").nth(0)).toContainText(firstId);
+  const last = page.getByTestId("riddle-row").last();
+  await last.getByTestId("riddle-retire").click();
+  await expect(page.getByTestId("riddle-row").last().getByTestId("riddle-status")).toHaveText("Retired");
+  await page.getByTestId("riddle-row").last().getByTestId("riddle-restore").click();
+  await expect(page.getByTestId("riddle-status").filter({ hasText: "Retired" })).toHaveCount(0);
+  // An edit the server refuses explains why and changes nothing.
+  await page.getByTestId("riddle-row").nth(0).getByTestId("riddle-edit").click();
+  await page.getByTestId("riddle-json").fill('{"model": "gpt-9"}');
+  await page.getByRole("dialog").getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("dialog")).toContainText("unknown model");
+  await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
+
   // The audit log has each action, and exports it.
   await page.getByRole("link", { name: "Audit log" }).click();
   const actions = page.getByTestId("audit-action");
@@ -177,6 +197,9 @@ test("the operator works the back office; every action lands in the audit log", 
     "feedback.set_status",
     "voucher_codes.generate",
     "voucher_codes.revoke",
+    "riddle.move",
+    "riddle.retire",
+    "riddle.restore",
   ]) {
     await expect(actions.filter({ hasText: new RegExp(`^${action.replace(".", "\\.")}$`) }).first()).toBeVisible();
   }
@@ -212,6 +235,7 @@ test("the operator works the back office; every action lands in the audit log", 
         ["codes", "/admin/codes"],
         ["audit", "/admin/audit"],
         ["catalog", "/admin/catalog"],
+        ["riddles", "/admin/riddles"],
       ] as const) {
         await p.goto(path);
         await p.waitForLoadState("networkidle");

@@ -360,3 +360,49 @@ describe("catalog", () => {
     }
   });
 });
+
+describe("riddles", () => {
+  it("lists, edits, reorders, retires, restores and adds riddles with the CLI's checks; each in the audit log", async () => {
+    const list = await operator.client.get(`${A}/riddles`);
+    expect(list.status).toBe(200);
+    expect(list.body.items.length).toBeGreaterThanOrEqual(25);
+    const beginners = list.body.items.filter((r: { difficulty: string }) => r.difficulty === "beginner");
+    const second = beginners[1];
+    const def = (await operator.client.get(`${A}/riddles/${second.id}`)).body;
+    expect(def).toMatchObject({ id: second.id, difficulty: "beginner" });
+
+    const edit = await operator.client.put(`${A}/riddles/${second.id}`, {
+      definition: { content: { "en-US": { title: "A sharper title" } } },
+    });
+    expect(edit.status, JSON.stringify(edit.body)).toBe(200);
+    const line = await audit("riddle.edit");
+    expect((line!.before as { content: { "en-US": { title: string } } }).content["en-US"].title).toBe(
+      def.content["en-US"].title,
+    );
+    expect((line!.after as { content: { "en-US": { title: string } } }).content["en-US"].title).toBe("A sharper title");
+
+    const bad = await operator.client.put(`${A}/riddles/${second.id}`, { definition: { model: "gpt-9" } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details[0].message).toContain("unknown model");
+
+    expect((await operator.client.post(`${A}/riddles/${second.id}/move`, { position: 1 })).status).toBe(200);
+    const moved = (await operator.client.get(`${A}/riddles`)).body.items.filter(
+      (r: { difficulty: string; retired: boolean }) => r.difficulty === "beginner" && !r.retired,
+    );
+    expect(moved[0].id).toBe(second.id);
+    expect((await audit("riddle.move"))!.after).toEqual({ position: 1 });
+
+    expect((await operator.client.post(`${A}/riddles/${second.id}/retire`)).status).toBe(200);
+    const board = await customer.client.get(`/api/orgs/${customer.orgId}/riddles`);
+    expect(JSON.stringify(board.body)).not.toContain(second.id);
+    expect((await operator.client.post(`${A}/riddles/${second.id}/restore`)).status).toBe(200);
+    expect((await audit("riddle.restore"))!.after).toEqual({ retired: false });
+
+    const added = await operator.client.post(`${A}/riddles`, { definition: { ...def, id: "ops-added-riddle" } });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    expect(
+      (await operator.client.post(`${A}/riddles`, { definition: { ...def, id: "ops-added-riddle" } })).status,
+    ).toBe(400);
+    expect((await operator.client.get(`${A}/riddles/no-such-riddle`)).status).toBe(404);
+  });
+});

@@ -884,6 +884,34 @@ const CASES: Case[] = [
     reached: { status: 404, code: "not_found" },
   },
   { name: "audit log (back office)", route: "GET /api/admin/audit", url: () => "/api/admin/audit?q=org" },
+  { name: "riddles (back office)", route: "GET /api/admin/riddles", url: () => "/api/admin/riddles" },
+  {
+    name: "a riddle's definition (back office)",
+    route: "GET /api/admin/riddles/:riddleId",
+    url: () => "/api/admin/riddles/no-such-riddle",
+    reached: { status: 404, code: "not_found" },
+  },
+  {
+    name: "add a riddle (back office)",
+    route: "POST /api/admin/riddles",
+    url: () => "/api/admin/riddles",
+    body: () => ({ definition: { id: "x" } }),
+    reached: { status: 400, code: "validation_failed" },
+  },
+  {
+    name: "edit a riddle (back office)",
+    route: "PUT /api/admin/riddles/:riddleId",
+    url: () => "/api/admin/riddles/no-such-riddle",
+    body: () => ({ definition: {} }),
+    reached: { status: 404, code: "not_found" },
+  },
+  ...(["move", "retire", "restore"] as const).map((path) => ({
+    name: `${path} a riddle (back office)`,
+    route: `POST /api/admin/riddles/:riddleId/${path}`,
+    url: () => `/api/admin/riddles/no-such-riddle/${path}`,
+    body: path === "move" ? () => ({ position: 1 }) : undefined,
+    reached: { status: 404, code: "not_found" },
+  })),
 ];
 
 function declaration(c: Case): DeclaredRoute {

@@ -51,6 +51,7 @@ export default [
       route("codes", "routes/admin/codes.tsx"),
       route("audit", "routes/admin/audit.tsx"),
       route("catalog", "routes/admin/catalog.tsx"),
+      route("riddles", "routes/admin/riddles.tsx"),
     ]),
   ]),
 

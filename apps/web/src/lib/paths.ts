@@ -43,6 +43,7 @@ export const paths = {
   adminCodes: "/admin/codes",
   adminAudit: "/admin/audit",
   adminCatalog: "/admin/catalog",
+  adminRiddles: "/admin/riddles",
 } as const;
 
 /** The tab named in the URL, or the first one when it names none. */

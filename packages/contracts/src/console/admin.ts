@@ -316,3 +316,28 @@ export const AdminCatalog = z.object({
   ),
 });
 export type AdminCatalog = z.infer<typeof AdminCatalog>;
+
+// ─── riddles ───
+
+export const AdminRiddleRow = z.object({
+  id: z.string(),
+  difficulty: z.string(),
+  position: z.number().int(),
+  model: z.string(),
+  title: z.object({ "en-US": z.string(), "zh-CN": z.string() }),
+  reward: z.object({ CNY: z.string(), USD: z.string() }),
+  retired: z.boolean(),
+  solves: z.number().int(),
+  attempts: z.number().int(),
+});
+export type AdminRiddleRow = z.infer<typeof AdminRiddleRow>;
+export const AdminRiddleList = z.object({ items: z.array(AdminRiddleRow) });
+export const AdminRiddleParams = z.object({ riddleId: z.string().min(1).max(64) });
+/** A whole riddle definition (add) or a partial one merged over the current (edit): checked by the server. */
+export const AdminRiddleDefinitionBody = z.object({ definition: z.record(z.string(), z.unknown()) });
+export const AdminRiddleMoveRequest = z.object({
+  position: z
+    .number({ error: vmsg("integer") })
+    .int(vmsg("integer"))
+    .min(1, vmsg("integer")),
+});

@@ -9,6 +9,6 @@ export * from "./members.ts";
 export * from "./orgs.ts";
 export * from "./playground.ts";
 export * from "./projects.ts";
-export * from "./support.ts";
 export * from "./riddles.ts";
+export * from "./support.ts";
 export * from "./usage.ts";

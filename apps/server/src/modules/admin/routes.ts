@@ -18,6 +18,10 @@ import {
   AdminOrganizationsQuery,
   AdminOrgParams,
   AdminReplyRequest,
+  AdminRiddleDefinitionBody,
+  AdminRiddleList,
+  AdminRiddleMoveRequest,
+  AdminRiddleParams,
   AdminSuspendRequest,
   AdminTicketParams,
   AdminTicketQuery,
@@ -46,6 +50,7 @@ import {
   setOrganizationLimits,
   setOrganizationSuspended,
 } from "./manage-organizations.ts";
+import { changeRiddle, getRiddleDefinition, listAdminRiddles } from "./manage-riddles.ts";
 import { getAdminUser, listUsers, revokeUserSessions, setUserDisabled } from "./manage-users.ts";
 import {
   listAllFeedback,
@@ -247,6 +252,63 @@ export default async function adminRoutes(app: App, ctx: AppContext) {
     { config: op, schema: { params: AdminBatchParams, response: { 200: AdminCodeBatch } } },
     async (req) => revokeCodeBatch({ ctx, operator: operator(req), batchId: req.params.batchId }),
   );
+
+  // ─── riddles (the same checks as the CLI's `riddles` command) ───
+  app.get("/riddles", { config: op, schema: { response: { 200: AdminRiddleList } } }, async () =>
+    listAdminRiddles(ctx.db),
+  );
+  app.get("/riddles/:riddleId", { config: op, schema: { params: AdminRiddleParams } }, async (req) =>
+    getRiddleDefinition(ctx.db, req.params.riddleId),
+  );
+  app.post(
+    "/riddles",
+    { config: op, schema: { body: AdminRiddleDefinitionBody, response: { 201: Ok } } },
+    async (req, reply) => {
+      await changeRiddle({
+        db: ctx.db,
+        operator: operator(req),
+        change: { kind: "add", definition: req.body.definition },
+      });
+      reply.status(201);
+      return { ok: true as const };
+    },
+  );
+  app.put(
+    "/riddles/:riddleId",
+    { config: op, schema: { params: AdminRiddleParams, body: AdminRiddleDefinitionBody, response: { 200: Ok } } },
+    async (req) => {
+      await changeRiddle({
+        db: ctx.db,
+        operator: operator(req),
+        riddleId: req.params.riddleId,
+        change: { kind: "edit", patch: req.body.definition },
+      });
+      return { ok: true as const };
+    },
+  );
+  app.post(
+    "/riddles/:riddleId/move",
+    { config: op, schema: { params: AdminRiddleParams, body: AdminRiddleMoveRequest, response: { 200: Ok } } },
+    async (req) => {
+      await changeRiddle({
+        db: ctx.db,
+        operator: operator(req),
+        riddleId: req.params.riddleId,
+        change: { kind: "move", position: req.body.position },
+      });
+      return { ok: true as const };
+    },
+  );
+  for (const kind of ["retire", "restore"] as const) {
+    app.post(
+      `/riddles/:riddleId/${kind}`,
+      { config: op, schema: { params: AdminRiddleParams, response: { 200: Ok } } },
+      async (req) => {
+        await changeRiddle({ db: ctx.db, operator: operator(req), riddleId: req.params.riddleId, change: { kind } });
+        return { ok: true as const };
+      },
+    );
+  }
 
   // ─── audit log ───
   app.get("/audit", { config: op, schema: { querystring: AdminAuditQuery } }, async (req, reply) => {

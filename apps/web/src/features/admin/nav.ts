@@ -4,6 +4,7 @@ import {
   IconHistory,
   IconInbox,
   IconLayoutDashboard,
+  IconPuzzle,
   IconTicket,
   IconUsers,
 } from "@tabler/icons-react";
@@ -19,6 +20,7 @@ export const ADMIN_NAV = [
       { to: paths.adminUsers, label: "admin:nav.users", icon: IconUsers },
       { to: paths.adminQueues(), label: "admin:nav.queues", icon: IconInbox },
       { to: paths.adminCodes, label: "admin:nav.codes", icon: IconTicket },
+      { to: paths.adminRiddles, label: "admin:nav.riddles", icon: IconPuzzle },
       { to: paths.adminCatalog, label: "admin:nav.catalog", icon: IconCpu },
       { to: paths.adminAudit, label: "admin:nav.audit", icon: IconHistory },
     ],

@@ -16,6 +16,7 @@ import {
   type AdminLimitsRequest,
   AdminOrganizationDetail,
   AdminOrganizationPage,
+  AdminRiddleList,
   AdminTransferPage,
   AdminUserDetail,
   AdminUserPage,
@@ -148,3 +149,29 @@ export const catalogQuery = () =>
     // Upstream health moves with traffic.
     refetchInterval: 15_000,
   });
+
+export const riddlesQuery = () =>
+  queryOptions({
+    queryKey: [...adminKey, "riddles"],
+    queryFn: () => api(`${A}/riddles`, { schema: AdminRiddleList }),
+  });
+
+/** One riddle's whole definition (what edit merges into and add takes), as JSON. */
+export const fetchRiddleDefinition = (id: string) =>
+  api<Record<string, unknown>>(`${A}/riddles/${encodeURIComponent(id)}`);
+
+export const useRiddleChange = () =>
+  useAdminWrite(
+    (
+      v:
+        | { kind: "add"; definition: Record<string, unknown> }
+        | { kind: "edit"; id: string; definition: Record<string, unknown> }
+        | { kind: "move"; id: string; position: number }
+        | { kind: "retire" | "restore"; id: string },
+    ) => {
+      if (v.kind === "add") return api(`${A}/riddles`, { body: { definition: v.definition } });
+      if (v.kind === "edit") return api(`${A}/riddles/${v.id}`, { method: "PUT", body: { definition: v.definition } });
+      if (v.kind === "move") return api(`${A}/riddles/${v.id}/move`, { body: { position: v.position } });
+      return api(`${A}/riddles/${v.id}/${v.kind}`, { method: "POST" });
+    },
+  );

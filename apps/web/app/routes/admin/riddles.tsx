@@ -1,0 +1,5 @@
+import { RiddlesScreen } from "../../../src/features/admin/components/riddles-screen.tsx";
+
+export default function AdminRiddlesRoute() {
+  return <RiddlesScreen />;
+}
