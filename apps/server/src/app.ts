@@ -53,6 +53,7 @@ import webhookRoutes from "./modules/payments/webhook-routes.ts";
 import playgroundRoutes from "./modules/playground/routes.ts";
 import projectRoutes from "./modules/projects/routes.ts";
 import systemRoutes from "./modules/system/routes.ts";
+import toolRoutes from "./modules/tools/routes.ts";
 import usageRoutes from "./modules/usage/routes.ts";
 import { createObservability, installObservability, type Observability } from "./observability/index.ts";
 
@@ -94,6 +95,7 @@ const apiModules: ((app: App, ctx: AppContext) => Promise<void>)[] = [
   playgroundRoutes,
   fileRoutes,
   cacheRoutes,
+  toolRoutes,
 ];
 
 export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: AppContext }> {

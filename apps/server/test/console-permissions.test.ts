@@ -40,6 +40,8 @@ interface Fixture {
   memberKeyId: string;
   /** a playground session of the organization admin in the project */
   sessionId: string;
+  /** a function tool of the organization admin in the project */
+  functionToolId: string;
   /** Files uploaded by the organization admin and by the project member (for the project). */
   adminFileId: string;
   memberFileId: string;
@@ -123,6 +125,14 @@ async function fixture(): Promise<Fixture> {
     mode: "chat",
     state: PLAYGROUND_STATE,
   });
+  const functionToolId = newId("fnt");
+  await t.ctx.db.insert(schema.functionTools).values({
+    id: functionToolId,
+    userId: orgAdmin.userId,
+    orgId,
+    projectId,
+    ...FUNCTION_TOOL,
+  });
   const adminFileId = await insertFile(orgId, orgAdmin.userId, null);
   const memberFileId = await insertFile(orgId, projectMember.userId, projectId);
   const users = { orgAdmin, orgMember, projectAdmin, projectMember, outsider };
@@ -139,6 +149,7 @@ async function fixture(): Promise<Fixture> {
     adminKeyId: adminKey.id,
     memberKeyId: memberKey.id,
     sessionId,
+    functionToolId,
     adminFileId,
     memberFileId,
   };
@@ -257,6 +268,13 @@ const someoneElsesSession: Partial<Record<Role, Answer>> = {
   projectMember: NOT_FOUND,
 };
 const PG = (f: Fixture) => `${P(f)}/playground`;
+const FUNCTION_TOOL = {
+  name: "matrix_tool",
+  description: "",
+  parameters: '{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}',
+  exampleInput: '{"q":"x"}',
+  code: "function handler(a) { return a.q; }",
+};
 const UPLOAD = multipartBody({ purpose: "file-extract" }, { name: "matrix.md", data: Buffer.from("# Matrix\n") });
 const PROJECT_UPLOAD_BOUNDARY = "----moonportmatrix";
 const PROJECT_UPLOAD_TYPE = `multipart/form-data; boundary=${PROJECT_UPLOAD_BOUNDARY}`;
@@ -583,6 +601,39 @@ const CASES: Case[] = [
     name: "delete someone's playground session",
     route: "DELETE /api/orgs/:orgId/projects/:projectId/playground/sessions/:sessionId",
     url: (f) => `${PG(f)}/sessions/${f.sessionId}`,
+    object: someoneElsesSession,
+  },
+
+  // Custom function tools (private to their author, like sessions).
+  {
+    name: "list function tools",
+    route: "GET /api/orgs/:orgId/projects/:projectId/playground/function-tools",
+    url: (f) => `${PG(f)}/function-tools`,
+  },
+  {
+    name: "save a function tool",
+    route: "POST /api/orgs/:orgId/projects/:projectId/playground/function-tools",
+    url: (f) => `${PG(f)}/function-tools`,
+    // Each caller saves its own tool under a fresh name (names are unique per author and project).
+    body: () => ({ ...FUNCTION_TOOL, name: `t_${newId("n")}` }),
+  },
+  {
+    name: "test-run a function tool",
+    route: "POST /api/orgs/:orgId/projects/:projectId/playground/function-tools/test-run",
+    url: (f) => `${PG(f)}/function-tools/test-run`,
+    body: () => FUNCTION_TOOL,
+  },
+  {
+    name: "edit someone's function tool",
+    route: "PATCH /api/orgs/:orgId/projects/:projectId/playground/function-tools/:toolId",
+    url: (f) => `${PG(f)}/function-tools/${f.functionToolId}`,
+    body: () => ({ description: "changed" }),
+    object: someoneElsesSession,
+  },
+  {
+    name: "delete someone's function tool",
+    route: "DELETE /api/orgs/:orgId/projects/:projectId/playground/function-tools/:toolId",
+    url: (f) => `${PG(f)}/function-tools/${f.functionToolId}`,
     object: someoneElsesSession,
   },
 

@@ -629,6 +629,33 @@ export const playgroundSessions = pgTable(
   (t) => [index("playground_sessions_owner_idx").on(t.userId, t.projectId, t.updatedAt)],
 );
 
+/**
+ * Custom function tools of the playground (issue 15 §2; apps/server/src/modules/tools): private to their author in
+ * one project, like playground sessions. `parameters` and `example_input` are the JSON text the user typed (their
+ * limits are in characters); the code runs only in the QuickJS sandbox (apps/server/src/tools/run-sandboxed.ts).
+ */
+export const functionTools = pgTable(
+  "function_tools",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    orgId: text("org_id").notNull(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    parameters: text("parameters").notNull(),
+    exampleInput: text("example_input").notNull(),
+    code: text("code").notNull(),
+    createdAt: createdAt(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("function_tools_owner_name_idx").on(t.userId, t.projectId, t.name)],
+);
+
 // ─── files ─────────────────────────────────────────────────────────────────────────────────────────────────────
 
 /**

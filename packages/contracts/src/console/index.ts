@@ -9,4 +9,5 @@ export * from "./members.ts";
 export * from "./orgs.ts";
 export * from "./playground.ts";
 export * from "./projects.ts";
+export * from "./tools.ts";
 export * from "./usage.ts";
