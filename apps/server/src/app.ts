@@ -56,6 +56,7 @@ import systemRoutes from "./modules/system/routes.ts";
 import toolRoutes from "./modules/tools/routes.ts";
 import usageRoutes from "./modules/usage/routes.ts";
 import { createObservability, installObservability, type Observability } from "./observability/index.ts";
+import { createOutbound } from "./tools/outbound.ts";
 
 export const WEB_BUILD_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/build/client");
 
@@ -169,6 +170,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
   observability.metrics.watchGateway(ctx.gateway.stats);
   ctx.engines = createEngines(config);
   ctx.files = createFilesService(config);
+  ctx.outbound = createOutbound({ allowHosts: new Set(config.outboundAllowHosts) });
   // With a shared bucket, exports live there too: any instance can serve a download.
   if (ctx.files.store.kind === "s3") {
     ctx.exportFiles = objectFileStorage(ctx.files.store, path.join(config.dataDir, "exports"));
@@ -184,6 +186,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
     await ctx.gateway.close();
     await ctx.keyEvents.close();
     await ctx.engines.close();
+    await ctx.outbound.close();
     await observability.close();
     ctx.mailer.close();
   });

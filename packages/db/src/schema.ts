@@ -656,6 +656,24 @@ export const functionTools = pgTable(
   (t) => [uniqueIndex("function_tools_owner_name_idx").on(t.userId, t.projectId, t.name)],
 );
 
+/**
+ * The official memory tool's notes (modules/tools/official): key → value per organization and project, written by
+ * `POST /v1/formulas/moonshot/memory:latest/fibers` and the playground's tool loop.
+ */
+export const toolMemories = pgTable(
+  "tool_memories",
+  {
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    projectId: text("project_id").notNull(),
+    key: text("key").notNull(),
+    value: text("value").notNull(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.projectId, t.key] })],
+);
+
 // ─── files ─────────────────────────────────────────────────────────────────────────────────────────────────────
 
 /**

@@ -12,6 +12,8 @@ import type { Engine } from "./types.ts";
 
 export interface EngineRouter {
   forRequest(req: Pick<ChatRequest, "model" | "billedModel">): Engine;
+  /** The search behind `$web_search`, also the official web-search tool's (modules/tools/official). */
+  webSearch: SearchProvider;
   close(): Promise<void>;
 }
 
@@ -27,6 +29,7 @@ export function createEngines(config: Config): EngineRouter {
     upstreams.set(model, new OpenAICompatibleEngine(route));
   const fallback = upstreams.get("*");
   return {
+    webSearch,
     forRequest(req) {
       return upstreams.get(req.model.id) ?? upstreams.get(req.billedModel.id) ?? fallback ?? simulator;
     },

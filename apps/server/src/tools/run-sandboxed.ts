@@ -87,6 +87,8 @@ export async function runSandboxed(opts: {
   code: string;
   input: string;
   limits?: Partial<SandboxLimits>;
+  /** "handler" (custom function tools: call `handler(args)`) or "script" (run the code, collect console lines). */
+  mode?: "handler" | "script";
 }): Promise<SandboxResult> {
   const limits = { ...DEFAULT_SANDBOX_LIMITS, ...opts.limits };
   await acquire();
@@ -95,7 +97,7 @@ export async function runSandboxed(opts: {
   try {
     const answer = await new Promise<WorkerAnswer | "killed" | "crashed">((resolve) => {
       const worker = new Worker(new URL("./sandbox-worker.mjs", import.meta.url), {
-        workerData: { code: opts.code, input: opts.input, limits },
+        workerData: { code: opts.code, input: opts.input, limits, mode: opts.mode ?? "handler" },
         // A second fence around QuickJS's own limit: the worker's V8 heap holds only the WASM module and strings.
         resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
         stdout: true,

@@ -8,7 +8,24 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { getQuickJS, shouldInterruptAfterDeadline } from "quickjs-emscripten";
 
-const { code, input, limits } = workerData;
+const { code, input, limits, mode } = workerData;
+
+// Script mode (the official quickjs and code_runner tools): a console whose lines are collected inside QuickJS
+// (plain JavaScript defined in the sandbox, not a host object), then the code; the result is
+// {result: <completion value>, console: [lines]}.
+const SCRIPT_PRELUDE = `var __moonportLog = [];
+var console = (function () {
+  function line(args) {
+    var parts = [];
+    for (var i = 0; i < args.length; i++) {
+      var a = args[i];
+      parts.push(typeof a === "string" ? a : (function () { try { return JSON.stringify(a); } catch (e) { return String(a); } })());
+    }
+    if (__moonportLog.length < 1000) __moonportLog.push(parts.join(" "));
+  }
+  return { log: function () { line(arguments); }, info: function () { line(arguments); },
+    warn: function () { line(arguments); }, error: function () { line(arguments); } };
+})();`;
 
 function describe(error) {
   if (error && typeof error === "object") {
@@ -36,6 +53,7 @@ async function run() {
   runtime.setInterruptHandler(shouldInterruptAfterDeadline(Date.now() + limits.wallMs));
   const vm = runtime.newContext();
   try {
+    if (mode === "script") return runScript(runtime, vm);
     const defined = vm.evalCode(code, "tool.js");
     if (defined.error) {
       const err = classify(describe(vm.dump(defined.error)));
@@ -103,6 +121,36 @@ async function run() {
     vm.dispose();
     runtime.dispose();
   }
+}
+
+function runScript(runtime, vm) {
+  const prelude = vm.evalCode(SCRIPT_PRELUDE, "prelude.js");
+  if (prelude.error) {
+    prelude.error.dispose();
+    return { ok: false, kind: "error", name: "Error", message: "the sandbox could not start" };
+  }
+  prelude.value.dispose();
+  const ran = vm.evalCode(code, "script.js");
+  if (ran.error) {
+    const err = classify(describe(vm.dump(ran.error)));
+    ran.error.dispose();
+    return { ok: false, ...err };
+  }
+  vm.setProp(vm.global, "__moonportResult", ran.value);
+  ran.value.dispose();
+  runtime.executePendingJobs();
+  const text = vm.evalCode(
+    `JSON.stringify({ result: __moonportResult === undefined ? null : __moonportResult, console: __moonportLog })`,
+    "out.js",
+  );
+  if (text.error) {
+    const err = classify(describe(vm.dump(text.error)));
+    text.error.dispose();
+    return { ok: false, ...err };
+  }
+  const output = vm.getString(text.value);
+  text.value.dispose();
+  return { ok: true, output };
 }
 
 run().then(

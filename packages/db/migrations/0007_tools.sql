@@ -12,6 +12,16 @@ CREATE TABLE "function_tools" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "tool_memories" (
+	"org_id" text NOT NULL,
+	"project_id" text NOT NULL,
+	"key" text NOT NULL,
+	"value" text NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "tool_memories_org_id_project_id_key_pk" PRIMARY KEY("org_id","project_id","key")
+);
+--> statement-breakpoint
 ALTER TABLE "function_tools" ADD CONSTRAINT "function_tools_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "function_tools" ADD CONSTRAINT "function_tools_project_id_projects_id_fk" FOREIGN KEY ("project_id") REFERENCES "public"."projects"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "tool_memories" ADD CONSTRAINT "tool_memories_org_id_organizations_id_fk" FOREIGN KEY ("org_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "function_tools_owner_name_idx" ON "function_tools" USING btree ("user_id","project_id","name");
