@@ -57,6 +57,7 @@ import toolRoutes from "./modules/tools/routes.ts";
 import usageRoutes from "./modules/usage/routes.ts";
 import { createObservability, installObservability, type Observability } from "./observability/index.ts";
 import { createOutbound } from "./tools/outbound.ts";
+import { createSecretBox, loadSecretKey } from "./tools/secret-box.ts";
 
 export const WEB_BUILD_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/build/client");
 
@@ -171,6 +172,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
   ctx.engines = createEngines(config);
   ctx.files = createFilesService(config);
   ctx.outbound = createOutbound({ allowHosts: new Set(config.outboundAllowHosts) });
+  ctx.toolSecrets = createSecretBox(loadSecretKey({ configured: config.toolSecretsKey, dataDir: config.dataDir }));
   // With a shared bucket, exports live there too: any instance can serve a download.
   if (ctx.files.store.kind === "s3") {
     ctx.exportFiles = objectFileStorage(ctx.files.store, path.join(config.dataDir, "exports"));

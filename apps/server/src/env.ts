@@ -123,6 +123,8 @@ export const EnvSchema = z.object({
    * (tools/outbound.ts). For a private MCP server of the operator's own, and for tests.
    */
   OUTBOUND_ALLOW_HOSTS: z.string().default(""),
+  /** Key (32 bytes, base64 or hex) encrypting MCP servers' credentials; generated into DATA_DIR/secrets when unset. */
+  TOOL_SECRETS_KEY: z.string().optional(),
   /** JSON file routing models to OpenAI-compatible upstreams (see README "Upstream models"). */
   UPSTREAMS_FILE: z.string().optional(),
   /**
@@ -259,6 +261,8 @@ export interface Config {
   webSearch: { provider: "docs" | "http"; url?: string; token?: string };
   /** Hosts tools may reach although private (lower case, without brackets); see OUTBOUND_ALLOW_HOSTS. */
   outboundAllowHosts: string[];
+  /** TOOL_SECRETS_KEY as given (tools/secret-box.ts parses it); undefined = the generated key in DATA_DIR. */
+  toolSecretsKey?: string;
   /** Prometheus listener; `port` undefined = no metrics endpoint (observability/metrics-server.ts). */
   metrics: { port?: number; host: string; token?: string };
   /** OTLP/HTTP trace export; `endpoint` undefined = tracing off and no OpenTelemetry code loaded. */
@@ -522,6 +526,7 @@ export function buildConfig(raw: Record<string, string | undefined>): Config {
           .replace(/^\[|\]$/g, ""),
       )
       .filter(Boolean),
+    toolSecretsKey: e.TOOL_SECRETS_KEY,
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
     tracing: {
       endpoint:

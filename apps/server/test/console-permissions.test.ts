@@ -42,6 +42,8 @@ interface Fixture {
   sessionId: string;
   /** a function tool of the organization admin in the project */
   functionToolId: string;
+  /** an MCP server of the organization admin in the project (at a refused address) */
+  mcpServerId: string;
   /** Files uploaded by the organization admin and by the project member (for the project). */
   adminFileId: string;
   memberFileId: string;
@@ -133,6 +135,18 @@ async function fixture(): Promise<Fixture> {
     projectId,
     ...FUNCTION_TOOL,
   });
+  const mcpServerId = newId("mcp");
+  await t.ctx.db.insert(schema.mcpServers).values({
+    id: mcpServerId,
+    userId: orgAdmin.userId,
+    orgId,
+    projectId,
+    name: "matrix mcp",
+    url: "http://127.0.0.1:9/mcp",
+    transport: "streamable_http",
+    authType: "none",
+    timeoutMs: 2000,
+  });
   const adminFileId = await insertFile(orgId, orgAdmin.userId, null);
   const memberFileId = await insertFile(orgId, projectMember.userId, projectId);
   const users = { orgAdmin, orgMember, projectAdmin, projectMember, outsider };
@@ -150,6 +164,7 @@ async function fixture(): Promise<Fixture> {
     memberKeyId: memberKey.id,
     sessionId,
     functionToolId,
+    mcpServerId,
     adminFileId,
     memberFileId,
   };
@@ -634,6 +649,40 @@ const CASES: Case[] = [
     name: "delete someone's function tool",
     route: "DELETE /api/orgs/:orgId/projects/:projectId/playground/function-tools/:toolId",
     url: (f) => `${PG(f)}/function-tools/${f.functionToolId}`,
+    object: someoneElsesSession,
+  },
+
+  // MCP servers (private to their author). Syncs reach no server: the URL is refused by the SSRF guard.
+  {
+    name: "list MCP servers",
+    route: "GET /api/orgs/:orgId/projects/:projectId/playground/mcp-servers",
+    url: (f) => `${PG(f)}/mcp-servers`,
+  },
+  {
+    name: "add an MCP server",
+    route: "POST /api/orgs/:orgId/projects/:projectId/playground/mcp-servers",
+    url: (f) => `${PG(f)}/mcp-servers`,
+    body: () => ({ name: "mine", url: "http://127.0.0.1:9/mcp", authType: "bearer", token: "t" }),
+  },
+  {
+    name: "edit someone's MCP server",
+    route: "PATCH /api/orgs/:orgId/projects/:projectId/playground/mcp-servers/:serverId",
+    url: (f) => `${PG(f)}/mcp-servers/${f.mcpServerId}`,
+    body: () => ({ description: "changed" }),
+    object: someoneElsesSession,
+  },
+  {
+    name: "sync someone's MCP server",
+    route: "POST /api/orgs/:orgId/projects/:projectId/playground/mcp-servers/:serverId/sync",
+    url: (f) => `${PG(f)}/mcp-servers/${f.mcpServerId}/sync`,
+    body: () => ({}),
+    object: someoneElsesSession,
+    reached: { status: 502, code: "mcp_sync_network_error" },
+  },
+  {
+    name: "delete someone's MCP server",
+    route: "DELETE /api/orgs/:orgId/projects/:projectId/playground/mcp-servers/:serverId",
+    url: (f) => `${PG(f)}/mcp-servers/${f.mcpServerId}`,
     object: someoneElsesSession,
   },
 

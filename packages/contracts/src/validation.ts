@@ -140,6 +140,10 @@ export const VALIDATION_MESSAGES = {
     "en-US": "A tool with this name already exists in the project.",
     "zh-CN": "项目中已有同名工具。",
   },
+  header_name: {
+    "en-US": "Use only letters, digits and - _ . (an HTTP header name).",
+    "zh-CN": "只能使用字母、数字和 - _ .（HTTP 请求头名称）。",
+  },
 } as const satisfies Record<string, Localized>;
 
 export type ValidationKey = keyof typeof VALIDATION_MESSAGES;

@@ -5,6 +5,7 @@ export * from "./caches.ts";
 export * from "./common.ts";
 export * from "./files.ts";
 export * from "./keys.ts";
+export * from "./mcp.ts";
 export * from "./members.ts";
 export * from "./orgs.ts";
 export * from "./playground.ts";

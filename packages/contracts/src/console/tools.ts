@@ -43,7 +43,10 @@ export const FunctionToolInput = z.object({
 });
 export type FunctionToolInput = z.input<typeof FunctionToolInput>;
 
-export const UpdateFunctionToolRequest = FunctionToolInput.partial();
+export const UpdateFunctionToolRequest = FunctionToolInput.partial().extend({
+  // Without its default: a description left out of an edit stays as it is.
+  description: FunctionToolInput.shape.description.removeDefault().optional(),
+});
 export type UpdateFunctionToolRequest = z.input<typeof UpdateFunctionToolRequest>;
 
 export const FunctionTool = z.object({
