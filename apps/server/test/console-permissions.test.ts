@@ -686,6 +686,14 @@ const CASES: Case[] = [
     object: someoneElsesSession,
   },
 
+  {
+    name: "run someone's function tool in the playground loop",
+    route: "POST /api/orgs/:orgId/projects/:projectId/playground/tool-calls",
+    url: (f) => `${PG(f)}/tool-calls`,
+    body: (f) => ({ kind: "function", target: f.functionToolId, name: "matrix_tool", arguments: '{"q":"x"}' }),
+    object: someoneElsesSession,
+  },
+
   // API keys.
   { name: "list API keys", route: "GET /api/orgs/:orgId/api-keys", url: (f) => `${O(f)}/api-keys` },
   {

@@ -213,4 +213,83 @@ describe("MCP servers", () => {
     expect((await u.client.delete(`${M(u)}/${s.id}`)).status).toBe(200);
     expect((await u.client.get(M(u))).body.items).toEqual([]);
   });
+
+  it("runs the three kinds of tool call of the playground loop: official, function and MCP", async () => {
+    const u = await signUp(t);
+    const P = `/api/orgs/${u.orgId}/projects/${u.defaultProjectId}/playground`;
+    const date = await u.client.post(`${P}/tool-calls`, {
+      kind: "official",
+      target: "moonshot/convert:latest",
+      name: "convert",
+      arguments: JSON.stringify({ value: 2, from: "km", to: "m" }),
+    });
+    expect(date.status, JSON.stringify(date.body)).toBe(200);
+    expect(date.body.state).toBe("success");
+    expect(JSON.parse(date.body.output).result).toBe(2000);
+
+    const fn = (
+      await u.client.post(`${P}/function-tools`, {
+        name: "double",
+        parameters: JSON.stringify({ type: "object", properties: { n: { type: "number" } }, required: ["n"] }),
+        exampleInput: '{"n":2}',
+        code: "function handler(a) { return { doubled: a.n * 2 }; }",
+      })
+    ).body;
+    const ran = await u.client.post(`${P}/tool-calls`, {
+      kind: "function",
+      target: fn.id,
+      name: "double",
+      arguments: '{"n":21}',
+    });
+    expect(ran.body).toMatchObject({ state: "success", output: '{"doubled":42}' });
+    const loop = await u.client.post(`${P}/function-tools`, {
+      name: "spin",
+      parameters: '{"type":"object"}',
+      exampleInput: "{}",
+      code: "function handler() { while (true) {} }",
+    });
+    const spun = await u.client.post(`${P}/tool-calls`, {
+      kind: "function",
+      target: loop.body.id,
+      name: "spin",
+      arguments: "{}",
+    });
+    expect(spun.body).toMatchObject({ state: "failed" });
+    expect(spun.body.output).toMatch(/ran longer than/);
+
+    const server = McpServer.parse(
+      (await u.client.post(M(u), { name: "calc", url: `${mcpBase}/bearer/mcp`, authType: "bearer", token: TOKEN }))
+        .body,
+    );
+    const add = await u.client.post(`${P}/tool-calls`, {
+      kind: "mcp",
+      target: server.id,
+      name: "add",
+      arguments: JSON.stringify({ a: 2, b: 3 }),
+    });
+    expect(add.body).toMatchObject({ state: "success", output: "5" });
+    const badArgs = await u.client.post(`${P}/tool-calls`, {
+      kind: "mcp",
+      target: server.id,
+      name: "add",
+      arguments: '{"a":"x"}',
+    });
+    expect(badArgs.body.state).toBe("failed");
+    await u.client.patch(`${M(u)}/${server.id}`, { enabled: false });
+    const off = await u.client.post(`${P}/tool-calls`, {
+      kind: "mcp",
+      target: server.id,
+      name: "add",
+      arguments: "{}",
+    });
+    expect(off.body).toMatchObject({ state: "failed" });
+    expect(off.body.output).toMatch(/disabled/);
+    // Someone else's tool is not found.
+    const other = await signUp(t);
+    const foreign = await other.client.post(
+      `/api/orgs/${other.orgId}/projects/${other.defaultProjectId}/playground/tool-calls`,
+      { kind: "function", target: fn.id, name: "double", arguments: "{}" },
+    );
+    expect(foreign.status).toBe(404);
+  });
 });

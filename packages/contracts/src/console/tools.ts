@@ -93,3 +93,22 @@ export const ToolRunResult = z.object({
   durationMs: z.number().int(),
 });
 export type ToolRunResult = z.infer<typeof ToolRunResult>;
+
+/**
+ * One step of the playground's tool loop: the browser got a tool call from the model and asks the server to run
+ * it — an official tool (formula URI), one of the caller's function tools (id) or an MCP server's tool (server
+ * id). The answer is the tool message's content and the call's final state.
+ */
+export const PlaygroundToolCallRequest = z.object({
+  kind: z.enum(["official", "function", "mcp"], { error: vmsg("invalid_type") }),
+  target: z
+    .string()
+    .min(1, vmsg("required"))
+    .max(128, vmsg("too_long", { max: 128 })),
+  name: z
+    .string()
+    .min(1, vmsg("required"))
+    .max(128, vmsg("too_long", { max: 128 })),
+  arguments: z.string().max(100_000, vmsg("too_long", { max: 100_000 })),
+});
+export type PlaygroundToolCallRequest = z.infer<typeof PlaygroundToolCallRequest>;

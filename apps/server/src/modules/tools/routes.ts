@@ -8,6 +8,7 @@ import {
   McpServerList,
   McpServerParams,
   OkResponse,
+  PlaygroundToolCallRequest,
   ProjectParams,
   TestRunFunctionToolRequest,
   ToolRunResult,
@@ -22,6 +23,7 @@ import { deleteFunctionTool } from "./delete-function-tool.ts";
 import { deleteMcpServer } from "./delete-mcp-server.ts";
 import { listFunctionTools } from "./list-function-tools.ts";
 import { listMcpServers } from "./list-mcp-servers.ts";
+import { runPlaygroundToolCall } from "./run-playground-tool-call.ts";
 import { syncMcpServer } from "./sync-mcp-server.ts";
 import { testRunFunctionTool } from "./test-run-function-tool.ts";
 import { updateFunctionTool } from "./update-function-tool.ts";
@@ -170,5 +172,15 @@ export default async function toolRoutes(app: App, ctx: AppContext) {
     },
     async (req) =>
       syncMcpServer({ ctx, access: orgAccess(req), project: projectAccess(req), serverId: req.params.serverId }),
+  );
+
+  // One step of the playground's tool loop: run a tool call the model made and answer the tool message's content.
+  app.post(
+    "/orgs/:orgId/projects/:projectId/playground/tool-calls",
+    {
+      config: { access: "projectMember", objectRule: "only the caller's own function tools and MCP servers" },
+      schema: { params: ProjectParams, body: PlaygroundToolCallRequest, response: { 200: ToolRunResult } },
+    },
+    async (req) => runPlaygroundToolCall({ ctx, access: orgAccess(req), project: projectAccess(req), call: req.body }),
   );
 }
