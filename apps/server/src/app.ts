@@ -55,8 +55,11 @@ import projectRoutes from "./modules/projects/routes.ts";
 import riddleRoutes from "./modules/riddles/routes.ts";
 import supportRoutes from "./modules/support/routes.ts";
 import systemRoutes from "./modules/system/routes.ts";
+import toolRoutes from "./modules/tools/routes.ts";
 import usageRoutes from "./modules/usage/routes.ts";
 import { createObservability, installObservability, type Observability } from "./observability/index.ts";
+import { createOutbound } from "./tools/outbound.ts";
+import { createSecretBox, loadSecretKey } from "./tools/secret-box.ts";
 
 export const WEB_BUILD_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/build/client");
 
@@ -98,6 +101,7 @@ const apiModules: ((app: App, ctx: AppContext) => Promise<void>)[] = [
   fileRoutes,
   cacheRoutes,
   supportRoutes,
+  toolRoutes,
 ];
 
 export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: AppContext }> {
@@ -171,6 +175,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
   observability.metrics.watchGateway(ctx.gateway.stats);
   ctx.engines = createEngines(config);
   ctx.files = createFilesService(config);
+  ctx.outbound = createOutbound({ allowHosts: new Set(config.outboundAllowHosts) });
+  ctx.toolSecrets = createSecretBox(loadSecretKey({ configured: config.toolSecretsKey, dataDir: config.dataDir }));
   // With a shared bucket, exports live there too: any instance can serve a download.
   if (ctx.files.store.kind === "s3") {
     ctx.exportFiles = objectFileStorage(ctx.files.store, path.join(config.dataDir, "exports"));
@@ -186,6 +192,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
     await ctx.gateway.close();
     await ctx.keyEvents.close();
     await ctx.engines.close();
+    await ctx.outbound.close();
     await observability.close();
     ctx.mailer.close();
   });

@@ -12,6 +12,8 @@ import type { Mailer } from "./mail/mailer.ts";
 import type { SmsProvider } from "./modules/auth/sms/provider.ts";
 import type { FilesService } from "./modules/files/service.ts";
 import type { Observability } from "./observability/index.ts";
+import type { Outbound } from "./tools/outbound.ts";
+import type { SecretBox } from "./tools/secret-box.ts";
 
 /** The domain clock. Tests pass their own to move time (code and session expiry) without fake timers. */
 export interface Clock {
@@ -51,4 +53,8 @@ export interface AppContext {
   observability: Observability;
   /** Files API: the blob store (disk or S3) and the extraction worker pool (modules/files). */
   files: FilesService;
+  /** The SSRF-guarded client every tool's outbound call goes through (tools/outbound.ts). */
+  outbound: Outbound;
+  /** Seals the credentials users give tools (MCP tokens and passwords) at rest (tools/secret-box.ts). */
+  toolSecrets: SecretBox;
 }

@@ -123,6 +123,14 @@ export const EnvSchema = z.object({
   WEB_SEARCH_PROVIDER: z.enum(["docs", "http"]).default("docs"),
   WEB_SEARCH_URL: url(/^https?:\/\//, "http:// or https://"),
   WEB_SEARCH_TOKEN: z.string().optional(),
+  /**
+   * Hosts (names or address literals, comma-separated) that tools may reach although they are private or local:
+   * the fetch tool and MCP servers refuse loopback, private, link-local and metadata addresses otherwise
+   * (tools/outbound.ts). For a private MCP server of the operator's own, and for tests.
+   */
+  OUTBOUND_ALLOW_HOSTS: z.string().default(""),
+  /** Key (32 bytes, base64 or hex) encrypting MCP servers' credentials; generated into DATA_DIR/secrets when unset. */
+  TOOL_SECRETS_KEY: z.string().optional(),
   /** JSON file routing models to OpenAI-compatible upstreams (see README "Upstream models"). */
   UPSTREAMS_FILE: z.string().optional(),
   /**
@@ -259,6 +267,10 @@ export interface Config {
   simulatorDelayMs: number;
   docsDir: string;
   webSearch: { provider: "docs" | "http"; url?: string; token?: string };
+  /** Hosts tools may reach although private (lower case, without brackets); see OUTBOUND_ALLOW_HOSTS. */
+  outboundAllowHosts: string[];
+  /** TOOL_SECRETS_KEY as given (tools/secret-box.ts parses it); undefined = the generated key in DATA_DIR. */
+  toolSecretsKey?: string;
   /** Prometheus listener; `port` undefined = no metrics endpoint (observability/metrics-server.ts). */
   metrics: { port?: number; host: string; token?: string };
   /** OTLP/HTTP trace export; `endpoint` undefined = tracing off and no OpenTelemetry code loaded. */
@@ -519,6 +531,15 @@ export function buildConfig(raw: Record<string, string | undefined>): Config {
     simulatorDelayMs: e.SIMULATOR_DELAY_MS ?? (e.NODE_ENV === "test" ? 0 : 15),
     docsDir: path.resolve(e.DOCS_DIR ?? DEFAULT_DOCS_DIR),
     webSearch: { provider: e.WEB_SEARCH_PROVIDER, url: e.WEB_SEARCH_URL, token: e.WEB_SEARCH_TOKEN },
+    outboundAllowHosts: e.OUTBOUND_ALLOW_HOSTS.split(",")
+      .map((h) =>
+        h
+          .trim()
+          .toLowerCase()
+          .replace(/^\[|\]$/g, ""),
+      )
+      .filter(Boolean),
+    toolSecretsKey: e.TOOL_SECRETS_KEY,
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
     tracing: {
       endpoint:

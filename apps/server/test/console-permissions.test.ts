@@ -40,6 +40,10 @@ interface Fixture {
   memberKeyId: string;
   /** a playground session of the organization admin in the project */
   sessionId: string;
+  /** a function tool of the organization admin in the project */
+  functionToolId: string;
+  /** an MCP server of the organization admin in the project (at a refused address) */
+  mcpServerId: string;
   /** Files uploaded by the organization admin and by the project member (for the project). */
   adminFileId: string;
   memberFileId: string;
@@ -123,6 +127,26 @@ async function fixture(): Promise<Fixture> {
     mode: "chat",
     state: PLAYGROUND_STATE,
   });
+  const functionToolId = newId("fnt");
+  await t.ctx.db.insert(schema.functionTools).values({
+    id: functionToolId,
+    userId: orgAdmin.userId,
+    orgId,
+    projectId,
+    ...FUNCTION_TOOL,
+  });
+  const mcpServerId = newId("mcp");
+  await t.ctx.db.insert(schema.mcpServers).values({
+    id: mcpServerId,
+    userId: orgAdmin.userId,
+    orgId,
+    projectId,
+    name: "matrix mcp",
+    url: "http://127.0.0.1:9/mcp",
+    transport: "streamable_http",
+    authType: "none",
+    timeoutMs: 2000,
+  });
   const adminFileId = await insertFile(orgId, orgAdmin.userId, null);
   const memberFileId = await insertFile(orgId, projectMember.userId, projectId);
   const users = { orgAdmin, orgMember, projectAdmin, projectMember, outsider };
@@ -139,6 +163,8 @@ async function fixture(): Promise<Fixture> {
     adminKeyId: adminKey.id,
     memberKeyId: memberKey.id,
     sessionId,
+    functionToolId,
+    mcpServerId,
     adminFileId,
     memberFileId,
   };
@@ -258,6 +284,13 @@ const someoneElsesSession: Partial<Record<Role, Answer>> = {
 };
 const PG = (f: Fixture) => `${P(f)}/playground`;
 const FEEDBACK = multipartBody({ type: "platform_feature", description: "The matrix wants a dark mode." });
+const FUNCTION_TOOL = {
+  name: "matrix_tool",
+  description: "",
+  parameters: '{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}',
+  exampleInput: '{"q":"x"}',
+  code: "function handler(a) { return a.q; }",
+};
 const UPLOAD = multipartBody({ purpose: "file-extract" }, { name: "matrix.md", data: Buffer.from("# Matrix\n") });
 const PROJECT_UPLOAD_BOUNDARY = "----moonportmatrix";
 const PROJECT_UPLOAD_TYPE = `multipart/form-data; boundary=${PROJECT_UPLOAD_BOUNDARY}`;
@@ -613,6 +646,80 @@ const CASES: Case[] = [
     url: (f) => `${P(f)}/riddles/first-word/attempts`,
     body: () => ({ prompt: "Hello! ".repeat(10) }),
     reached: { status: 400, code: "riddle_prompt_rejected" },
+  },
+  // Custom function tools (private to their author, like sessions).
+  {
+    name: "list function tools",
+    route: "GET /api/orgs/:orgId/projects/:projectId/playground/function-tools",
+    url: (f) => `${PG(f)}/function-tools`,
+  },
+  {
+    name: "save a function tool",
+    route: "POST /api/orgs/:orgId/projects/:projectId/playground/function-tools",
+    url: (f) => `${PG(f)}/function-tools`,
+    // Each caller saves its own tool under a fresh name (names are unique per author and project).
+    body: () => ({ ...FUNCTION_TOOL, name: `t_${newId("n")}` }),
+  },
+  {
+    name: "test-run a function tool",
+    route: "POST /api/orgs/:orgId/projects/:projectId/playground/function-tools/test-run",
+    url: (f) => `${PG(f)}/function-tools/test-run`,
+    body: () => FUNCTION_TOOL,
+  },
+  {
+    name: "edit someone's function tool",
+    route: "PATCH /api/orgs/:orgId/projects/:projectId/playground/function-tools/:toolId",
+    url: (f) => `${PG(f)}/function-tools/${f.functionToolId}`,
+    body: () => ({ description: "changed" }),
+    object: someoneElsesSession,
+  },
+  {
+    name: "delete someone's function tool",
+    route: "DELETE /api/orgs/:orgId/projects/:projectId/playground/function-tools/:toolId",
+    url: (f) => `${PG(f)}/function-tools/${f.functionToolId}`,
+    object: someoneElsesSession,
+  },
+
+  // MCP servers (private to their author). Syncs reach no server: the URL is refused by the SSRF guard.
+  {
+    name: "list MCP servers",
+    route: "GET /api/orgs/:orgId/projects/:projectId/playground/mcp-servers",
+    url: (f) => `${PG(f)}/mcp-servers`,
+  },
+  {
+    name: "add an MCP server",
+    route: "POST /api/orgs/:orgId/projects/:projectId/playground/mcp-servers",
+    url: (f) => `${PG(f)}/mcp-servers`,
+    body: () => ({ name: "mine", url: "http://127.0.0.1:9/mcp", authType: "bearer", token: "t" }),
+  },
+  {
+    name: "edit someone's MCP server",
+    route: "PATCH /api/orgs/:orgId/projects/:projectId/playground/mcp-servers/:serverId",
+    url: (f) => `${PG(f)}/mcp-servers/${f.mcpServerId}`,
+    body: () => ({ description: "changed" }),
+    object: someoneElsesSession,
+  },
+  {
+    name: "sync someone's MCP server",
+    route: "POST /api/orgs/:orgId/projects/:projectId/playground/mcp-servers/:serverId/sync",
+    url: (f) => `${PG(f)}/mcp-servers/${f.mcpServerId}/sync`,
+    body: () => ({}),
+    object: someoneElsesSession,
+    reached: { status: 502, code: "mcp_sync_network_error" },
+  },
+  {
+    name: "delete someone's MCP server",
+    route: "DELETE /api/orgs/:orgId/projects/:projectId/playground/mcp-servers/:serverId",
+    url: (f) => `${PG(f)}/mcp-servers/${f.mcpServerId}`,
+    object: someoneElsesSession,
+  },
+
+  {
+    name: "run someone's function tool in the playground loop",
+    route: "POST /api/orgs/:orgId/projects/:projectId/playground/tool-calls",
+    url: (f) => `${PG(f)}/tool-calls`,
+    body: (f) => ({ kind: "function", target: f.functionToolId, name: "matrix_tool", arguments: '{"q":"x"}' }),
+    object: someoneElsesSession,
   },
 
   // API keys.

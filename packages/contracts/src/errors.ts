@@ -150,6 +150,18 @@ export const ERROR_MESSAGES = {
     "en-US": "This riddle's reward was already claimed.",
     "zh-CN": "该谜题的奖励已经领取过了。",
   },
+  mcp_sync_unauthorized: {
+    "en-US": "Sync failed: the MCP server refused the credentials (unauthorized). Check the authentication settings.",
+    "zh-CN": "同步失败：MCP 服务器拒绝了凭据（未授权），请检查认证设置。",
+  },
+  mcp_sync_server_error: {
+    "en-US": "Sync failed: the MCP server returned an error. ({reason})",
+    "zh-CN": "同步失败：MCP 服务器返回错误。（{reason}）",
+  },
+  mcp_sync_network_error: {
+    "en-US": "Sync failed: the MCP server could not be reached. ({reason})",
+    "zh-CN": "同步失败：无法连接 MCP 服务器。（{reason}）",
+  },
   file_too_large: {
     "en-US": "The file is larger than {max}. Upload a smaller file.",
     "zh-CN": "文件超过 {max}，请上传更小的文件。",

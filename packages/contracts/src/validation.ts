@@ -134,6 +134,28 @@ export const VALIDATION_MESSAGES = {
     "en-US": "n must be 1 when the temperature is 0.",
     "zh-CN": "temperature 为 0 时 n 必须为 1。",
   },
+  tool_name_charset: {
+    "en-US": "Start with a letter or underscore; use only letters, digits, underscores and hyphens.",
+    "zh-CN": "须以字母或下划线开头，只能包含字母、数字、下划线和连字符。",
+  },
+  json_invalid: { "en-US": "Not valid JSON: {reason}", "zh-CN": "不是有效的 JSON：{reason}" },
+  json_schema_invalid: {
+    "en-US": "Not a valid JSON Schema: {reason}",
+    "zh-CN": "不是有效的 JSON Schema：{reason}",
+  },
+  json_object_required: { "en-US": "Must be a JSON object.", "zh-CN": "必须是一个 JSON 对象。" },
+  example_schema_mismatch: {
+    "en-US": "Does not match the parameters schema: {reason}",
+    "zh-CN": "与参数 Schema 不符：{reason}",
+  },
+  tool_name_taken: {
+    "en-US": "A tool with this name already exists in the project.",
+    "zh-CN": "项目中已有同名工具。",
+  },
+  header_name: {
+    "en-US": "Use only letters, digits and - _ . (an HTTP header name).",
+    "zh-CN": "只能使用字母、数字和 - _ .（HTTP 请求头名称）。",
+  },
 } as const satisfies Record<string, Localized>;
 
 export type ValidationKey = keyof typeof VALIDATION_MESSAGES;

@@ -640,6 +640,90 @@ export const playgroundSessions = pgTable(
   (t) => [index("playground_sessions_owner_idx").on(t.userId, t.projectId, t.updatedAt)],
 );
 
+/**
+ * Custom function tools of the playground (issue 15 §2; apps/server/src/modules/tools): private to their author in
+ * one project, like playground sessions. `parameters` and `example_input` are the JSON text the user typed (their
+ * limits are in characters); the code runs only in the QuickJS sandbox (apps/server/src/tools/run-sandboxed.ts).
+ */
+export const functionTools = pgTable(
+  "function_tools",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    orgId: text("org_id").notNull(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    parameters: text("parameters").notNull(),
+    exampleInput: text("example_input").notNull(),
+    code: text("code").notNull(),
+    createdAt: createdAt(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("function_tools_owner_name_idx").on(t.userId, t.projectId, t.name)],
+);
+
+/**
+ * MCP servers of the playground (issue 15 §3; apps/server/src/modules/tools/mcp-*): private to their author in one
+ * project. `token_sealed` / `password_sealed` are AES-256-GCM sealed (tools/secret-box.ts), never returned.
+ * `tools` is the list the last sync read ([{name, description, inputSchema}]); `status` connecting | connected |
+ * error | disconnected with `last_error` (a message code and detail) and `last_connected_at`.
+ */
+export const mcpServers = pgTable(
+  "mcp_servers",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    orgId: text("org_id").notNull(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    url: text("url").notNull(),
+    transport: text("transport").notNull(),
+    authType: text("auth_type").notNull(),
+    username: text("username"),
+    headerName: text("header_name"),
+    tokenSealed: text("token_sealed"),
+    passwordSealed: text("password_sealed"),
+    timeoutMs: integer("timeout_ms").notNull(),
+    enabled: boolean("enabled").notNull().default(true),
+    status: text("status").notNull().default("disconnected"),
+    lastError: text("last_error"),
+    lastConnectedAt: ts("last_connected_at"),
+    tools: jsonb("tools").notNull().default([]),
+    toolsSyncedAt: ts("tools_synced_at"),
+    createdAt: createdAt(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [index("mcp_servers_owner_idx").on(t.userId, t.projectId)],
+);
+
+/**
+ * The official memory tool's notes (modules/tools/official): key → value per organization and project, written by
+ * `POST /v1/formulas/moonshot/memory:latest/fibers` and the playground's tool loop.
+ */
+export const toolMemories = pgTable(
+  "tool_memories",
+  {
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    projectId: text("project_id").notNull(),
+    key: text("key").notNull(),
+    value: text("value").notNull(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.projectId, t.key] })],
+);
+
 // ─── files ─────────────────────────────────────────────────────────────────────────────────────────────────────
 
 /**

@@ -14,6 +14,8 @@ export interface EngineRouter {
   forRequest(req: Pick<ChatRequest, "model" | "billedModel">): Engine;
   /** Each configured upstream (by the model id it serves, "*" for the fallback) and its health on this instance. */
   upstreams(): { model: string; baseUrl: string; health: UpstreamHealth }[];
+  /** The search behind `$web_search`, also the official web-search tool's (modules/tools/official). */
+  webSearch: SearchProvider;
   close(): Promise<void>;
 }
 
@@ -29,6 +31,7 @@ export function createEngines(config: Config): EngineRouter {
     upstreams.set(model, new OpenAICompatibleEngine(route));
   const fallback = upstreams.get("*");
   return {
+    webSearch,
     forRequest(req) {
       return upstreams.get(req.model.id) ?? upstreams.get(req.billedModel.id) ?? fallback ?? simulator;
     },

@@ -18,6 +18,7 @@ import type { App } from "../http/route.ts";
 import { resolveCacheUse } from "../modules/caches/use-cache.ts";
 import cachingV1Routes from "../modules/caches/v1-routes.ts";
 import fileV1Routes from "../modules/files/v1-routes.ts";
+import formulaV1Routes from "../modules/tools/v1-routes.ts";
 import { noteGatewayKey, recordGatewayTiming } from "../observability/index.ts";
 import { balanceEnvelope } from "./balance.ts";
 import { exceedsJsonDepth, limitJsonDepth, SCAN_AFTER_READ_LIMIT } from "./json-depth.ts";
@@ -173,6 +174,8 @@ export default async function gatewayRoutes(
   await app.register(fileV1Routes, { ctx: opts.ctx, keyOf });
   // Context caching (api-compat §7.1).
   await app.register(cachingV1Routes, { ctx: opts.ctx, keyOf });
+  // Official tools (api-compat §9).
+  await app.register(formulaV1Routes, { ctx: opts.ctx, keyOf });
 
   app.post("/chat/completions", { bodyLimit: CHAT_BODY_LIMIT }, async (req, reply) => {
     const key = keyOf(req);

@@ -13,6 +13,45 @@ CREATE TABLE "feedback" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "function_tools" (
+	"id" text PRIMARY KEY NOT NULL,
+	"user_id" text NOT NULL,
+	"org_id" text NOT NULL,
+	"project_id" text NOT NULL,
+	"name" text NOT NULL,
+	"description" text DEFAULT '' NOT NULL,
+	"parameters" text NOT NULL,
+	"example_input" text NOT NULL,
+	"code" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "mcp_servers" (
+	"id" text PRIMARY KEY NOT NULL,
+	"user_id" text NOT NULL,
+	"org_id" text NOT NULL,
+	"project_id" text NOT NULL,
+	"name" text NOT NULL,
+	"description" text DEFAULT '' NOT NULL,
+	"url" text NOT NULL,
+	"transport" text NOT NULL,
+	"auth_type" text NOT NULL,
+	"username" text,
+	"header_name" text,
+	"token_sealed" text,
+	"password_sealed" text,
+	"timeout_ms" integer NOT NULL,
+	"enabled" boolean DEFAULT true NOT NULL,
+	"status" text DEFAULT 'disconnected' NOT NULL,
+	"last_error" text,
+	"last_connected_at" timestamp with time zone,
+	"tools" jsonb DEFAULT '[]'::jsonb NOT NULL,
+	"tools_synced_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "riddle_attempts" (
 	"id" text PRIMARY KEY NOT NULL,
 	"user_id" text NOT NULL,
@@ -79,17 +118,33 @@ CREATE TABLE "sales_leads" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "tool_memories" (
+	"org_id" text NOT NULL,
+	"project_id" text NOT NULL,
+	"key" text NOT NULL,
+	"value" text NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "tool_memories_org_id_project_id_key_pk" PRIMARY KEY("org_id","project_id","key")
+);
+--> statement-breakpoint
 ALTER TABLE "operator_actions" ADD COLUMN "before" jsonb;--> statement-breakpoint
 ALTER TABLE "operator_actions" ADD COLUMN "after" jsonb;--> statement-breakpoint
 ALTER TABLE "organizations" ADD COLUMN "suspended_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "organizations" ADD COLUMN "suspend_reason" text;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "disabled_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "function_tools" ADD CONSTRAINT "function_tools_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "function_tools" ADD CONSTRAINT "function_tools_project_id_projects_id_fk" FOREIGN KEY ("project_id") REFERENCES "public"."projects"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "mcp_servers" ADD CONSTRAINT "mcp_servers_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "mcp_servers" ADD CONSTRAINT "mcp_servers_project_id_projects_id_fk" FOREIGN KEY ("project_id") REFERENCES "public"."projects"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "riddle_attempts" ADD CONSTRAINT "riddle_attempts_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "riddle_attempts" ADD CONSTRAINT "riddle_attempts_riddle_id_riddles_id_fk" FOREIGN KEY ("riddle_id") REFERENCES "public"."riddles"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "riddle_solves" ADD CONSTRAINT "riddle_solves_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "riddle_solves" ADD CONSTRAINT "riddle_solves_riddle_id_riddles_id_fk" FOREIGN KEY ("riddle_id") REFERENCES "public"."riddles"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "tool_memories" ADD CONSTRAINT "tool_memories_org_id_organizations_id_fk" FOREIGN KEY ("org_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "feedback_org_time_idx" ON "feedback" USING btree ("org_id","created_at");--> statement-breakpoint
 CREATE INDEX "feedback_status_time_idx" ON "feedback" USING btree ("status","created_at");--> statement-breakpoint
+CREATE UNIQUE INDEX "function_tools_owner_name_idx" ON "function_tools" USING btree ("user_id","project_id","name");--> statement-breakpoint
+CREATE INDEX "mcp_servers_owner_idx" ON "mcp_servers" USING btree ("user_id","project_id");--> statement-breakpoint
 CREATE INDEX "riddle_attempts_user_idx" ON "riddle_attempts" USING btree ("user_id","created_at");--> statement-breakpoint
 CREATE INDEX "riddle_attempts_riddle_idx" ON "riddle_attempts" USING btree ("user_id","riddle_id","created_at");--> statement-breakpoint
 CREATE INDEX "riddles_track_idx" ON "riddles" USING btree ("difficulty","position");--> statement-breakpoint
