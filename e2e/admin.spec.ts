@@ -244,4 +244,26 @@ test("the operator works the back office; every action lands in the audit log", 
       await ctx.close();
     }
   }
+  // On a phone: every screen fits (wide tables scroll inside their frame, the page never gets wider).
+  const phone = await browser.newContext({ storageState: state, viewport: { width: 390, height: 844 } });
+  const p = await phone.newPage();
+  for (const path of ADMIN_PATHS(orgId)) {
+    await p.goto(path);
+    await p.waitForLoadState("networkidle");
+    const overflow = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, `${path} overflows at 390 px`).toBeLessThanOrEqual(0);
+  }
+  await phone.close();
 });
+
+const ADMIN_PATHS = (orgId: string) => [
+  "/admin",
+  "/admin/organizations",
+  `/admin/organizations/${orgId}`,
+  "/admin/users",
+  "/admin/queues/leads",
+  "/admin/codes",
+  "/admin/audit",
+  "/admin/catalog",
+  "/admin/riddles",
+];
