@@ -54,6 +54,7 @@ import playgroundRoutes from "./modules/playground/routes.ts";
 import projectRoutes from "./modules/projects/routes.ts";
 import systemRoutes from "./modules/system/routes.ts";
 import usageRoutes from "./modules/usage/routes.ts";
+import verificationRoutes from "./modules/verification/routes.ts";
 import { createObservability, installObservability, type Observability } from "./observability/index.ts";
 
 export const WEB_BUILD_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/build/client");
@@ -94,6 +95,7 @@ const apiModules: ((app: App, ctx: AppContext) => Promise<void>)[] = [
   playgroundRoutes,
   fileRoutes,
   cacheRoutes,
+  verificationRoutes,
 ];
 
 export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: AppContext }> {

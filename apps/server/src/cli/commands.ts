@@ -6,6 +6,7 @@ import { demoKeyCommand } from "./demo-key.ts";
 import { listOrgsCommand, listUsersCommand } from "./list.ts";
 import { confirmPaymentCommand, voucherCodesCommand } from "./payments.ts";
 import { setOrgLimitsCommand } from "./set-org-limits.ts";
+import { approveVerificationCommand, rejectVerificationCommand, verificationQueueCommand } from "./verification.ts";
 
 export interface CliCommand {
   name: string;
@@ -33,4 +34,7 @@ export const commands: CliCommand[] = [
   setOrgLimitsCommand,
   confirmPaymentCommand,
   voucherCodesCommand,
+  verificationQueueCommand,
+  approveVerificationCommand,
+  rejectVerificationCommand,
 ];

@@ -10,3 +10,4 @@ export * from "./orgs.ts";
 export * from "./playground.ts";
 export * from "./projects.ts";
 export * from "./usage.ts";
+export * from "./verification.ts";
