@@ -13,6 +13,14 @@ import { caughtMail, csrfHeaders, PASSWORD, signUpInLocale, uniqueUsername } fro
 test.setTimeout(300_000);
 
 const OPERATOR = { username: `op_${Date.now().toString(36)}`, password: PASSWORD };
+const PERSON = { realName: "张三", idNumber: "11010519491231002X" };
+const COMPANY = {
+  companyName: "差分机科技有限公司",
+  creditCode: "91350100M000100Y43",
+  bankAccountName: "差分机科技有限公司",
+  bankName: "沙盒银行北京分行",
+  bankAccountNumber: "6222020200112233445",
+};
 const PNG = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
   "base64",
@@ -65,11 +73,12 @@ test("the operator works the back office; every action lands in the audit log", 
     },
   });
   expect(fb.status(), await fb.text()).toBe(201);
-  const transfer = await customer.request.post(`/api/orgs/${orgId}/payments`, {
-    headers: h,
-    data: { amount: "300", payType: "b2btransfer", agreement: true },
-  });
-  expect(transfer.status(), await transfer.text()).toBe(201);
+  // Corporate transfer needs a verified company: personal verification first, then the company application that
+  // waits for the operator.
+  const V = `/api/orgs/${orgId}/verification`;
+  expect((await customer.request.post(`${V}/personal`, { headers: h, data: PERSON })).status()).toBe(200);
+  const applied = await customer.request.post(`${V}/company`, { headers: h, data: COMPANY });
+  expect((await applied.json()).state).toBe("company_changing");
   const me = await (await customer.request.get("/api/me")).json();
   const orgName = (me.organizations as { id: string; name: string }[]).find((o) => o.id === orgId)!.name;
   // A visitor's sales lead.
@@ -114,8 +123,20 @@ test("the operator works the back office; every action lands in the audit log", 
   await expect(page.getByTestId("admin-org-cash")).toHaveText("¥12.50");
   await expect(page.getByTestId("admin-ledger")).toContainText("goodwill for INC-7");
 
-  // Queues: confirm the transfer; answer and resolve the lead and the feedback.
+  // Queues: approve the company verification; the customer can now order a corporate transfer, which the
+  // operator confirms; then answer and resolve the lead and the feedback.
   await page.getByRole("link", { name: "Queues" }).click();
+  const application = page.getByTestId("verification-row").filter({ hasText: orgName });
+  await expect(application).toContainText("6222020200112233445");
+  await application.getByTestId("verification-approve").click();
+  await confirmDialog(page);
+  await expect(application).toHaveCount(0);
+  const transfer = await customer.request.post(`/api/orgs/${orgId}/payments`, {
+    headers: h,
+    data: { amount: "300", payType: "b2btransfer", agreement: true },
+  });
+  expect(transfer.status(), await transfer.text()).toBe(201);
+  await page.getByTestId("queue-tab-transfers").click();
   const transferRow = page.getByTestId("transfer-row").filter({ hasText: orgName });
   await transferRow.getByTestId("transfer-confirm").click();
   await confirmDialog(page);
@@ -191,6 +212,7 @@ test("the operator works the back office; every action lands in the audit log", 
   const actions = page.getByTestId("audit-action");
   for (const action of [
     "org.grant",
+    "verification.approve",
     "payment.confirm",
     "lead.reply",
     "lead.set_status",
@@ -232,6 +254,7 @@ test("the operator works the back office; every action lands in the audit log", 
         ["organization", `/admin/organizations/${orgId}`],
         ["users", "/admin/users"],
         ["queues", "/admin/queues/leads"],
+        ["verifications", "/admin/queues/verifications"],
         ["codes", "/admin/codes"],
         ["audit", "/admin/audit"],
         ["catalog", "/admin/catalog"],

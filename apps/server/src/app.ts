@@ -57,6 +57,7 @@ import supportRoutes from "./modules/support/routes.ts";
 import systemRoutes from "./modules/system/routes.ts";
 import toolRoutes from "./modules/tools/routes.ts";
 import usageRoutes from "./modules/usage/routes.ts";
+import verificationRoutes from "./modules/verification/routes.ts";
 import { createObservability, installObservability, type Observability } from "./observability/index.ts";
 import { createOutbound } from "./tools/outbound.ts";
 import { createSecretBox, loadSecretKey } from "./tools/secret-box.ts";
@@ -102,6 +103,7 @@ const apiModules: ((app: App, ctx: AppContext) => Promise<void>)[] = [
   cacheRoutes,
   supportRoutes,
   toolRoutes,
+  verificationRoutes,
 ];
 
 export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: AppContext }> {

@@ -195,6 +195,14 @@ export const EnvSchema = z.object({
   TRANSFER_ACCOUNT_NAME: z.string().min(1).default("Moonport Technology Co., Ltd."),
   TRANSFER_BANK: z.string().min(1).default("Sandbox Bank, Beijing Branch"),
   TRANSFER_ACCOUNT_NUMBER: z.string().min(1).default("6222 0000 0000 0000"),
+  /**
+   * Organization verification (modules/verification): `builtin` checks formats and checksums and queues company
+   * applications for an operator; `http` asks an identity service at VERIFICATION_HTTP_URL (bearer
+   * VERIFICATION_HTTP_TOKEN), see ARCHITECTURE.md "Organization verification".
+   */
+  VERIFICATION_PROVIDER: z.enum(["builtin", "http"]).default("builtin"),
+  VERIFICATION_HTTP_URL: url(/^https?:\/\//, "http:// or https://"),
+  VERIFICATION_HTTP_TOKEN: z.string().optional(),
   /** Optional sign-up voucher per new personal organization: amount in whole units (0 = none) and validity in days. */
   SIGNUP_VOUCHER_AMOUNT: z.coerce.number().int().min(0).max(1_000_000).default(0),
   SIGNUP_VOUCHER_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
@@ -271,6 +279,7 @@ export interface Config {
   outboundAllowHosts: string[];
   /** TOOL_SECRETS_KEY as given (tools/secret-box.ts parses it); undefined = the generated key in DATA_DIR. */
   toolSecretsKey?: string;
+  verification: { provider: "builtin" | "http"; http?: { url: string; token: string } };
   /** Prometheus listener; `port` undefined = no metrics endpoint (observability/metrics-server.ts). */
   metrics: { port?: number; host: string; token?: string };
   /** OTLP/HTTP trace export; `endpoint` undefined = tracing off and no OpenTelemetry code loaded. */
@@ -451,6 +460,10 @@ export function buildConfig(raw: Record<string, string | undefined>): Config {
       const missing = on ? keys.filter((k) => !e[k]) : [];
       if (missing.length) problems.push(`${missing.join(", ")}: required when ${provider}`);
     };
+    need(e.VERIFICATION_PROVIDER === "http", "VERIFICATION_PROVIDER=http", [
+      "VERIFICATION_HTTP_URL",
+      "VERIFICATION_HTTP_TOKEN",
+    ]);
     need(e.PAYMENT_CARD_PROVIDER === "stripe", "PAYMENT_CARD_PROVIDER=stripe", [
       "STRIPE_SECRET_KEY",
       "STRIPE_PUBLISHABLE_KEY",
@@ -550,6 +563,13 @@ export function buildConfig(raw: Record<string, string | undefined>): Config {
       sampleRatio: e.TRACE_SAMPLE_RATIO,
     },
     upstreams,
+    verification: {
+      provider: e.VERIFICATION_PROVIDER,
+      http:
+        e.VERIFICATION_PROVIDER === "http"
+          ? { url: e.VERIFICATION_HTTP_URL!, token: e.VERIFICATION_HTTP_TOKEN! }
+          : undefined,
+    },
     payments: {
       sandboxSecret: e.PAYMENT_SANDBOX_SECRET ?? randomBytes(32).toString("hex"),
       providers: { card: e.PAYMENT_CARD_PROVIDER, alipay: e.PAYMENT_ALIPAY_PROVIDER, wxpay: e.PAYMENT_WXPAY_PROVIDER },

@@ -242,6 +242,46 @@ describe("queues", () => {
   });
 });
 
+describe("verification queue", () => {
+  it("shows company applications in full and approves or rejects them; the state follows", async () => {
+    const id = "11010519491231002X";
+    const company = {
+      companyName: "Queue Test Co., Ltd.",
+      creditCode: "91350100M000100Y43",
+      bankAccountName: "Queue Test Co., Ltd.",
+      bankName: "Bank of Sandbox",
+      bankAccountNumber: "6222020200112233445",
+    };
+    const apply = async (u: TestUser) => {
+      const V = `/api/orgs/${u.orgId}/verification`;
+      expect((await u.client.post(`${V}/personal`, { realName: "张三", idNumber: id })).status).toBe(200);
+      const c = await u.client.post(`${V}/company`, company);
+      expect(c.body.state, JSON.stringify(c.body)).toBe("company_changing");
+    };
+    const a = await signUp(t);
+    const b = await signUp(t);
+    await apply(a);
+    await apply(b);
+    const queue = await operator.client.get(`${A}/verifications`);
+    const mine = queue.body.items.filter((v: { orgId: string }) => v.orgId === a.orgId || v.orgId === b.orgId);
+    expect(mine).toHaveLength(2);
+    expect(mine[0]).toMatchObject({ kind: "company", details: { bankAccountNumber: "6222020200112233445" } });
+    const appOf = (u: TestUser) => mine.find((v: { orgId: string }) => v.orgId === u.orgId).id;
+    expect((await operator.client.post(`${A}/verifications/${appOf(a)}/approve`)).status).toBe(200);
+    const refused = await operator.client.post(`${A}/verifications/${appOf(b)}/reject`, { reason: " " });
+    expect(refused.status).toBe(400);
+    expect(
+      (await operator.client.post(`${A}/verifications/${appOf(b)}/reject`, { reason: "The seal is unreadable." }))
+        .status,
+    ).toBe(200);
+    expect((await operator.client.post(`${A}/verifications/${appOf(a)}/approve`)).status).toBe(409);
+    const [orgA] = await t.ctx.db.select().from(schema.organizations).where(eq(schema.organizations.id, a.orgId));
+    const [orgB] = await t.ctx.db.select().from(schema.organizations).where(eq(schema.organizations.id, b.orgId));
+    expect([orgA!.verification, orgB!.verification]).toEqual(["company", "personal"]);
+    expect((await audit("verification.reject"))!.target).toBe(b.orgId);
+  });
+});
+
 describe("redemption code batches", () => {
   it("generates a batch shown once, lists its use, and revokes what is left", async () => {
     const res = await operator.client.post(`${A}/code-batches`, {

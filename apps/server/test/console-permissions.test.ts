@@ -474,6 +474,34 @@ const CASES: Case[] = [
     url: (f) => `${O(f)}/alerts`,
     body: () => ({ balanceEnabled: true, balanceThreshold: 10, recipients: ["ops@example.test"] }),
   },
+  // Organization verification: organization admins only. The reached answers leave the fixture unverified.
+  { name: "read verification", route: "GET /api/orgs/:orgId/verification", url: (f) => `${O(f)}/verification` },
+  {
+    name: "apply for personal verification",
+    route: "POST /api/orgs/:orgId/verification/personal",
+    url: (f) => `${O(f)}/verification/personal`,
+    body: () => ({ realName: "Test", idNumber: "110105194912310020" }),
+    reached: { status: 400, code: "validation_failed" },
+  },
+  {
+    name: "apply for company verification",
+    route: "POST /api/orgs/:orgId/verification/company",
+    url: (f) => `${O(f)}/verification/company`,
+    body: () => ({
+      companyName: "Acme",
+      creditCode: "91350100M000100Y43",
+      bankAccountName: "Acme",
+      bankName: "Bank",
+      bankAccountNumber: "123456",
+    }),
+    reached: { status: 409, code: "verification_needs_personal" },
+  },
+  {
+    name: "cancel a company change",
+    route: "POST /api/orgs/:orgId/verification/cancel",
+    url: (f) => `${O(f)}/verification/cancel`,
+    reached: { status: 409, code: "verification_cancel_failed" },
+  },
   {
     name: "seed development bills in a past month",
     route: "POST /api/dev/orgs/:orgId/bills/seed-month",
@@ -946,6 +974,24 @@ const CASES: Case[] = [
     reached: { status: 404, code: "not_found" },
   })),
   { name: "pending transfers (back office)", route: "GET /api/admin/transfers", url: () => "/api/admin/transfers" },
+  {
+    name: "verification applications (back office)",
+    route: "GET /api/admin/verifications",
+    url: () => "/api/admin/verifications",
+  },
+  {
+    name: "approve a verification (back office)",
+    route: "POST /api/admin/verifications/:applicationId/approve",
+    url: () => "/api/admin/verifications/ver_missing/approve",
+    reached: { status: 404, code: "not_found" },
+  },
+  {
+    name: "reject a verification (back office)",
+    route: "POST /api/admin/verifications/:applicationId/reject",
+    url: () => "/api/admin/verifications/ver_missing/reject",
+    body: () => ({ reason: "blurry scan" }),
+    reached: { status: 404, code: "not_found" },
+  },
   { name: "sales leads (back office)", route: "GET /api/admin/leads", url: () => "/api/admin/leads?status=new" },
   { name: "all feedback (back office)", route: "GET /api/admin/feedback", url: () => "/api/admin/feedback" },
   {

@@ -21,6 +21,14 @@ afterAll(async () => {
   await t?.close();
 });
 
+/** Corporate transfer needs a verified company (verification.test.ts covers how an organization gets there). */
+async function companyVerified(orgId: string) {
+  await t.ctx.db
+    .update(schema.organizations)
+    .set({ verification: "company" })
+    .where(eq(schema.organizations.id, orgId));
+}
+
 async function org(orgId: string) {
   const [row] = await t.ctx.db.select().from(schema.organizations).where(eq(schema.organizations.id, orgId));
   return row!;
@@ -186,6 +194,14 @@ describe("recharge (cn): wxpay through the sandbox checkout", () => {
 
   it("corporate transfer shows bank details and a reference; credited when an operator confirms (admin route)", async () => {
     const u = await signUp(t, { edition: "cn" });
+    const refused = await u.client.post(`/api/orgs/${u.orgId}/payments`, {
+      amount: "100",
+      payType: "b2btransfer",
+      agreement: true,
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe("verification_required");
+    await companyVerified(u.orgId);
     const res = await u.client.post(`/api/orgs/${u.orgId}/payments`, {
       amount: "100",
       payType: "b2btransfer",
@@ -416,6 +432,7 @@ describe("operator CLI", () => {
     const ok = await g.client.post(`/api/orgs/${g.orgId}/vouchers/redeem`, { code: codes[0] });
     expect(ok.status).toBe(200);
     const u = await signUp(t, { edition: "cn" });
+    await companyVerified(u.orgId);
     const res = await u.client.post(`/api/orgs/${u.orgId}/payments`, {
       amount: "30",
       payType: "b2btransfer",

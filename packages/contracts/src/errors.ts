@@ -254,6 +254,39 @@ export const ERROR_MESSAGES = {
     "en-US": "Corporate transfer needs a verified company.",
     "zh-CN": "对公转账需要先完成企业认证。",
   },
+  verification_rejected: {
+    "en-US": "Authentication failed: {reason}",
+    "zh-CN": "认证失败：{reason}",
+  },
+  verification_unavailable: {
+    "en-US": "Authentication failed: the verification service cannot be reached. Try again later.",
+    "zh-CN": "认证失败：认证服务暂时无法访问，请稍后重试。",
+  },
+  verification_already_verified: {
+    "en-US": "Authentication failed: the organization is already verified.",
+    "zh-CN": "认证失败：该组织已完成认证。",
+  },
+  verification_needs_personal: {
+    "en-US": "Authentication failed: verify personally first; only a personal verification can change to a company.",
+    "zh-CN": "认证失败：请先完成个人认证，只有个人认证可以变更为企业认证。",
+  },
+  verification_in_review: {
+    "en-US": "Authentication failed: a company application is already under review.",
+    "zh-CN": "认证失败：已有企业认证申请正在审核中。",
+  },
+  verification_cancel_failed: {
+    "en-US": "Cancel failed: there is no company change in progress.",
+    "zh-CN": "取消失败：当前没有进行中的企业认证变更。",
+  },
+  verification_not_pending: {
+    "en-US": "This application has already been decided.",
+    "zh-CN": "该申请已处理。",
+  },
+  filing_not_allowed: {
+    "en-US":
+      "The algorithm-filing authorization needs company verification and a cumulative recharge of at least {min}.",
+    "zh-CN": "算法备案授权书需要完成企业认证且累计充值不少于 {min}。",
+  },
   internal: {
     "en-US": "Something went wrong on our side. Try again later (request {requestId}).",
     "zh-CN": "服务器内部错误，请稍后重试（请求 {requestId}）。",

@@ -117,6 +117,25 @@ export const VALIDATION_MESSAGES = {
     "en-US": "Enter a two-letter country code (e.g. US).",
     "zh-CN": "请输入两位国家代码（如 CN）。",
   },
+  digits_only: { "en-US": "Use digits only.", "zh-CN": "只能填写数字。" },
+  id_number: {
+    "en-US": "Enter a valid 18-character resident ID number (the check character does not match).",
+    "zh-CN": "请输入有效的 18 位居民身份证号码（校验位不符）。",
+  },
+  passport_number: {
+    "en-US": "Enter the document number: 6–20 letters and digits.",
+    "zh-CN": "请输入证件号码：6–20 位字母或数字。",
+  },
+  adult_required: { "en-US": "The applicant must be at least 18.", "zh-CN": "申请人须年满 18 周岁。" },
+  document_expired: { "en-US": "The document has expired.", "zh-CN": "证件已过期。" },
+  uscc: {
+    "en-US": "Enter a valid 18-character unified social credit code (the check character does not match).",
+    "zh-CN": "请输入有效的 18 位统一社会信用代码（校验位不符）。",
+  },
+  registration_number: {
+    "en-US": "Enter the company registration or tax number: 4–30 letters, digits, spaces or hyphens.",
+    "zh-CN": "请输入公司注册号或税号：4–30 位字母、数字、空格或连字符。",
+  },
   stop_empty: { "en-US": "A stop sequence cannot be empty.", "zh-CN": "停止序列不能为空。" },
   stop_too_many: {
     "en-US": "At most {max} stop sequences, separated by commas.",

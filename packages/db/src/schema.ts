@@ -614,6 +614,42 @@ export const operatorActions = pgTable(
   (t) => [index("operator_actions_time_idx").on(t.createdAt)],
 );
 
+// ─── organization verification ───────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Verification applications (issue 14). `organizations.verification` is the organization's state; each row is
+ * one application that moved it (personal: decided at once by the provider's checks; company: `pending` until
+ * the provider or an operator decides). `details` holds what the applicant entered (personal: real name, ID
+ * number and, on the global edition, nationality, birth date and document expiry; company: name, credit code and
+ * bank fields). At most one pending company application per organization (partial unique index).
+ */
+export const orgVerifications = pgTable(
+  "org_verifications",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["personal", "company"] }).notNull(),
+    status: text("status", { enum: ["pending", "approved", "rejected", "cancelled"] }).notNull(),
+    details: jsonb("details").$type<Record<string, string>>().notNull(),
+    /** The provider that decides (`builtin` | `http`) and its reference for the application. */
+    provider: text("provider").notNull(),
+    providerRef: text("provider_ref"),
+    rejectReason: text("reject_reason"),
+    /** The user who applied (the creator id on record). */
+    createdBy: text("created_by").notNull(),
+    decidedBy: text("decided_by"),
+    decidedAt: ts("decided_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("org_verifications_org_idx").on(t.orgId, t.createdAt),
+    uniqueIndex("org_verifications_pending_uq").on(t.orgId).where(sql`status = 'pending'`),
+    index("org_verifications_pending_idx").on(t.createdAt).where(sql`status = 'pending'`),
+  ],
+);
+
 // ─── playground ────────────────────────────────────────────────────────────────────────────────────────────────
 
 /**

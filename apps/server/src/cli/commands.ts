@@ -7,6 +7,7 @@ import { listOrgsCommand, listUsersCommand } from "./list.ts";
 import { confirmPaymentCommand, voucherCodesCommand } from "./payments.ts";
 import { riddlesCommand } from "./riddles.ts";
 import { setOrgLimitsCommand } from "./set-org-limits.ts";
+import { approveVerificationCommand, rejectVerificationCommand, verificationQueueCommand } from "./verification.ts";
 
 export interface CliCommand {
   name: string;
@@ -35,4 +36,7 @@ export const commands: CliCommand[] = [
   confirmPaymentCommand,
   voucherCodesCommand,
   riddlesCommand,
+  verificationQueueCommand,
+  approveVerificationCommand,
+  rejectVerificationCommand,
 ];

@@ -87,6 +87,14 @@ export const STATUS = {
   voucher_code_expired: 410,
   voucher_code_wrong_edition: 400,
   verification_required: 403,
+  verification_rejected: 422,
+  verification_unavailable: 503,
+  verification_already_verified: 409,
+  verification_needs_personal: 409,
+  verification_in_review: 409,
+  verification_cancel_failed: 409,
+  verification_not_pending: 409,
+  filing_not_allowed: 403,
   internal: 500,
 } as const satisfies Record<ErrorCode, number>;
 

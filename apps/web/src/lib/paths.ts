@@ -39,7 +39,8 @@ export const paths = {
   adminOrganization: (orgId: string) => `/admin/organizations/${encodeURIComponent(orgId)}`,
   adminUsers: "/admin/users",
   adminUser: (userId: string) => `/admin/users/${encodeURIComponent(userId)}`,
-  adminQueues: (tab?: "transfers" | "leads" | "feedback") => (tab ? `/admin/queues/${tab}` : "/admin/queues"),
+  adminQueues: (tab?: "verifications" | "transfers" | "leads" | "feedback") =>
+    tab ? `/admin/queues/${tab}` : "/admin/queues",
   adminCodes: "/admin/codes",
   adminAudit: "/admin/audit",
   adminCatalog: "/admin/catalog",

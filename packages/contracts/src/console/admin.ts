@@ -341,3 +341,18 @@ export const AdminRiddleMoveRequest = z.object({
     .int(vmsg("integer"))
     .min(1, vmsg("integer")),
 });
+
+// ─── verification applications ───
+
+export const AdminVerification = z.object({
+  id: z.string(),
+  orgId: z.string(),
+  orgName: z.string(),
+  edition: Edition,
+  kind: z.enum(["personal", "company"]),
+  /** In full: the operator checks them against the documents. */
+  details: z.record(z.string(), z.string()),
+  createdAt: z.string(),
+});
+export type AdminVerification = z.infer<typeof AdminVerification>;
+export const AdminVerificationList = z.object({ items: z.array(AdminVerification) });

@@ -14,3 +14,4 @@ export * from "./riddles.ts";
 export * from "./support.ts";
 export * from "./tools.ts";
 export * from "./usage.ts";
+export * from "./verification.ts";

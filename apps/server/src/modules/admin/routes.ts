@@ -31,14 +31,18 @@ import {
   AdminUserPage,
   AdminUserParams,
   AdminUsersQuery,
+  AdminVerificationList,
   ConfirmTransferParams,
   PageQuery,
+  RejectVerificationRequest,
+  VerificationDecisionParams,
 } from "@moonport/contracts";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { type App, callerAuth } from "../../http/route.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { confirmPayment } from "../billing/settle-payment.ts";
+import { decideVerification, listPendingVerifications } from "../verification/decide-verification.ts";
 import { exportAuditLog, listAuditLog } from "./audit-log.ts";
 import { createCodeBatch, listCodeBatches, revokeCodeBatch } from "./code-batches.ts";
 import { getCatalog } from "./get-catalog.ts";
@@ -183,6 +187,44 @@ export default async function adminRoutes(app: App, ctx: AppContext) {
       });
       if (outcome === "not_found") throw new AppError("not_found");
       return { outcome };
+    },
+  );
+  // Verification applications waiting for an operator (company ones with the built-in provider).
+  app.get("/verifications", { config: op, schema: { response: { 200: AdminVerificationList } } }, async () => ({
+    items: (await listPendingVerifications({ ctx })).map((v) => ({
+      ...v,
+      details: v.details as Record<string, string>,
+      createdAt: v.createdAt.toISOString(),
+    })),
+  }));
+  app.post(
+    "/verifications/:applicationId/approve",
+    { config: op, schema: { params: VerificationDecisionParams, response: { 200: Ok } } },
+    async (req) => {
+      await decideVerification({
+        ctx,
+        applicationId: req.params.applicationId,
+        decision: "approve",
+        operator: operator(req),
+      });
+      return { ok: true as const };
+    },
+  );
+  app.post(
+    "/verifications/:applicationId/reject",
+    {
+      config: op,
+      schema: { params: VerificationDecisionParams, body: RejectVerificationRequest, response: { 200: Ok } },
+    },
+    async (req) => {
+      await decideVerification({
+        ctx,
+        applicationId: req.params.applicationId,
+        decision: "reject",
+        reason: req.body.reason,
+        operator: operator(req),
+      });
+      return { ok: true as const };
     },
   );
   app.get(

@@ -1,10 +1,11 @@
+import { AppError } from "../../lib/app-error.ts";
 import type { Organization } from "../orgs/access.ts";
 
 /**
- * Whether an organization may pay by corporate transfer. The spec requires company verification for it; the
- * verification issue (company certification) owns `organizations.verification` and will make this refuse with
- * `verification_required` unless it is "company". Until verification can be completed at all, refusing would
- * make transfers impossible for everyone, so every organization may use it today. This is the one place to
- * change.
+ * Whether an organization may pay by corporate transfer: only a verified company (spec §6). The money arrives
+ * from the company's bank account, which the verification put on record; an organization whose company change
+ * is still under review is refused like a personal one.
  */
-export function assertTransferAllowed(_org: Organization): void {}
+export function assertTransferAllowed(org: Organization): void {
+  if (org.verification !== "company") throw new AppError("verification_required");
+}

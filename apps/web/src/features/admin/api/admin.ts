@@ -20,6 +20,7 @@ import {
   AdminTransferPage,
   AdminUserDetail,
   AdminUserPage,
+  AdminVerificationList,
   type TicketStatus,
 } from "@moonport/contracts";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
@@ -174,4 +175,18 @@ export const useRiddleChange = () =>
       if (v.kind === "move") return api(`${A}/riddles/${v.id}/move`, { body: { position: v.position } });
       return api(`${A}/riddles/${v.id}/${v.kind}`, { method: "POST" });
     },
+  );
+
+export const verificationsQuery = () =>
+  queryOptions({
+    queryKey: [...adminKey, "verifications"],
+    queryFn: () => api(`${A}/verifications`, { schema: AdminVerificationList }),
+  });
+
+export const useDecideVerification = () =>
+  useAdminWrite((v: { id: string; decision: "approve" | "reject"; reason?: string }) =>
+    api(`${A}/verifications/${v.id}/${v.decision}`, {
+      method: "POST",
+      body: v.decision === "reject" ? { reason: v.reason } : undefined,
+    }),
   );

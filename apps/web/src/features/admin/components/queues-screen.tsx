@@ -4,7 +4,9 @@ import {
   type AdminFeedback,
   type AdminLead,
   AdminReplyRequest,
+  type AdminVerification,
   type Currency,
+  RejectVerificationRequest,
   SUPPORT_LABELS,
   TICKET_STATUSES,
   type TicketStatus,
@@ -28,11 +30,13 @@ import {
   leadsQuery,
   transfersQuery,
   useConfirmTransfer,
+  useDecideVerification,
   useTicketReply,
   useTicketStatus,
+  verificationsQuery,
 } from "../api/admin.ts";
 
-const TABS = ["transfers", "leads", "feedback"] as const;
+const TABS = ["verifications", "transfers", "leads", "feedback"] as const;
 type Tab = (typeof TABS)[number];
 const STATUS_COLOR: Record<TicketStatus, string> = { new: "blue", in_progress: "yellow", resolved: "green" };
 
@@ -52,6 +56,9 @@ export function QueuesScreen({ tab }: { tab?: string }) {
             </Tabs.Tab>
           ))}
         </Tabs.List>
+        <Tabs.Panel value="verifications">
+          <VerificationsQueue />
+        </Tabs.Panel>
         <Tabs.Panel value="transfers">
           <TransfersQueue />
         </Tabs.Panel>
@@ -63,6 +70,117 @@ export function QueuesScreen({ tab }: { tab?: string }) {
         </Tabs.Panel>
       </Tabs>
     </>
+  );
+}
+
+function VerificationsQueue() {
+  const { t } = useTranslation("admin");
+  const list = useQuery(verificationsQuery());
+  const decide = useDecideVerification();
+  const [approving, setApproving] = useState<AdminVerification | null>(null);
+  const [rejecting, setRejecting] = useState<AdminVerification | null>(null);
+  const columns: DataColumn<AdminVerification>[] = [
+    { id: "created", header: t("queues.created"), cell: (r) => <DateTimeCell iso={r.createdAt} /> },
+    {
+      id: "org",
+      header: t("queues.organization"),
+      cell: (r) => (
+        <Anchor component={Link} to={paths.adminOrganization(r.orgId)} size="sm">
+          {r.orgName}
+        </Anchor>
+      ),
+    },
+    { id: "kind", header: t("queues.kind"), cell: (r) => t(`queues.kinds.${r.kind}`) },
+    {
+      id: "details",
+      header: t("queues.details"),
+      cell: (r) => (
+        <Stack gap={0}>
+          {Object.entries(r.details).map(([k, v]) => (
+            <Text key={k} size="xs">
+              <Text span c="dimmed" size="xs">
+                {k}:
+              </Text>{" "}
+              {v}
+            </Text>
+          ))}
+        </Stack>
+      ),
+    },
+    {
+      id: "actions",
+      header: "",
+      align: "right",
+      width: 200,
+      cell: (r) => (
+        <Group gap={6} justify="flex-end" wrap="nowrap">
+          <Button size="xs" onClick={() => setApproving(r)} data-testid="verification-approve">
+            {t("queues.approve")}
+          </Button>
+          <Button
+            size="xs"
+            color="red"
+            variant="light"
+            onClick={() => setRejecting(r)}
+            data-testid="verification-reject"
+          >
+            {t("queues.reject")}
+          </Button>
+        </Group>
+      ),
+    },
+  ];
+  return (
+    <>
+      <DataTable
+        columns={columns}
+        rows={list.data?.items}
+        query={list}
+        getRowId={(r) => r.id}
+        rowTestId="verification-row"
+        minWidth={900}
+        empty={<EmptyState title={t("queues.noVerifications")} />}
+      />
+      <ConfirmDialog
+        opened={approving !== null}
+        onClose={() => setApproving(null)}
+        title={t("queues.approve")}
+        confirmLabel={t("queues.approve")}
+        danger={false}
+        pending={decide.isPending}
+        error={decide.error ? t("queues.failed", { reason: decide.error.message }) : undefined}
+        onConfirm={() =>
+          approving && decide.mutate({ id: approving.id, decision: "approve" }, { onSuccess: () => setApproving(null) })
+        }
+      >
+        <Text size="sm">{t("queues.approveText", { name: approving?.orgName })}</Text>
+      </ConfirmDialog>
+      <RejectDialog target={rejecting} onClose={() => setRejecting(null)} />
+    </>
+  );
+}
+
+function RejectDialog({ target, onClose }: { target: AdminVerification | null; onClose: () => void }) {
+  const { t } = useTranslation("admin");
+  const decide = useDecideVerification();
+  const { field, dialog } = useDialogForm(RejectVerificationRequest, {
+    opened: target !== null,
+    onClose,
+    defaultValues: { reason: "" },
+    submit: (v) => decide.mutateAsync({ id: target!.id, decision: "reject", reason: v.reason }),
+    failure: (reason) => t("queues.failed", { reason }),
+  });
+  return (
+    <FormDialog {...dialog} title={t("queues.reject")} submitLabel={t("queues.reject")} danger>
+      <Text size="sm">{t("queues.rejectText", { name: target?.orgName ?? "" })}</Text>
+      <Textarea
+        label={t("queues.rejectReason")}
+        autosize
+        minRows={2}
+        {...field("reason")}
+        data-testid="reject-reason"
+      />
+    </FormDialog>
   );
 }
 

@@ -52,6 +52,21 @@ CREATE TABLE "mcp_servers" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "org_verifications" (
+	"id" text PRIMARY KEY NOT NULL,
+	"org_id" text NOT NULL,
+	"kind" text NOT NULL,
+	"status" text NOT NULL,
+	"details" jsonb NOT NULL,
+	"provider" text NOT NULL,
+	"provider_ref" text,
+	"reject_reason" text,
+	"created_by" text NOT NULL,
+	"decided_by" text,
+	"decided_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "riddle_attempts" (
 	"id" text PRIMARY KEY NOT NULL,
 	"user_id" text NOT NULL,
@@ -136,6 +151,7 @@ ALTER TABLE "function_tools" ADD CONSTRAINT "function_tools_user_id_users_id_fk"
 ALTER TABLE "function_tools" ADD CONSTRAINT "function_tools_project_id_projects_id_fk" FOREIGN KEY ("project_id") REFERENCES "public"."projects"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "mcp_servers" ADD CONSTRAINT "mcp_servers_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "mcp_servers" ADD CONSTRAINT "mcp_servers_project_id_projects_id_fk" FOREIGN KEY ("project_id") REFERENCES "public"."projects"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "org_verifications" ADD CONSTRAINT "org_verifications_org_id_organizations_id_fk" FOREIGN KEY ("org_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "riddle_attempts" ADD CONSTRAINT "riddle_attempts_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "riddle_attempts" ADD CONSTRAINT "riddle_attempts_riddle_id_riddles_id_fk" FOREIGN KEY ("riddle_id") REFERENCES "public"."riddles"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "riddle_solves" ADD CONSTRAINT "riddle_solves_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -145,6 +161,9 @@ CREATE INDEX "feedback_org_time_idx" ON "feedback" USING btree ("org_id","create
 CREATE INDEX "feedback_status_time_idx" ON "feedback" USING btree ("status","created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "function_tools_owner_name_idx" ON "function_tools" USING btree ("user_id","project_id","name");--> statement-breakpoint
 CREATE INDEX "mcp_servers_owner_idx" ON "mcp_servers" USING btree ("user_id","project_id");--> statement-breakpoint
+CREATE INDEX "org_verifications_org_idx" ON "org_verifications" USING btree ("org_id","created_at");--> statement-breakpoint
+CREATE UNIQUE INDEX "org_verifications_pending_uq" ON "org_verifications" USING btree ("org_id") WHERE status = 'pending';--> statement-breakpoint
+CREATE INDEX "org_verifications_pending_idx" ON "org_verifications" USING btree ("created_at") WHERE status = 'pending';--> statement-breakpoint
 CREATE INDEX "riddle_attempts_user_idx" ON "riddle_attempts" USING btree ("user_id","created_at");--> statement-breakpoint
 CREATE INDEX "riddle_attempts_riddle_idx" ON "riddle_attempts" USING btree ("user_id","riddle_id","created_at");--> statement-breakpoint
 CREATE INDEX "riddles_track_idx" ON "riddles" USING btree ("difficulty","position");--> statement-breakpoint
