@@ -1,9 +1,7 @@
 import {
   Alert,
   Anchor,
-  Badge,
   Button,
-  Card,
   Checkbox,
   Group,
   NumberInput,
@@ -33,6 +31,7 @@ import { ApiError } from "../../../lib/api.ts";
 import { formatDateTime } from "../../../lib/format.ts";
 import { paths } from "../../../lib/paths.ts";
 import { organizationQuery, useGrantCredit, useSetLimits, useSuspend } from "../api/admin.ts";
+import { BadgeList, DetailCard, roleColor } from "./detail-parts.tsx";
 import { StatCard } from "./stat-card.tsx";
 
 type Dialog = "grant" | "limits" | "suspend" | "resume" | null;
@@ -108,10 +107,7 @@ export function OrganizationScreen({ orgId }: { orgId: string }) {
           <StatCard label={t("orgs.tier")} value={org.tier.name} testId="admin-org-tier" />
         </SimpleGrid>
         <SimpleGrid cols={{ base: 1, md: 3 }}>
-          <Card withBorder padding="md">
-            <Text fw={600} mb="xs">
-              {t("orgs.overrides")}
-            </Text>
+          <DetailCard title={t("orgs.overrides")}>
             <Text size="sm">
               {t("orgs.tierOverride")}: {org.tierOverride === null ? t("orgs.noOverride") : `Tier${org.tierOverride}`}
             </Text>
@@ -125,75 +121,55 @@ export function OrganizationScreen({ orgId }: { orgId: string }) {
             <Text size="sm" mt="xs">
               {t("orgs.verification")}: {org.verification}
             </Text>
-          </Card>
-          <Card withBorder padding="md">
-            <Text fw={600} mb="xs">
-              {t("orgs.memberList")} ({org.memberList.length})
-            </Text>
-            <Stack gap={4}>
-              {org.memberList.map((m) => (
-                <Group key={m.userId} justify="space-between" wrap="nowrap">
-                  <Anchor component={Link} to={paths.adminUser(m.userId)} size="sm">
-                    {m.username ?? m.userId}
-                  </Anchor>
-                  <Badge size="sm" variant="light" color={m.role === "admin" ? "indigo" : "gray"}>
-                    {m.role}
-                  </Badge>
-                </Group>
-              ))}
-            </Stack>
-          </Card>
-          <Card withBorder padding="md">
-            <Text fw={600} mb="xs">
-              {t("orgs.projects")} ({org.projects.length})
-            </Text>
-            <Stack gap={4}>
-              {org.projects.map((p) => (
-                <Group key={p.id} justify="space-between" wrap="nowrap">
-                  <Text size="sm">{p.name}</Text>
-                  <Badge size="sm" variant="light" color={p.status === "active" ? "green" : "gray"}>
-                    {p.status}
-                  </Badge>
-                </Group>
-              ))}
-            </Stack>
-          </Card>
+          </DetailCard>
+          <DetailCard title={`${t("orgs.memberList")} (${org.memberList.length})`}>
+            <BadgeList
+              rows={org.memberList.map((m) => ({
+                key: m.userId,
+                label: m.username ?? m.userId,
+                to: paths.adminUser(m.userId),
+                badge: m.role,
+                color: roleColor(m.role),
+              }))}
+            />
+          </DetailCard>
+          <DetailCard title={`${t("orgs.projects")} (${org.projects.length})`}>
+            <BadgeList
+              rows={org.projects.map((p) => ({
+                key: p.id,
+                label: p.name,
+                badge: p.status,
+                color: p.status === "active" ? "green" : "gray",
+              }))}
+            />
+          </DetailCard>
         </SimpleGrid>
-        <Card withBorder padding="md">
-          <Text fw={600} mb="xs">
-            {t("orgs.ledger")}
-          </Text>
-          {org.ledger.length === 0 ? (
-            <Text size="sm" c="dimmed">
-              {t("orgs.ledgerEmpty")}
-            </Text>
-          ) : (
-            <Table.ScrollContainer minWidth={560}>
-              <Table data-testid="admin-ledger">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t("orgs.created")}</Table.Th>
-                    <Table.Th>{t("orgs.kind")}</Table.Th>
-                    <Table.Th ta="right">{t("orgs.amount")}</Table.Th>
-                    <Table.Th>{t("orgs.note")}</Table.Th>
+        <DetailCard title={t("orgs.ledger")} empty={org.ledger.length === 0 ? t("orgs.ledgerEmpty") : null}>
+          <Table.ScrollContainer minWidth={560}>
+            <Table data-testid="admin-ledger">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t("orgs.created")}</Table.Th>
+                  <Table.Th>{t("orgs.kind")}</Table.Th>
+                  <Table.Th ta="right">{t("orgs.amount")}</Table.Th>
+                  <Table.Th>{t("orgs.note")}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {org.ledger.map((l) => (
+                  <Table.Tr key={l.id}>
+                    <Table.Td>
+                      <DateTimeCell iso={l.createdAt} />
+                    </Table.Td>
+                    <Table.Td>{l.kind}</Table.Td>
+                    <Table.Td ta="right">{money(l.amount, org.currency)}</Table.Td>
+                    <Table.Td>{l.note ?? ""}</Table.Td>
                   </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {org.ledger.map((l) => (
-                    <Table.Tr key={l.id}>
-                      <Table.Td>
-                        <DateTimeCell iso={l.createdAt} />
-                      </Table.Td>
-                      <Table.Td>{l.kind}</Table.Td>
-                      <Table.Td ta="right">{money(l.amount, org.currency)}</Table.Td>
-                      <Table.Td>{l.note ?? ""}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )}
-        </Card>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        </DetailCard>
       </Stack>
       <GrantDialog org={org} opened={dialog === "grant"} onClose={close} />
       <LimitsDialog key={`limits-${dialog}`} org={org} opened={dialog === "limits"} onClose={close} />

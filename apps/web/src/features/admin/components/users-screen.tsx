@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, TextInput } from "@mantine/core";
+import { Anchor, Badge, Button, Group, SimpleGrid, Stack, Table, Text, TextInput } from "@mantine/core";
 import type { AdminUserRow } from "@moonport/contracts";
 import { IconArrowLeft, IconSearch } from "@tabler/icons-react";
 import { useQuery } from "@tanstack/react-query";
@@ -12,6 +12,7 @@ import { EmptyState, LoadError, LoadingBlock } from "../../../components/console
 import { PageHeader } from "../../../components/page-header.tsx";
 import { paths } from "../../../lib/paths.ts";
 import { userQuery, usersQuery, useUserAction } from "../api/admin.ts";
+import { BadgeList, DetailCard, roleColor } from "./detail-parts.tsx";
 import { StatCard } from "./stat-card.tsx";
 import { useSearchPage } from "./use-search-page.ts";
 
@@ -127,60 +128,45 @@ export function UserScreen({ userId }: { userId: string }) {
           <StatCard label={t("users.organizations")} value={String(u.organizations)} />
           <StatCard label={t("users.sessions")} value={String(u.activeSessions)} testId="admin-user-sessions" />
         </SimpleGrid>
-        <Card withBorder padding="md">
-          <Text fw={600} mb="xs">
-            {t("users.memberships")}
-          </Text>
-          <Stack gap={4}>
-            {u.memberships.map((m) => (
-              <Group key={m.orgId} justify="space-between" wrap="nowrap">
-                <Anchor component={Link} to={paths.adminOrganization(m.orgId)} size="sm">
-                  {m.name}
-                </Anchor>
-                <Badge size="sm" variant="light" color={m.role === "admin" ? "indigo" : "gray"}>
-                  {m.role}
-                </Badge>
-              </Group>
-            ))}
-          </Stack>
-        </Card>
-        <Card withBorder padding="md">
-          <Text fw={600} mb="xs">
-            {t("users.sessionList")}
-          </Text>
-          {u.sessions.length === 0 ? (
-            <Text size="sm" c="dimmed">
-              {t("users.noSessions")}
-            </Text>
-          ) : (
-            <Table.ScrollContainer minWidth={560}>
-              <Table>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t("users.ip")}</Table.Th>
-                    <Table.Th>{t("users.device")}</Table.Th>
-                    <Table.Th>{t("users.lastSeen")}</Table.Th>
+        <DetailCard title={t("users.memberships")}>
+          <BadgeList
+            rows={u.memberships.map((m) => ({
+              key: m.orgId,
+              label: m.name,
+              to: paths.adminOrganization(m.orgId),
+              badge: m.role,
+              color: roleColor(m.role),
+            }))}
+          />
+        </DetailCard>
+        <DetailCard title={t("users.sessionList")} empty={u.sessions.length === 0 ? t("users.noSessions") : null}>
+          <Table.ScrollContainer minWidth={560}>
+            <Table>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t("users.ip")}</Table.Th>
+                  <Table.Th>{t("users.device")}</Table.Th>
+                  <Table.Th>{t("users.lastSeen")}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {u.sessions.map((s) => (
+                  <Table.Tr key={s.id}>
+                    <Table.Td>{s.ip ?? "—"}</Table.Td>
+                    <Table.Td>
+                      <Text size="sm" lineClamp={1} maw={360}>
+                        {s.userAgent ?? "—"}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <DateTimeCell iso={s.lastSeenAt} />
+                    </Table.Td>
                   </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {u.sessions.map((s) => (
-                    <Table.Tr key={s.id}>
-                      <Table.Td>{s.ip ?? "—"}</Table.Td>
-                      <Table.Td>
-                        <Text size="sm" lineClamp={1} maw={360}>
-                          {s.userAgent ?? "—"}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <DateTimeCell iso={s.lastSeenAt} />
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )}
-        </Card>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        </DetailCard>
       </Stack>
       <ConfirmDialog
         opened={confirm !== null}
