@@ -334,7 +334,7 @@ export const requestBills = pgTable(
     // Partial: only cache lines have one, so chat bills pay nothing for it.
     index("request_bills_context_cache_idx").on(t.contextCacheId).where(sql`context_cache_id is not null`),
     // BRIN: a few pages summarising the append-only table by time, for the back office's platform-wide ranges
-    // (a B-tree here would cost every gateway insert).
+    // (a B-tree here would cost every gateway insert far more).
     index("request_bills_time_brin").using("brin", t.createdAt),
   ],
 );
