@@ -1,5 +1,12 @@
 import fs from "node:fs/promises";
-import { FeedbackFields, type FeedbackItem, type Locale, SUPPORT_LABELS, SUPPORT_LIMITS } from "@moonport/contracts";
+import {
+  EDITION_LOCALE,
+  FeedbackFields,
+  type FeedbackItem,
+  type Locale,
+  SUPPORT_LABELS,
+  SUPPORT_LIMITS,
+} from "@moonport/contracts";
 import { newId, schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
@@ -67,6 +74,12 @@ export async function submitFeedback(opts: {
     images.push({ key, contentType: img.contentType, bytes });
   }
   const createdAt = ctx.clock.now();
+  // Who sent it: for the support e-mail and the answer (the list shows the same name, or the id without one).
+  const [user] = await ctx.db
+    .select({ username: schema.users.username })
+    .from(schema.users)
+    .where(eq(schema.users.id, access.userId));
+  const submittedBy = user?.username ?? access.userId;
   const row = await ctx.db.transaction(async (tx) => {
     const [inserted] = await tx
       .insert(schema.feedback)
@@ -85,11 +98,7 @@ export async function submitFeedback(opts: {
       .returning();
     const support = ctx.config.support.supportEmail;
     if (support) {
-      const [user] = await tx
-        .select({ username: schema.users.username })
-        .from(schema.users)
-        .where(eq(schema.users.id, access.userId));
-      const l: Locale = ctx.config.defaultEdition === "cn" ? "zh-CN" : "en-US";
+      const l = EDITION_LOCALE[ctx.config.defaultEdition];
       await enqueueMail(
         ctx,
         renderMail({
@@ -100,7 +109,7 @@ export async function submitFeedback(opts: {
           params: {
             id,
             org: access.org.name,
-            user: user?.username ?? access.userId,
+            user: submittedBy,
             type: SUPPORT_LABELS.feedbackType[body.type][l],
             model: body.model ?? "—",
             description: body.description,
@@ -114,9 +123,5 @@ export async function submitFeedback(opts: {
     }
     return inserted!;
   });
-  const [user] = await ctx.db
-    .select({ username: schema.users.username })
-    .from(schema.users)
-    .where(eq(schema.users.id, access.userId));
-  return toFeedbackItem({ ...row, submittedBy: user?.username ?? "" });
+  return toFeedbackItem({ ...row, submittedBy });
 }

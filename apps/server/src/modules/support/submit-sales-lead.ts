@@ -1,4 +1,10 @@
-import { type ContactSalesReceipt, type ContactSalesRequest, type Locale, SUPPORT_LABELS } from "@moonport/contracts";
+import {
+  type ContactSalesReceipt,
+  type ContactSalesRequest,
+  EDITION_LOCALE,
+  type Locale,
+  SUPPORT_LABELS,
+} from "@moonport/contracts";
 import { newId, schema } from "@moonport/db";
 import type { z } from "zod";
 import type { AppContext } from "../../context.ts";
@@ -23,9 +29,6 @@ function leadsPerIp(ctx: AppContext): Limiter {
   }
   return l;
 }
-
-/** The language sales reads: the deployment's default edition's. */
-const salesLocale = (ctx: AppContext): Locale => (ctx.config.defaultEdition === "cn" ? "zh-CN" : "en-US");
 
 /**
  * Stores a contact-sales submission and, in the same transaction, queues two e-mails: the lead to the sales
@@ -68,7 +71,8 @@ export async function submitSalesLead(opts: {
     const brand = ctx.config.brandName;
     const sales = ctx.config.support.salesEmail;
     if (sales) {
-      const l = salesLocale(ctx);
+      // Sales reads the deployment's default edition's language.
+      const l = EDITION_LOCALE[ctx.config.defaultEdition];
       const yes = { "en-US": "yes", "zh-CN": "是" }[l];
       const no = { "en-US": "no", "zh-CN": "否" }[l];
       const none = "—";
