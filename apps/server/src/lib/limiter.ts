@@ -70,3 +70,29 @@ export function createLimiter(opts: {
     },
   };
 }
+
+const shared = new WeakMap<object, Map<string, Limiter>>();
+
+/**
+ * The limiter of one app context for `keyPrefix`, made on first use. Limiters hold counters (in memory without
+ * Redis), so they must live as long as the app, not the request; this keeps that cache in one place instead of a
+ * WeakMap in every module that limits something.
+ */
+export function limiterFor(
+  ctx: Pick<AppContext, "config" | "redis">,
+  keyPrefix: string,
+  points: number,
+  durationSeconds: number,
+): Limiter {
+  let byPrefix = shared.get(ctx);
+  if (!byPrefix) {
+    byPrefix = new Map();
+    shared.set(ctx, byPrefix);
+  }
+  let limiter = byPrefix.get(keyPrefix);
+  if (!limiter) {
+    limiter = createLimiter({ ctx, keyPrefix, points, durationSeconds });
+    byPrefix.set(keyPrefix, limiter);
+  }
+  return limiter;
+}

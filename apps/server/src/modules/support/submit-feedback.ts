@@ -11,7 +11,7 @@ import { newId, schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { AppError } from "../../lib/app-error.ts";
-import { createLimiter, type Limiter } from "../../lib/limiter.ts";
+import { type Limiter, limiterFor } from "../../lib/limiter.ts";
 import { enqueueMail } from "../../mail/enqueue-mail.ts";
 import { renderMail } from "../../mail/templates.ts";
 import { rateLimited } from "../auth/limits.ts";
@@ -26,19 +26,8 @@ const EXTENSION: Record<string, string> = {
   "image/gif": "gif",
 };
 
-const limiters = new WeakMap<AppContext, Limiter>();
 function feedbackPerUser(ctx: AppContext): Limiter {
-  let l = limiters.get(ctx);
-  if (!l) {
-    l = createLimiter({
-      ctx,
-      keyPrefix: "support:feedbackPerUser",
-      points: SUPPORT_LIMITS.feedbackPerUserPerHour,
-      durationSeconds: 3600,
-    });
-    limiters.set(ctx, l);
-  }
-  return l;
+  return limiterFor(ctx, "support:feedbackPerUser", SUPPORT_LIMITS.feedbackPerUserPerHour, 3600);
 }
 
 /**

@@ -8,26 +8,15 @@ import {
 import { newId, schema } from "@moonport/db";
 import type { z } from "zod";
 import type { AppContext } from "../../context.ts";
-import { createLimiter, type Limiter } from "../../lib/limiter.ts";
+import { type Limiter, limiterFor } from "../../lib/limiter.ts";
 import { enqueueMail } from "../../mail/enqueue-mail.ts";
 import { renderMail } from "../../mail/templates.ts";
 import { rateLimited } from "../auth/limits.ts";
 
 type Lead = z.output<typeof ContactSalesRequest>;
 
-const limiters = new WeakMap<AppContext, Limiter>();
 function leadsPerIp(ctx: AppContext): Limiter {
-  let l = limiters.get(ctx);
-  if (!l) {
-    l = createLimiter({
-      ctx,
-      keyPrefix: "support:salesLeadsPerIp",
-      points: ctx.config.support.contactSalesPerIpPerHour,
-      durationSeconds: 3600,
-    });
-    limiters.set(ctx, l);
-  }
-  return l;
+  return limiterFor(ctx, "support:salesLeadsPerIp", ctx.config.support.contactSalesPerIpPerHour, 3600);
 }
 
 /**
