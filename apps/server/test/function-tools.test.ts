@@ -112,7 +112,10 @@ describe("function tools: saving", () => {
       properties: { s: { type: "string", pattern: "^(a+)+$" } },
       required: ["s"],
     });
-    const saving = u.client.post(FT(u), good({ parameters, exampleInput: JSON.stringify({ s: `${"a".repeat(30)}b` }) }));
+    const saving = u.client.post(
+      FT(u),
+      good({ parameters, exampleInput: JSON.stringify({ s: `${"a".repeat(30)}b` }) }),
+    );
     const started = Date.now();
     const ping = await u.client.get(FT(u));
     expect(ping.status).toBe(200);

@@ -80,7 +80,8 @@ export async function checkFunctionToolDefinition(def: { parameters: string; exa
   // One worker checks the schema and, when the example is an object, the example against it.
   const checked = await checkToolSchema(parameters, isObject(exampleInput) ? exampleInput : undefined);
   const slow = `${SCHEMA_CHECK_DEADLINE_MS / 1000} s`;
-  if (!checked.ok && checked.path === "parameters") throw schemaError(vmsg("json_schema_invalid", { reason: checked.reason }));
+  if (!checked.ok && checked.path === "parameters")
+    throw schemaError(vmsg("json_schema_invalid", { reason: checked.reason }));
   if (!checked.ok && checked.path === "timeout" && !isObject(exampleInput)) {
     throw schemaError(vmsg("json_schema_invalid", { reason: `checking the schema took longer than ${slow}` }));
   }
