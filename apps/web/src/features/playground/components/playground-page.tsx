@@ -308,43 +308,48 @@ function Workbench({ org, projectId }: { org: CurrentOrg; projectId: string }) {
     setStreaming((s) => ({ ...s, [panel.id]: answer.id }));
     setAlternates((a) => ({ ...a, [answer.id]: [] }));
     const request = buildChatRequest({ system: state.system, tools: currentTools(state.tools, entries) }, panel, base);
-    const result = await runner.run(panel.id, request, {
-      onChoice: (index, content, reasoning) => {
-        if (index === 0) {
-          text = prefixText + content;
-          thought = reasoning;
+    const result = await runner.run(
+      panel.id,
+      request,
+      {
+        onChoice: (index, content, reasoning) => {
+          if (index === 0) {
+            text = prefixText + content;
+            thought = reasoning;
+            writeMessages(target, (msgs) =>
+              msgs.map((m) => (m.id === answer.id ? { ...m, content: text, ...(reasoning ? { reasoning } : {}) } : m)),
+            );
+          } else {
+            setAlternates((a) => {
+              const list = [...(a[answer.id] ?? [])];
+              list[index - 1] = content;
+              return { ...a, [answer.id]: list };
+            });
+          }
+        },
+        onToolCalls: (index, calls) => {
+          if (index !== 0) return;
           writeMessages(target, (msgs) =>
-            msgs.map((m) => (m.id === answer.id ? { ...m, content: text, ...(reasoning ? { reasoning } : {}) } : m)),
+            msgs.map((m) =>
+              m.id === answer.id
+                ? {
+                    ...m,
+                    toolCalls: calls.map((c) => ({
+                      id: c.id,
+                      name: c.name,
+                      arguments: c.arguments,
+                      state: "pending" as const,
+                      ...(entryFor(c.name, entries) ? { kind: entryFor(c.name, entries)!.kind } : {}),
+                    })),
+                  }
+                : m,
+            ),
           );
-        } else {
-          setAlternates((a) => {
-            const list = [...(a[answer.id] ?? [])];
-            list[index - 1] = content;
-            return { ...a, [answer.id]: list };
-          });
-        }
+        },
+        onUsage: () => {},
       },
-      onToolCalls: (index, calls) => {
-        if (index !== 0) return;
-        writeMessages(target, (msgs) =>
-          msgs.map((m) =>
-            m.id === answer.id
-              ? {
-                  ...m,
-                  toolCalls: calls.map((c) => ({
-                    id: c.id,
-                    name: c.name,
-                    arguments: c.arguments,
-                    state: "pending" as const,
-                    ...(entryFor(c.name, entries) ? { kind: entryFor(c.name, entries)!.kind } : {}),
-                  })),
-                }
-              : m,
-          ),
-        );
-      },
-      onUsage: () => {},
-    });
+      step > 0 ? 60 : 5,
+    );
     if (!result && !prefix)
       writeMessages(target, (msgs) => msgs.filter((m) => m.id !== answer.id || m.content || m.toolCalls?.length));
     setStreaming((s) => {

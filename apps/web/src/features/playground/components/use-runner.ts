@@ -56,7 +56,13 @@ export function useRunner(orgId: string, projectId: string | null) {
   useEffect(() => () => stop(), [stop]);
 
   const run = useCallback(
-    async (panelId: string, request: ChatCompletionRequest, handlers: StreamHandlers): Promise<StreamResult | null> => {
+    async (
+      panelId: string,
+      request: ChatCompletionRequest,
+      handlers: StreamHandlers,
+      /** The longest rate-limit wait (Retry-After, seconds) waited out instead of failing. */
+      maxWait = 5,
+    ): Promise<StreamResult | null> => {
       if (!projectId) return null;
       aborts.current.get(panelId)?.abort();
       const abort = new AbortController();
@@ -66,7 +72,8 @@ export function useRunner(orgId: string, projectId: string | null) {
         const url = `${playgroundApi(orgId, projectId)}/chat`;
         // Compare mode runs its models at once; an organization whose concurrency limit is lower than that gets
         // 429s for the extra ones. A short wait (a slot frees when another answer ends) is waited out, showing it.
-        const deadline = Date.now() + 120_000;
+        // The tool loop's follow-up runs wait longer: the user asked for one answer, not for one run per minute.
+        const deadline = Date.now() + Math.max(120_000, maxWait * 2000);
         let result: StreamResult | undefined;
         while (!result) {
           try {
@@ -88,7 +95,7 @@ export function useRunner(orgId: string, projectId: string | null) {
               e instanceof ApiError &&
               e.code === "playground_rate_limited" &&
               !!wait &&
-              wait <= 5 &&
+              wait <= maxWait &&
               Date.now() < deadline &&
               !abort.signal.aborted;
             if (!waitable) throw e;
