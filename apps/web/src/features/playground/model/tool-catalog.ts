@@ -41,6 +41,16 @@ function definitionOf(name: string, description: string, parameters: unknown): P
   };
 }
 
+/**
+ * A name the chat API accepts (^[a-zA-Z_][a-zA-Z0-9-_]{2,63}$) for an MCP tool, whose own name may hold dots or
+ * slashes; the call still goes to the server under the tool's own name (`ToolEntry.name`).
+ */
+function wireName(name: string): string {
+  let n = name.replace(/[^a-zA-Z0-9_-]/g, "_");
+  if (!/^[a-zA-Z_]/.test(n)) n = `_${n}`;
+  return n.padEnd(3, "_").slice(0, 64);
+}
+
 function parsed(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -90,7 +100,7 @@ export function toolEntries(
         name: tool.name,
         group: s.name,
         billed: false,
-        definition: definitionOf(tool.name, tool.description, tool.inputSchema),
+        definition: definitionOf(wireName(tool.name), tool.description, tool.inputSchema),
       });
     }
   }
