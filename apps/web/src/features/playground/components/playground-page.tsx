@@ -171,7 +171,11 @@ function Workbench({ org, projectId }: { org: CurrentOrg; projectId: string }) {
   const [templatesOpen, setTemplatesOpen] = useState(false);
   const [historyOpen, setHistoryOpen] = useState(false);
   const [paramsFor, setParamsFor] = useState<string | null>(null);
-  const [toolsTab, setToolsTab] = useState<ToolsTab | null>(null);
+  // `?tools=picker|functions|mcp` opens the tools drawer on that tab (links from the docs, the sweep).
+  const [toolsTab, setToolsTab] = useState<ToolsTab | null>(() => {
+    const v = new URLSearchParams(window.location.search).get("tools");
+    return v === "picker" || v === "functions" || v === "mcp" ? v : null;
+  });
   const official = useQuery(officialToolsQuery(org.id, projectId));
   const functionTools = useQuery(functionToolsQuery(org.id, projectId));
   const mcpServers = useQuery(mcpServersQuery(org.id, projectId));
