@@ -1,9 +1,29 @@
 import { Worker } from "node:worker_threads";
+import { checkSchema } from "./schema-check-core.mjs";
 
 /** How long a schema check may take once Ajv is loaded, before it is stopped. */
 export const SCHEMA_CHECK_DEADLINE_MS = 2_000;
 /** Loading Ajv in a fresh worker takes a moment, longer on a busy machine; beyond this something is wrong. */
 const START_LIMIT_MS = 15_000;
+
+/** Checks at once; more wait their turn, so a burst of saves cannot start a worker each. */
+const MAX_CONCURRENT = 2;
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function acquire(): Promise<void> {
+  if (running < MAX_CONCURRENT) {
+    running++;
+    return;
+  }
+  await new Promise<void>((resolve) => waiting.push(resolve));
+}
+
+function release(): void {
+  const next = waiting.shift();
+  if (next) next();
+  else running--;
+}
 
 export type SchemaCheckResult =
   | { ok: true }
@@ -11,8 +31,8 @@ export type SchemaCheckResult =
   | { ok: false; path: "timeout" };
 
 /**
- * Checks a user's JSON Schema (meta-schema, compile) and, when given, an example against it, with Ajv in a worker
- * thread. Validation runs the schema's `pattern`s, and a pattern like `^(a+)+$` against 30 a's and a b backtracks
+ * Checks a user's JSON Schema (meta-schema, compile) and, when given, an example against it, with Ajv — in a worker
+ * thread when the schema holds a pattern. Validation runs the schema's `pattern`s, and a pattern like `^(a+)+$` against 30 a's and a b backtracks
  * for minutes: in a worker that is terminated at the deadline it costs the server nothing but the worker.
  */
 export async function checkToolSchema(
@@ -20,7 +40,23 @@ export async function checkToolSchema(
   exampleInput?: Record<string, unknown>,
   deadlineMs = SCHEMA_CHECK_DEADLINE_MS,
 ): Promise<SchemaCheckResult> {
-  return await new Promise<SchemaCheckResult>((resolve) => {
+  // Only `pattern` and `patternProperties` run the user's regular expressions; without them Ajv's work is bounded
+  // by the schema's 2,000 characters, and a worker's start-up would cost more than the check.
+  if (!JSON.stringify(parameters).includes('"pattern')) return checkSchema(parameters, exampleInput);
+  await acquire();
+  try {
+    return await checkInWorker(parameters, exampleInput, deadlineMs);
+  } finally {
+    release();
+  }
+}
+
+function checkInWorker(
+  parameters: Record<string, unknown>,
+  exampleInput: Record<string, unknown> | undefined,
+  deadlineMs: number,
+): Promise<SchemaCheckResult> {
+  return new Promise<SchemaCheckResult>((resolve) => {
     const worker = new Worker(new URL("./schema-check-worker.mjs", import.meta.url), {
       workerData: { parameters, exampleInput },
       resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
