@@ -1,4 +1,5 @@
 import { Worker } from "node:worker_threads";
+import { concurrencyLimit } from "./concurrency-limit.ts";
 import { checkSchema } from "./schema-check-core.mjs";
 
 /** How long a schema check may take once Ajv is loaded, before it is stopped. */
@@ -8,22 +9,7 @@ const START_LIMIT_MS = 15_000;
 
 /** Checks at once; more wait their turn, so a burst of saves cannot start a worker each. */
 const MAX_CONCURRENT = 2;
-let running = 0;
-const waiting: (() => void)[] = [];
-
-async function acquire(): Promise<void> {
-  if (running < MAX_CONCURRENT) {
-    running++;
-    return;
-  }
-  await new Promise<void>((resolve) => waiting.push(resolve));
-}
-
-function release(): void {
-  const next = waiting.shift();
-  if (next) next();
-  else running--;
-}
+const limited = concurrencyLimit(MAX_CONCURRENT);
 
 export type SchemaCheckResult =
   | { ok: true }
@@ -43,12 +29,7 @@ export async function checkToolSchema(
   // Only `pattern` and `patternProperties` run the user's regular expressions; without them Ajv's work is bounded
   // by the schema's 2,000 characters, and a worker's start-up would cost more than the check.
   if (!JSON.stringify(parameters).includes('"pattern')) return checkSchema(parameters, exampleInput);
-  await acquire();
-  try {
-    return await checkInWorker(parameters, exampleInput, deadlineMs);
-  } finally {
-    release();
-  }
+  return limited(() => checkInWorker(parameters, exampleInput, deadlineMs));
 }
 
 function checkInWorker(

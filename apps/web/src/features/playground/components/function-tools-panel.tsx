@@ -1,19 +1,6 @@
-import {
-  ActionIcon,
-  Badge,
-  Button,
-  Code,
-  Group,
-  Modal,
-  Paper,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-  Tooltip,
-} from "@mantine/core";
+import { Badge, Button, Code, Group, Modal, Paper, Stack, Text, Textarea, TextInput } from "@mantine/core";
 import { type FunctionTool, FunctionToolInput, type ToolRunResult } from "@moonport/contracts";
-import { IconPencil, IconPlayerPlay, IconPlus, IconTrash } from "@tabler/icons-react";
+import { IconPlayerPlay, IconPlus } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "../../../components/console-kit/form-dialog.tsx";
@@ -22,6 +9,7 @@ import { FormError } from "../../../components/form-error.tsx";
 import { ApiError } from "../../../lib/api.ts";
 import { testRunFunctionTool, useDeleteFunctionTool, useSaveFunctionTool } from "../api/tools.ts";
 import classes from "./playground.module.css";
+import { RowIconActions } from "./row-icon-actions.tsx";
 
 const STARTER = {
   name: "",
@@ -83,28 +71,12 @@ export function FunctionToolsPanel({
                   </Text>
                 ) : null}
               </Stack>
-              <Group gap={4} wrap="nowrap">
-                <Tooltip label={t("functions.edit")} withArrow>
-                  <ActionIcon
-                    variant="subtle"
-                    color="gray"
-                    aria-label={t("functions.edit")}
-                    onClick={() => setEditing(tool)}
-                  >
-                    <IconPencil size={16} />
-                  </ActionIcon>
-                </Tooltip>
-                <Tooltip label={t("functions.delete")} withArrow>
-                  <ActionIcon
-                    variant="subtle"
-                    color="red"
-                    aria-label={t("functions.delete")}
-                    onClick={() => setDeleting(tool)}
-                  >
-                    <IconTrash size={16} />
-                  </ActionIcon>
-                </Tooltip>
-              </Group>
+              <RowIconActions
+                editLabel={t("functions.edit")}
+                deleteLabel={t("functions.delete")}
+                onEdit={() => setEditing(tool)}
+                onDelete={() => setDeleting(tool)}
+              />
             </Group>
           </Paper>
         ))

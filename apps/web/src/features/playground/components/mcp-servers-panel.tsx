@@ -1,5 +1,4 @@
 import {
-  ActionIcon,
   Alert,
   Badge,
   Button,
@@ -13,7 +12,6 @@ import {
   Text,
   Textarea,
   TextInput,
-  Tooltip,
 } from "@mantine/core";
 import {
   CreateMcpServerRequest,
@@ -28,7 +26,7 @@ import {
   mcpAuthIssues,
   UpdateMcpServerRequest,
 } from "@moonport/contracts";
-import { IconPencil, IconPlus, IconRefresh, IconTrash } from "@tabler/icons-react";
+import { IconPlus, IconRefresh } from "@tabler/icons-react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Controller } from "react-hook-form";
@@ -42,6 +40,7 @@ import { formatDateTime } from "../../../lib/format.ts";
 import { playgroundKeys } from "../api/query-keys.ts";
 import { useDeleteMcpServer, useSaveMcpServer, useSyncMcpServer } from "../api/tools.ts";
 import classes from "./playground.module.css";
+import { RowIconActions } from "./row-icon-actions.tsx";
 
 const STATUS_COLOR: Record<McpStatus, string> = {
   connecting: "blue",
@@ -124,28 +123,12 @@ export function McpServersPanel({
                       {s.url}
                     </Text>
                   </Stack>
-                  <Group gap={4} wrap="nowrap">
-                    <Tooltip label={t("mcp.edit")} withArrow>
-                      <ActionIcon
-                        variant="subtle"
-                        color="gray"
-                        aria-label={t("mcp.edit")}
-                        onClick={() => setEditing(s)}
-                      >
-                        <IconPencil size={16} />
-                      </ActionIcon>
-                    </Tooltip>
-                    <Tooltip label={t("mcp.delete")} withArrow>
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        aria-label={t("mcp.delete")}
-                        onClick={() => setDeleting(s)}
-                      >
-                        <IconTrash size={16} />
-                      </ActionIcon>
-                    </Tooltip>
-                  </Group>
+                  <RowIconActions
+                    editLabel={t("mcp.edit")}
+                    deleteLabel={t("mcp.delete")}
+                    onEdit={() => setEditing(s)}
+                    onDelete={() => setDeleting(s)}
+                  />
                 </Group>
                 {s.description ? (
                   <Text size="xs" c="dimmed">
