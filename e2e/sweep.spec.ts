@@ -186,6 +186,7 @@ test("console screens in both locales and both themes at 390 px: no errors, no o
     "/console/feedback",
     "/playground",
     "/playground?mode=riddle",
+    ...["picker", "functions", "mcp"].map((tab) => `/playground?tools=${tab}`),
   ];
   const failures: string[] = [];
   for (const [locale, theme] of [

@@ -743,6 +743,11 @@ const CASES: Case[] = [
   },
 
   {
+    name: "list the official tools of the picker",
+    route: "GET /api/orgs/:orgId/projects/:projectId/playground/official-tools",
+    url: (f) => `${PG(f)}/official-tools`,
+  },
+  {
     name: "run someone's function tool in the playground loop",
     route: "POST /api/orgs/:orgId/projects/:projectId/playground/tool-calls",
     url: (f) => `${PG(f)}/tool-calls`,

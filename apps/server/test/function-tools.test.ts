@@ -104,6 +104,32 @@ describe("function tools: saving", () => {
     expect(await rows(u)).toHaveLength(0);
   });
 
+  it("stops a catastrophic pattern at the deadline while the server keeps serving", async () => {
+    const u = await signUp(t);
+    // ^(a+)+$ against 30 a's and a b backtracks for minutes; the check runs in a worker that is stopped.
+    const parameters = JSON.stringify({
+      type: "object",
+      properties: { s: { type: "string", pattern: "^(a+)+$" } },
+      required: ["s"],
+    });
+    const saving = u.client.post(
+      FT(u),
+      good({ parameters, exampleInput: JSON.stringify({ s: `${"a".repeat(30)}b` }) }),
+    );
+    const started = Date.now();
+    const ping = await u.client.get(FT(u));
+    expect(ping.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(1000);
+    const res = await saving;
+    expect(res.status).toBe(400);
+    expect(res.body.error.details[0]).toMatchObject({ path: "exampleInput" });
+    expect(res.body.error.details[0].message).toMatch(/took longer than 2 s/);
+    expect(await rows(u)).toHaveLength(0);
+    // The same pattern with a matching example is fine.
+    const ok = await u.client.post(FT(u), good({ parameters, exampleInput: JSON.stringify({ s: "aaa" }) }));
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+  }, 20_000);
+
   it("refuses a duplicate name and an invalid edit, changing nothing", async () => {
     const u = await signUp(t);
     const a = FunctionTool.parse((await u.client.post(FT(u), good())).body);

@@ -1,4 +1,5 @@
 import { Worker } from "node:worker_threads";
+import { concurrencyLimit } from "./concurrency-limit.ts";
 
 /**
  * Runs a custom function tool's code in QuickJS (issue 15 §2). Each call gets its own worker thread and, inside
@@ -36,22 +37,7 @@ const MAX_CONCURRENT = 4;
 /** Extra time for the worker to start QuickJS and answer before it is terminated from outside. */
 const START_GRACE_MS = 3_000;
 
-let running = 0;
-const waiting: (() => void)[] = [];
-
-async function acquire(): Promise<void> {
-  if (running < MAX_CONCURRENT) {
-    running++;
-    return;
-  }
-  await new Promise<void>((resolve) => waiting.push(resolve));
-}
-
-function release(): void {
-  const next = waiting.shift();
-  if (next) next();
-  else running--;
-}
+const limited = concurrencyLimit(MAX_CONCURRENT);
 
 interface WorkerAnswer {
   ok: boolean;
@@ -91,45 +77,49 @@ export async function runSandboxed(opts: {
   mode?: "handler" | "script";
 }): Promise<SandboxResult> {
   const limits = { ...DEFAULT_SANDBOX_LIMITS, ...opts.limits };
-  await acquire();
+  return limited(() => runInWorker(opts.code, opts.input, opts.mode ?? "handler", limits));
+}
+
+async function runInWorker(
+  code: string,
+  input: string,
+  mode: "handler" | "script",
+  limits: SandboxLimits,
+): Promise<SandboxResult> {
   const started = performance.now();
   const took = () => Math.round(performance.now() - started);
-  try {
-    const answer = await new Promise<WorkerAnswer | "killed" | "crashed">((resolve) => {
-      const worker = new Worker(new URL("./sandbox-worker.mjs", import.meta.url), {
-        workerData: { code: opts.code, input: opts.input, limits, mode: opts.mode ?? "handler" },
-        // A second fence around QuickJS's own limit: the worker's V8 heap holds only the WASM module and strings.
-        resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
-        stdout: true,
-        stderr: true,
-      });
-      let settled = false;
-      const finish = (value: WorkerAnswer | "killed" | "crashed") => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        resolve(value);
-        void worker.terminate();
-      };
-      const timer = setTimeout(() => finish("killed"), limits.wallMs + START_GRACE_MS);
-      worker.once("message", (m: WorkerAnswer) => finish(m));
-      worker.once("error", () => finish("crashed"));
-      worker.once("exit", () => finish("crashed"));
+  const answer = await new Promise<WorkerAnswer | "killed" | "crashed">((resolve) => {
+    const worker = new Worker(new URL("./sandbox-worker.mjs", import.meta.url), {
+      workerData: { code, input, limits, mode },
+      // A second fence around QuickJS's own limit: the worker's V8 heap holds only the WASM module and strings.
+      resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
+      stdout: true,
+      stderr: true,
     });
-    if (answer === "killed")
-      return { ok: false, kind: "timeout", reason: reasonOf("timeout", limits), durationMs: took() };
-    if (answer === "crashed")
-      return { ok: false, kind: "crashed", reason: reasonOf("crashed", limits), durationMs: took() };
-    if (!answer.ok) {
-      const kind = answer.kind ?? "error";
-      return { ok: false, kind, reason: reasonOf(kind, limits, answer), durationMs: took() };
-    }
-    const output = answer.output ?? "null";
-    if (output.length > limits.maxOutputChars) {
-      return { ok: false, kind: "output_too_large", reason: reasonOf("output_too_large", limits), durationMs: took() };
-    }
-    return { ok: true, output, durationMs: took() };
-  } finally {
-    release();
+    let settled = false;
+    const finish = (value: WorkerAnswer | "killed" | "crashed") => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(value);
+      void worker.terminate();
+    };
+    const timer = setTimeout(() => finish("killed"), limits.wallMs + START_GRACE_MS);
+    worker.once("message", (m: WorkerAnswer) => finish(m));
+    worker.once("error", () => finish("crashed"));
+    worker.once("exit", () => finish("crashed"));
+  });
+  if (answer === "killed")
+    return { ok: false, kind: "timeout", reason: reasonOf("timeout", limits), durationMs: took() };
+  if (answer === "crashed")
+    return { ok: false, kind: "crashed", reason: reasonOf("crashed", limits), durationMs: took() };
+  if (!answer.ok) {
+    const kind = answer.kind ?? "error";
+    return { ok: false, kind, reason: reasonOf(kind, limits, answer), durationMs: took() };
   }
+  const output = answer.output ?? "null";
+  if (output.length > limits.maxOutputChars) {
+    return { ok: false, kind: "output_too_large", reason: reasonOf("output_too_large", limits), durationMs: took() };
+  }
+  return { ok: true, output, durationMs: took() };
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { findModel } from "../catalog.ts";
 import { vmsg } from "../validation.ts";
 import { Nanos, paged } from "./common.ts";
+import { TOOL_CALL_STATES } from "./tools.ts";
 
 /**
  * The playground (issue 13): one request shape for a run, one saved-session shape for history, import and
@@ -140,6 +141,22 @@ export type PlaygroundTool = z.infer<typeof PlaygroundTool>;
 export const PlaygroundRole = z.enum(["system", "user", "assistant", "tool"]);
 export type PlaygroundRole = z.infer<typeof PlaygroundRole>;
 
+/**
+ * A tool call of an assistant message as the playground's tool loop shows it (api-compat §11: call id,
+ * arguments, result) with its state (product-spec §4) and what ran it.
+ */
+export const PlaygroundToolCall = z.object({
+  id: z.string().max(128),
+  name: z.string().max(128),
+  arguments: z.string().max(100_000),
+  state: z.enum(TOOL_CALL_STATES),
+  /** official | function | mcp; absent when no tool of that name is available here. */
+  kind: z.enum(["official", "function", "mcp"]).optional(),
+  output: z.string().max(200_000).optional(),
+  durationMs: z.number().int().min(0).optional(),
+});
+export type PlaygroundToolCall = z.infer<typeof PlaygroundToolCall>;
+
 /** A message as the playground edits it. `images` are data URLs (vision models). */
 export const PlaygroundMessage = z.object({
   id: z.string().max(64),
@@ -150,6 +167,8 @@ export const PlaygroundMessage = z.object({
   toolCallId: z.string().max(128).optional(),
   images: z.array(z.string().max(20_000_000)).max(10).optional(),
   files: z.array(PlaygroundFile).max(10).optional(),
+  /** Assistant messages that called tools. */
+  toolCalls: z.array(PlaygroundToolCall).max(128).optional(),
 });
 export type PlaygroundMessage = z.infer<typeof PlaygroundMessage>;
 

@@ -112,3 +112,23 @@ export const PlaygroundToolCallRequest = z.object({
   arguments: z.string().max(100_000, vmsg("too_long", { max: 100_000 })),
 });
 export type PlaygroundToolCallRequest = z.infer<typeof PlaygroundToolCallRequest>;
+
+/** One official tool of the playground's picker: its formula URI, whether calls are billed, its functions. */
+export const OfficialToolEntry = z.object({
+  uri: z.string(),
+  billed: z.boolean(),
+  tools: z.array(
+    z.object({
+      type: z.literal("function"),
+      function: z.object({
+        name: z.string(),
+        description: z.string(),
+        parameters: z.record(z.string(), z.unknown()),
+      }),
+    }),
+  ),
+});
+export type OfficialToolEntry = z.infer<typeof OfficialToolEntry>;
+
+export const OfficialToolList = z.object({ items: z.array(OfficialToolEntry) });
+export type OfficialToolList = z.infer<typeof OfficialToolList>;

@@ -18,7 +18,7 @@ export async function createFunctionTool(opts: {
   tool: Required<FunctionToolInput>;
 }): Promise<FunctionTool> {
   assertWritable(opts.project);
-  checkFunctionToolDefinition(opts.tool);
+  await checkFunctionToolDefinition(opts.tool);
   const t = schema.functionTools;
   const [n] = await opts.ctx.db
     .select({ n: count() })

@@ -1,10 +1,10 @@
 import type { FunctionTool } from "@moonport/contracts";
 import { vmsg } from "@moonport/contracts";
 import { schema } from "@moonport/db";
-import { Ajv, type ErrorObject } from "ajv";
 import { and, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { AppError } from "../../lib/app-error.ts";
+import { checkToolSchema, SCHEMA_CHECK_DEADLINE_MS } from "../../tools/check-tool-schema.ts";
 import type { OrgAccess, ProjectAccess } from "../orgs/access.ts";
 
 type Row = typeof schema.functionTools.$inferSelect;
@@ -53,23 +53,16 @@ function parseJson(text: string, path: string): unknown {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** "/city must be string" — ajv's own short words, with the place in the input they refer to. */
-function describeErrors(errors: ErrorObject[] | null | undefined): string {
-  return (errors ?? [])
-    .slice(0, 3)
-    .map((e) => `${e.instancePath || "/"} ${e.message ?? e.keyword}`)
-    .join("; ");
-}
-
 /**
  * §5: the parameters must be a valid JSON Schema (checked against its meta-schema and compiled), describing an
  * object (OpenAI function parameters are one); the example input must be a JSON object that the schema accepts
  * (required fields present, types matching). Returns the parsed schema, for the run and the tool definition.
+ * Ajv runs in a worker with a deadline (tools/check-tool-schema.ts): a user's `pattern` may backtrack for minutes.
  */
-export function checkFunctionToolDefinition(def: { parameters: string; exampleInput: string }): {
+export async function checkFunctionToolDefinition(def: { parameters: string; exampleInput: string }): Promise<{
   parameters: Record<string, unknown>;
   exampleInput: Record<string, unknown>;
-} {
+}> {
   const parameters = parseJson(def.parameters, "parameters");
   if (!isObject(parameters)) throw schemaError(vmsg("json_object_required"));
   if (parameters.type !== undefined && parameters.type !== "object") {
@@ -77,28 +70,34 @@ export function checkFunctionToolDefinition(def: { parameters: string; exampleIn
       vmsg("json_schema_invalid", { reason: 'the parameters must describe an object ("type": "object")' }),
     );
   }
-  // Not strict: unknown keywords (title, examples, x-…) are common in hand-written schemas and harmless.
-  const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
-  if (!ajv.validateSchema(parameters)) {
-    throw schemaError(vmsg("json_schema_invalid", { reason: describeErrors(ajv.errors) }));
-  }
-  let validate: ReturnType<Ajv["compile"]>;
+  let exampleInput: unknown;
+  let exampleError: AppError | undefined;
   try {
-    validate = ajv.compile(parameters);
+    exampleInput = parseJson(def.exampleInput, "exampleInput");
   } catch (e) {
-    throw schemaError(vmsg("json_schema_invalid", { reason: e instanceof Error ? e.message : String(e) }));
+    exampleError = e as AppError;
   }
-  const exampleInput = parseJson(def.exampleInput, "exampleInput");
+  // One worker checks the schema and, when the example is an object, the example against it.
+  const checked = await checkToolSchema(parameters, isObject(exampleInput) ? exampleInput : undefined);
+  const slow = `${SCHEMA_CHECK_DEADLINE_MS / 1000} s`;
+  if (!checked.ok && checked.path === "parameters")
+    throw schemaError(vmsg("json_schema_invalid", { reason: checked.reason }));
+  if (!checked.ok && checked.path === "timeout" && !isObject(exampleInput)) {
+    throw schemaError(vmsg("json_schema_invalid", { reason: `checking the schema took longer than ${slow}` }));
+  }
+  if (exampleError) throw exampleError;
   if (!isObject(exampleInput)) {
     throw new AppError("validation_failed", {
       details: [{ path: "exampleInput", message: vmsg("json_object_required") }],
     });
   }
-  if (!validate(exampleInput)) {
+  if (!checked.ok) {
+    const reason =
+      checked.path === "timeout"
+        ? `matching the example took longer than ${slow} (a pattern that backtracks?)`
+        : checked.reason;
     throw new AppError("validation_failed", {
-      details: [
-        { path: "exampleInput", message: vmsg("example_schema_mismatch", { reason: describeErrors(validate.errors) }) },
-      ],
+      details: [{ path: "exampleInput", message: vmsg("example_schema_mismatch", { reason }) }],
     });
   }
   return { parameters, exampleInput };

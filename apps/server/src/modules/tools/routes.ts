@@ -7,6 +7,7 @@ import {
   McpServer,
   McpServerList,
   McpServerParams,
+  OfficialToolList,
   OkResponse,
   PlaygroundToolCallRequest,
   ProjectParams,
@@ -23,6 +24,7 @@ import { deleteFunctionTool } from "./delete-function-tool.ts";
 import { deleteMcpServer } from "./delete-mcp-server.ts";
 import { listFunctionTools } from "./list-function-tools.ts";
 import { listMcpServers } from "./list-mcp-servers.ts";
+import { listOfficialTools } from "./list-official-tools.ts";
 import { runPlaygroundToolCall } from "./run-playground-tool-call.ts";
 import { syncMcpServer } from "./sync-mcp-server.ts";
 import { testRunFunctionTool } from "./test-run-function-tool.ts";
@@ -172,6 +174,13 @@ export default async function toolRoutes(app: App, ctx: AppContext) {
     },
     async (req) =>
       syncMcpServer({ ctx, access: orgAccess(req), project: projectAccess(req), serverId: req.params.serverId }),
+  );
+
+  // The official tools of the picker (the same definitions as GET /v1/formulas/{uri}/tools).
+  app.get(
+    "/orgs/:orgId/projects/:projectId/playground/official-tools",
+    { config: { access: "projectMember" }, schema: { params: ProjectParams, response: { 200: OfficialToolList } } },
+    async () => listOfficialTools(),
   );
 
   // One step of the playground's tool loop: run a tool call the model made and answer the tool message's content.

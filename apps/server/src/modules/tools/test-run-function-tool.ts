@@ -14,7 +14,7 @@ export async function testRunFunctionTool(opts: {
   draft: TestRunFunctionToolRequest;
 }): Promise<ToolRunResult> {
   assertWritable(opts.project);
-  checkFunctionToolDefinition(opts.draft);
+  await checkFunctionToolDefinition(opts.draft);
   let input = opts.draft.exampleInput;
   if (opts.draft.input !== undefined && opts.draft.input.trim() !== "") {
     try {

@@ -26,7 +26,7 @@ export async function updateFunctionTool(opts: {
     parameters: opts.changes.parameters ?? current.parameters,
     exampleInput: opts.changes.exampleInput ?? current.exampleInput,
   };
-  checkFunctionToolDefinition(next);
+  await checkFunctionToolDefinition(next);
   try {
     const [row] = await opts.ctx.db
       .update(schema.functionTools)

@@ -6,6 +6,11 @@ export const playgroundKeys = {
   sessions: (orgId: string, projectId: string) => [...orgKey(orgId), "playground", projectId, "sessions"] as const,
   session: (orgId: string, projectId: string, id: string) =>
     [...orgKey(orgId), "playground", projectId, "session", id] as const,
+  officialTools: (orgId: string, projectId: string) =>
+    [...orgKey(orgId), "playground", projectId, "official-tools"] as const,
+  functionTools: (orgId: string, projectId: string) =>
+    [...orgKey(orgId), "playground", projectId, "function-tools"] as const,
+  mcpServers: (orgId: string, projectId: string) => [...orgKey(orgId), "playground", projectId, "mcp-servers"] as const,
 };
 
 export const playgroundApi = (orgId: string, projectId: string) =>

@@ -3,8 +3,9 @@ import type { PlaygroundMessage } from "@moonport/contracts";
 import { IconFile } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import classes from "./playground.module.css";
+import { ToolCallView } from "./tool-call-view.tsx";
 
-/** One message as read (chat and compare): role, text, collapsible reasoning, images and files. */
+/** One message as read (chat and compare): role, text, collapsible reasoning, images, files and tool calls. */
 export function MessageView({ message, streaming }: { message: PlaygroundMessage; streaming?: boolean }) {
   const { t } = useTranslation("playground");
   const mine = message.role === "user";
@@ -52,9 +53,14 @@ export function MessageView({ message, streaming }: { message: PlaygroundMessage
               <Text size="xs">{f.filename}</Text>
             </Group>
           ))}
-          <Text size="sm" className={classes.pre} data-testid="message-content">
-            {message.content || (streaming ? "…" : "")}
-          </Text>
+          {message.content || !message.toolCalls?.length ? (
+            <Text size="sm" className={classes.pre} data-testid="message-content">
+              {message.content || (streaming ? "…" : "")}
+            </Text>
+          ) : null}
+          {message.toolCalls?.map((c) => (
+            <ToolCallView key={c.id} call={c} />
+          ))}
         </Stack>
       </Paper>
     </Box>

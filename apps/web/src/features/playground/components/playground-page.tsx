@@ -26,7 +26,9 @@ import {
   type PlaygroundMode,
   type PlaygroundPanel,
   PlaygroundSessionState,
+  type PlaygroundToolCall,
   StopSequencesText,
+  type ToolRunResult,
 } from "@moonport/contracts";
 import {
   IconAdjustments,
@@ -36,6 +38,7 @@ import {
   IconLayoutGrid,
   IconPlayerPlay,
   IconPlus,
+  IconTool,
   IconUpload,
   IconX,
 } from "@tabler/icons-react";
@@ -50,6 +53,7 @@ import { playgroundProjectsQuery } from "../api/get-projects.ts";
 import { fetchSession } from "../api/get-sessions.ts";
 import { playgroundKeys } from "../api/query-keys.ts";
 import { createSession, updateSession } from "../api/save-session.ts";
+import { functionToolsQuery, mcpServersQuery, officialToolsQuery, runToolCall } from "../api/tools.ts";
 import { ExtractionFailed, UploadTooLarge, uploadForChat } from "../api/upload-file.ts";
 import {
   buildChatRequest,
@@ -62,6 +66,7 @@ import {
   withMode,
 } from "../model/session.ts";
 import type { PlaygroundTemplate } from "../model/templates.ts";
+import { currentTools, entryFor, MAX_TOOL_STEPS, toolEntries } from "../model/tool-catalog.ts";
 import { CodeDialog } from "./code-dialog.tsx";
 import { type AttachedFile, Composer } from "./composer.tsx";
 import { EditView } from "./edit-view.tsx";
@@ -72,6 +77,7 @@ import classes from "./playground.module.css";
 import { RiddleMode } from "./riddle-mode.tsx";
 import { RunFooter } from "./run-footer.tsx";
 import { TemplatesDialog } from "./templates-dialog.tsx";
+import { ToolsDrawer, type ToolsTab } from "./tools-drawer.tsx";
 import { useRunner } from "./use-runner.ts";
 
 const projectKey = (orgId: string) => `playground:project:${orgId}`;
@@ -91,6 +97,12 @@ function read(key: string): string | null {
   } catch {
     return null;
   }
+}
+
+/** The conversation as read: a tool message is shown as the result inside the call it answers. */
+function shownMessages(messages: PlaygroundMessage[]): PlaygroundMessage[] {
+  const answered = new Set(messages.flatMap((m) => m.toolCalls?.map((c) => c.id) ?? []));
+  return messages.filter((m) => m.role !== "tool" || !m.toolCallId || !answered.has(m.toolCallId));
 }
 
 /** /playground: chat, compare and edit against a project of the current organization. */
@@ -159,6 +171,18 @@ function Workbench({ org, projectId }: { org: CurrentOrg; projectId: string }) {
   const [templatesOpen, setTemplatesOpen] = useState(false);
   const [historyOpen, setHistoryOpen] = useState(false);
   const [paramsFor, setParamsFor] = useState<string | null>(null);
+  // `?tools=picker|functions|mcp` opens the tools drawer on that tab (links from the docs, the sweep).
+  const [toolsTab, setToolsTab] = useState<ToolsTab | null>(() => {
+    const v = new URLSearchParams(window.location.search).get("tools");
+    return v === "picker" || v === "functions" || v === "mcp" ? v : null;
+  });
+  const official = useQuery(officialToolsQuery(org.id, projectId));
+  const functionTools = useQuery(functionToolsQuery(org.id, projectId));
+  const mcpServers = useQuery(mcpServersQuery(org.id, projectId));
+  const entries = useMemo(
+    () => toolEntries(official.data?.items ?? [], functionTools.data?.items ?? [], mcpServers.data?.items ?? []),
+    [official.data, functionTools.data, mcpServers.data],
+  );
   // Riddle mode has its own view; `?mode=riddle` opens it (links from elsewhere, the e2e).
   const [riddle, setRiddle] = useState(() => new URLSearchParams(window.location.search).get("mode") === "riddle");
   const runner = useRunner(org.id, projectId);
@@ -243,28 +267,61 @@ function Workbench({ org, projectId }: { org: CurrentOrg; projectId: string }) {
     [change],
   );
 
+  /** Writes one tool call of an answer (its state, then its result). */
+  const patchCall = (target: string | null, answerId: string, callIndex: number, patch: Partial<PlaygroundToolCall>) =>
+    writeMessages(target, (msgs) =>
+      msgs.map((m) =>
+        m.id === answerId && m.toolCalls
+          ? { ...m, toolCalls: m.toolCalls.map((c, i) => (i === callIndex ? { ...c, ...patch } : c)) }
+          : m,
+      ),
+    );
+
+  /** Runs one tool call through …/playground/tool-calls; a tool nobody here provides is a failed call. */
+  const runCall = async (call: PlaygroundToolCall, signal: AbortSignal): Promise<ToolRunResult> => {
+    const entry = entryFor(call.name, entries);
+    if (!entry) return { state: "failed", output: `Error: no tool named "${call.name}" is available`, durationMs: 0 };
+    try {
+      return await runToolCall(
+        org.id,
+        projectId,
+        { kind: entry.kind, target: entry.target, name: entry.name, arguments: call.arguments },
+        signal,
+      );
+    } catch (e) {
+      const reason = e instanceof ApiError && e.code !== "network" ? e.message : t("errors.network");
+      return { state: "failed", output: `Error: ${reason}`, durationMs: 0 };
+    }
+  };
+
   /**
    * One run: `base` is what the model sees; its answer goes after it, replacing anything later. In partial mode
-   * a trailing assistant message is the prefix and the answer continues it.
+   * a trailing assistant message is the prefix and the answer continues it. When the model answers with tool
+   * calls, they run one by one (pending → executing → success / failed), their results follow as tool messages
+   * and the model runs again — the tool loop — until it answers, the user stops it or MAX_TOOL_STEPS is reached.
    */
-  const runPanel = useCallback(
-    async (panel: PlaygroundPanel, base: PlaygroundMessage[], target: string | null) => {
-      setNotice(null);
-      const continuing = panel.params.partial && base.at(-1)?.role === "assistant";
-      const prefix = continuing ? base.at(-1)! : null;
-      const answer = prefix ?? newMessage("assistant");
-      const prefixText = prefix?.content ?? "";
-      writeMessages(target, () => (prefix ? base : [...base, answer]));
-      setStreaming((s) => ({ ...s, [panel.id]: answer.id }));
-      setAlternates((a) => ({ ...a, [answer.id]: [] }));
-      const request = buildChatRequest(state, panel, base);
-      const ok = await runner.run(panel.id, request, {
+  const runPanel = async (panel: PlaygroundPanel, base: PlaygroundMessage[], target: string | null, step = 0) => {
+    setNotice(null);
+    const continuing = panel.params.partial && base.at(-1)?.role === "assistant";
+    const prefix = continuing ? base.at(-1)! : null;
+    const answer = prefix ?? newMessage("assistant");
+    const prefixText = prefix?.content ?? "";
+    let text = prefixText;
+    let thought = "";
+    writeMessages(target, () => (prefix ? base : [...base, answer]));
+    setStreaming((s) => ({ ...s, [panel.id]: answer.id }));
+    setAlternates((a) => ({ ...a, [answer.id]: [] }));
+    const request = buildChatRequest({ system: state.system, tools: currentTools(state.tools, entries) }, panel, base);
+    const result = await runner.run(
+      panel.id,
+      request,
+      {
         onChoice: (index, content, reasoning) => {
           if (index === 0) {
+            text = prefixText + content;
+            thought = reasoning;
             writeMessages(target, (msgs) =>
-              msgs.map((m) =>
-                m.id === answer.id ? { ...m, content: prefixText + content, ...(reasoning ? { reasoning } : {}) } : m,
-              ),
+              msgs.map((m) => (m.id === answer.id ? { ...m, content: text, ...(reasoning ? { reasoning } : {}) } : m)),
             );
           } else {
             setAlternates((a) => {
@@ -274,18 +331,78 @@ function Workbench({ org, projectId }: { org: CurrentOrg; projectId: string }) {
             });
           }
         },
+        onToolCalls: (index, calls) => {
+          if (index !== 0) return;
+          writeMessages(target, (msgs) =>
+            msgs.map((m) =>
+              m.id === answer.id
+                ? {
+                    ...m,
+                    toolCalls: calls.map((c) => ({
+                      id: c.id,
+                      name: c.name,
+                      arguments: c.arguments,
+                      state: "pending" as const,
+                      ...(entryFor(c.name, entries) ? { kind: entryFor(c.name, entries)!.kind } : {}),
+                    })),
+                  }
+                : m,
+            ),
+          );
+        },
         onUsage: () => {},
-      });
-      if (!ok && !prefix) writeMessages(target, (msgs) => msgs.filter((m) => m.id !== answer.id || m.content));
-      setStreaming((s) => {
-        const { [panel.id]: _, ...rest } = s;
-        return rest;
-      });
-      dirty.current = true;
-      setState((s) => ({ ...s }));
-    },
-    [runner, state, writeMessages],
-  );
+      },
+      step > 0 ? 60 : 5,
+    );
+    if (!result && !prefix)
+      writeMessages(target, (msgs) => msgs.filter((m) => m.id !== answer.id || m.content || m.toolCalls?.length));
+    setStreaming((s) => {
+      const { [panel.id]: _, ...rest } = s;
+      return rest;
+    });
+    dirty.current = true;
+    setState((s) => ({ ...s }));
+    if (!result || result.stopped || !result.toolCalls?.length) return;
+
+    const calls: PlaygroundToolCall[] = result.toolCalls.map((c) => {
+      const entry = entryFor(c.name, entries);
+      return {
+        id: c.id,
+        name: c.name,
+        arguments: c.arguments,
+        state: "pending",
+        ...(entry ? { kind: entry.kind } : {}),
+      };
+    });
+    if (step + 1 >= MAX_TOOL_STEPS) {
+      runner.patch(panel.id, { stepLimit: true });
+      return;
+    }
+    const toolMessages: PlaygroundMessage[] = [];
+    const finished = await runner.hold(panel.id, async (signal) => {
+      for (const [i, call] of calls.entries()) {
+        if (signal.aborted) return;
+        patchCall(target, answer.id, i, { state: "executing" });
+        const r = await runCall(call, signal);
+        if (signal.aborted) {
+          patchCall(target, answer.id, i, { state: "failed", output: t("tools.call.stopped") });
+          return;
+        }
+        calls[i] = { ...call, state: r.state, output: r.output, durationMs: r.durationMs };
+        patchCall(target, answer.id, i, calls[i]);
+        toolMessages.push({ ...newMessage("tool", r.output), toolCallId: call.id, name: call.name });
+      }
+    });
+    writeMessages(target, (msgs) => [...msgs, ...toolMessages]);
+    if (!finished) return;
+    const answered: PlaygroundMessage = {
+      ...answer,
+      content: text,
+      ...(thought ? { reasoning: thought } : {}),
+      toolCalls: calls,
+    };
+    await runPanel(panel, [...(prefix ? base.slice(0, -1) : base), answered, ...toolMessages], target, step + 1);
+  };
 
   const readOnly = state.readOnly;
   const send = (text: string, images: string[], files: AttachedFile[]) => {
@@ -507,6 +624,15 @@ function Workbench({ org, projectId }: { org: CurrentOrg; projectId: string }) {
         <Button
           size="xs"
           variant="default"
+          leftSection={<IconTool size={14} />}
+          onClick={() => setToolsTab("picker")}
+          data-testid="tools-open"
+        >
+          {t("tools.open", { count: state.tools.length })}
+        </Button>
+        <Button
+          size="xs"
+          variant="default"
           leftSection={<IconCode size={14} />}
           onClick={() => setCodeFor(panel0.id)}
           data-testid="view-code"
@@ -591,6 +717,20 @@ function Workbench({ org, projectId }: { org: CurrentOrg; projectId: string }) {
   const dialogs = (
     <>
       <CodeDialog opened={!!codeFor} onClose={() => setCodeFor(null)} request={codeRequest} />
+      <ToolsDrawer
+        opened={!!toolsTab}
+        onClose={() => setToolsTab(null)}
+        tab={toolsTab ?? "picker"}
+        onTab={setToolsTab}
+        orgId={org.id}
+        projectId={projectId}
+        entries={entries}
+        functions={functionTools.data?.items ?? []}
+        servers={mcpServers.data?.items ?? []}
+        tools={state.tools}
+        onTools={(tools) => change((s) => ({ ...s, tools }))}
+        readOnly={readOnly}
+      />
       <TemplatesDialog opened={templatesOpen} onClose={() => setTemplatesOpen(false)} onPick={openTemplate} />
       <HistoryDrawer
         opened={historyOpen}
@@ -670,7 +810,9 @@ function Workbench({ org, projectId }: { org: CurrentOrg; projectId: string }) {
                       {t("compare.empty")}
                     </Text>
                   ) : (
-                    p.messages.map((m) => <MessageView key={m.id} message={m} streaming={streaming[p.id] === m.id} />)
+                    shownMessages(p.messages).map((m) => (
+                      <MessageView key={m.id} message={m} streaming={streaming[p.id] === m.id} />
+                    ))
                   )}
                 </Stack>
                 {errorOf(p.id) ? (
@@ -771,7 +913,7 @@ function Workbench({ org, projectId }: { org: CurrentOrg; projectId: string }) {
                     {t("chat.empty")}
                   </Text>
                 ) : (
-                  state.messages.map((m) => (
+                  shownMessages(state.messages).map((m) => (
                     <Stack key={m.id} gap={4}>
                       <MessageView message={m} streaming={streaming[panel0.id] === m.id} />
                       {(alternates[m.id] ?? []).map((alt, j) => (

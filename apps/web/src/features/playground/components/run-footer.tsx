@@ -2,6 +2,7 @@ import { Group, Text } from "@mantine/core";
 import type { Currency } from "@moonport/contracts";
 import { useTranslation } from "react-i18next";
 import { formatInt, money } from "../../../components/console-kit/money.ts";
+import { MAX_TOOL_STEPS } from "../model/tool-catalog.ts";
 import type { RunStatus } from "./use-runner.ts";
 
 /** Input, output and total tokens of the last run and what it was billed, in the organization's currency. */
@@ -47,6 +48,16 @@ export function RunFooter({ status, currency }: { status?: RunStatus; currency: 
       {status?.waiting ? (
         <Text size="xs" c="blue">
           {t("footer.waiting")}
+        </Text>
+      ) : null}
+      {status?.tools ? (
+        <Text size="xs" c="blue" data-testid="tools-running">
+          {t("footer.tools")}
+        </Text>
+      ) : null}
+      {status?.stepLimit ? (
+        <Text size="xs" c="orange" data-testid="step-limit">
+          {t("footer.stepLimit", { max: MAX_TOOL_STEPS })}
         </Text>
       ) : null}
       {status?.stopped ? (

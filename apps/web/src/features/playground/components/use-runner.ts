@@ -27,6 +27,10 @@ export interface RunStatus {
   /** Waiting for a free slot of the organization's concurrency limit. */
   waiting?: boolean;
   stopped?: boolean;
+  /** Running the model's tool calls between two runs of the tool loop. */
+  tools?: boolean;
+  /** The tool loop ended at its step limit. */
+  stepLimit?: boolean;
   error?: string;
   usage?: ChatUsage;
   bill?: PlaygroundRunBill;
@@ -52,8 +56,14 @@ export function useRunner(orgId: string, projectId: string | null) {
   useEffect(() => () => stop(), [stop]);
 
   const run = useCallback(
-    async (panelId: string, request: ChatCompletionRequest, handlers: StreamHandlers): Promise<boolean> => {
-      if (!projectId) return false;
+    async (
+      panelId: string,
+      request: ChatCompletionRequest,
+      handlers: StreamHandlers,
+      /** The longest rate-limit wait (Retry-After, seconds) waited out instead of failing. */
+      maxWait = 5,
+    ): Promise<StreamResult | null> => {
+      if (!projectId) return null;
       aborts.current.get(panelId)?.abort();
       const abort = new AbortController();
       aborts.current.set(panelId, abort);
@@ -62,7 +72,8 @@ export function useRunner(orgId: string, projectId: string | null) {
         const url = `${playgroundApi(orgId, projectId)}/chat`;
         // Compare mode runs its models at once; an organization whose concurrency limit is lower than that gets
         // 429s for the extra ones. A short wait (a slot frees when another answer ends) is waited out, showing it.
-        const deadline = Date.now() + 120_000;
+        // The tool loop's follow-up runs wait longer: the user asked for one answer, not for one run per minute.
+        const deadline = Date.now() + Math.max(120_000, maxWait * 2000);
         let result: StreamResult | undefined;
         while (!result) {
           try {
@@ -84,7 +95,7 @@ export function useRunner(orgId: string, projectId: string | null) {
               e instanceof ApiError &&
               e.code === "playground_rate_limited" &&
               !!wait &&
-              wait <= 5 &&
+              wait <= maxWait &&
               Date.now() < deadline &&
               !abort.signal.aborted;
             if (!waitable) throw e;
@@ -101,11 +112,11 @@ export function useRunner(orgId: string, projectId: string | null) {
         });
         if (result.requestId)
           void billOf(orgId, projectId, result.requestId).then((bill) => bill && patch(panelId, { bill }));
-        return true;
+        return result;
       } catch (e) {
         const message = e instanceof ApiError && e.code !== "network" ? e.message : t("errors.network");
         patch(panelId, { running: false, waiting: false, error: message });
-        return false;
+        return null;
       } finally {
         if (aborts.current.get(panelId) === abort) aborts.current.delete(panelId);
       }
@@ -113,7 +124,27 @@ export function useRunner(orgId: string, projectId: string | null) {
     [orgId, projectId, patch, t],
   );
 
+  /**
+   * The tool phase of the loop: the panel counts as running (Stop shows, Escape works) while `fn` runs the calls,
+   * and stopping aborts `fn`'s signal. Answers whether it ran to the end.
+   */
+  const hold = useCallback(
+    async (panelId: string, fn: (signal: AbortSignal) => Promise<void>): Promise<boolean> => {
+      const abort = new AbortController();
+      aborts.current.set(panelId, abort);
+      patch(panelId, { running: true, tools: true, stopped: false });
+      try {
+        await fn(abort.signal);
+      } finally {
+        if (aborts.current.get(panelId) === abort) aborts.current.delete(panelId);
+        patch(panelId, { running: false, tools: false, stopped: abort.signal.aborted });
+      }
+      return !abort.signal.aborted;
+    },
+    [patch],
+  );
+
   const anyRunning = Object.values(status).some((s) => s.running);
   const reset = useCallback(() => setStatus({}), []);
-  return { status, run, stop, anyRunning, reset };
+  return { status, run, hold, patch, stop, anyRunning, reset };
 }

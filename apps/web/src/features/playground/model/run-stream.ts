@@ -5,6 +5,15 @@ export interface StreamHandlers {
   /** Text and reasoning produced for choice `index` so far (cumulative). */
   onChoice(index: number, content: string, reasoning: string): void;
   onUsage(usage: ChatUsage): void;
+  /** Tool calls of choice `index` so far (arguments cumulative), as they stream in. */
+  onToolCalls?(index: number, calls: StreamedToolCall[]): void;
+}
+
+export interface StreamedToolCall {
+  id: string;
+  type: "function" | "builtin_function";
+  name: string;
+  arguments: string;
 }
 
 export interface StreamResult {
@@ -13,6 +22,8 @@ export interface StreamResult {
   stopped: boolean;
   /** A failure after the stream began (a §3 error event): its message. */
   streamError: string | null;
+  /** Choice 0's tool calls, complete (the model wants them run before it answers). */
+  toolCalls?: StreamedToolCall[];
 }
 
 function csrfToken(): string | undefined {
@@ -59,6 +70,7 @@ export async function runChatStream(
   }
   const content: string[] = [];
   const reasoning: string[] = [];
+  const calls: StreamedToolCall[][] = [];
   let streamError: string | null = null;
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
@@ -85,6 +97,22 @@ export async function runChatStream(
             const d = choice.delta as { content?: string | null; reasoning_content?: string | null };
             if (d.content) content[choice.index] = (content[choice.index] ?? "") + d.content;
             if (d.reasoning_content) reasoning[choice.index] = (reasoning[choice.index] ?? "") + d.reasoning_content;
+            if (choice.delta.tool_calls?.length) {
+              const list = calls[choice.index] ?? [];
+              calls[choice.index] = list;
+              for (const d of choice.delta.tool_calls) {
+                const c = list[d.index] ?? { id: "", type: "function", name: "", arguments: "" };
+                list[d.index] = c;
+                if (d.id) c.id = d.id;
+                if (d.type) c.type = d.type;
+                if (d.function.name) c.name = d.function.name;
+                c.arguments += d.function.arguments ?? "";
+              }
+              handlers.onToolCalls?.(
+                choice.index,
+                list.map((c) => ({ ...c })),
+              );
+            }
             handlers.onChoice(choice.index, content[choice.index] ?? "", reasoning[choice.index] ?? "");
             const usage = (choice as { usage?: ChatUsage | null }).usage;
             if (usage) handlers.onUsage(usage);
@@ -97,5 +125,5 @@ export async function runChatStream(
     if (signal.aborted) return { requestId, stopped: true, streamError };
     throw e;
   }
-  return { requestId, stopped: false, streamError };
+  return { requestId, stopped: false, streamError, ...(calls[0]?.length ? { toolCalls: calls[0] } : {}) };
 }

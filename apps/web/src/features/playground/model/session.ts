@@ -69,6 +69,17 @@ function wireMessage(m: PlaygroundMessage): ChatRequestMessage {
     };
   }
   if (m.role === "tool") return { role: "tool", content: m.content, tool_call_id: m.toolCallId ?? "", name: m.name };
+  if (m.role === "assistant" && m.toolCalls?.length) {
+    return {
+      role: "assistant",
+      content: m.content,
+      tool_calls: m.toolCalls.map((c) => ({
+        id: c.id,
+        type: c.name === "$web_search" ? "builtin_function" : "function",
+        function: { name: c.name, arguments: c.arguments },
+      })),
+    };
+  }
   return { role: m.role, content: m.content, ...(m.name ? { name: m.name } : {}) };
 }
 
