@@ -98,3 +98,17 @@ export async function insertBill(
     createdAt: row.createdAt ?? new Date(),
   });
 }
+
+/** Complete international invoice information, which a global organization needs before a card payment (§6). */
+export async function saveInvoiceInfo(user: TestUser) {
+  const res = await user.client.put(`/api/orgs/${user.orgId}/invoice-info`, {
+    name: "Ada Lovelace Ltd",
+    email: "billing@ada.example",
+    street: "1 Main Street",
+    city: "San Francisco",
+    state: "CA",
+    postal_code: "94000",
+    country_code: "US",
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
