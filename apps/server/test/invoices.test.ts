@@ -8,7 +8,9 @@
 import { parseMoney, splitTax, usccCheckCharacter, VAT_RATE_BP } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
+import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { failInvoiceCommand, invoiceQueueCommand, issueInvoiceCommand } from "../src/cli/invoices.ts";
 import { confirmPayment } from "../src/modules/billing/settle-payment.ts";
 import { tokenizeCard } from "../src/modules/payments/sandbox-psp.ts";
 import { decideVerification } from "../src/modules/verification/decide-verification.ts";
@@ -341,6 +343,48 @@ describe("states", () => {
     expect((await u.client.get(I(u))).body.items.find((i: { id: string }) => i.id === r2.body.id).status).toBe(
       "waiting",
     );
+  });
+});
+
+describe("operator CLI", () => {
+  async function cli(cmd: typeof issueInvoiceCommand, args: string[]) {
+    const lines: string[] = [];
+    const code = await cmd.run({
+      config: t.ctx.config,
+      db: t.ctx.db,
+      services: { db: t.ctx.db, keyEvents: t.ctx.keyEvents, log: pino({ level: "silent" }) },
+      args,
+      print: (l) => lines.push(l),
+      readInput: async () => "",
+    });
+    return { code, out: lines.join("\n") };
+  }
+
+  it("invoice-queue, issue-invoice (PDF stored, e-mail queued), fail-invoice refused afterwards", async () => {
+    const u = await signUp(t, { edition: "cn" });
+    await verifyPersonally(u);
+    const p = await paid(u, "12.34");
+    const r = await u.client.post(I(u), {
+      titleId: await title(u, personalTitle),
+      invoiceType: "general",
+      email: "cli@example.com",
+      items: [{ paymentId: p, amount: "12.34" }],
+    });
+    const queue = await cli(invoiceQueueCommand, []);
+    expect(queue.out).toContain(r.body.id);
+    expect(queue.out).toContain("¥12.34 (net ¥11.32, tax ¥1.02)");
+    expect((await cli(issueInvoiceCommand, [r.body.id, "1"])).code).toBe(2);
+    const issued = await cli(issueInvoiceCommand, [r.body.id, "26119999000000000001"]);
+    expect(issued.code, issued.out).toBe(0);
+    expect((await u.client.get(`${I(u)}/${r.body.id}/pdf`)).status).toBe(200);
+    expect((await cli(failInvoiceCommand, [r.body.id])).code).toBe(2);
+    const refused = await cli(failInvoiceCommand, [r.body.id, "--reason", "late"]);
+    expect(refused.code).toBe(1);
+    expect(refused.out).toContain("issued");
+    // The CLI's job is due at the wall clock's time; this file's clock started when the file did.
+    clock.advance(5 * 60_000);
+    await drain();
+    expect(smtp.received.some((m) => m.to.includes("cli@example.com"))).toBe(true);
   });
 });
 

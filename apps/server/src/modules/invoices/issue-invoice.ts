@@ -21,6 +21,9 @@ import { renderVatInvoicePdf } from "./invoice-pdf.ts";
 import type { InvoiceRow } from "./invoice-view.ts";
 
 export const AUTO_ISSUE_JOB = "invoices.auto-issue";
+/** What issuing needs of the app (the CLI builds just this). */
+export type IssueContext = Pick<AppContext, "db" | "log" | "clock" | "config" | "exportFiles" | "jobs">;
+
 /** Who issues automatically, in the audit log and as the deciding party. */
 export const SYSTEM_ACTOR = "system";
 
@@ -34,12 +37,12 @@ const TYPE_WORD: Record<Locale, Record<"general" | "special", string>> = {
   "zh-CN": { general: "增值税普通发票", special: "增值税专用发票" },
 };
 
-function consoleUrl(ctx: AppContext, path: string) {
+function consoleUrl(ctx: IssueContext, path: string) {
   return `${(ctx.config.sites.cn ?? "").replace(/\/$/, "")}${path}`;
 }
 
 export async function issueInvoice(opts: {
-  ctx: AppContext;
+  ctx: IssueContext;
   invoiceId: string;
   invoiceNo: string;
   operator: string;
@@ -103,7 +106,7 @@ export async function issueInvoice(opts: {
 }
 
 export async function failInvoice(opts: {
-  ctx: AppContext;
+  ctx: IssueContext;
   invoiceId: string;
   reason: string;
   operator: string;

@@ -54,7 +54,7 @@ export async function listInvoices(opts: { ctx: AppContext; access: OrgAccess; p
  * The back office's queue: applications to issue, oldest first; or issued invoices (where the seller may start a
  * red-letter round) and those being voided, those being voided first.
  */
-export async function listInvoiceQueue(opts: { ctx: AppContext; queue: "waiting" | "issued" }) {
+export async function listInvoiceQueue(opts: { ctx: Pick<AppContext, "db">; queue: "waiting" | "issued" }) {
   const { ctx } = opts;
   const i = schema.invoices;
   const rows = await ctx.db
