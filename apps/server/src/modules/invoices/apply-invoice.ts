@@ -82,7 +82,7 @@ export async function applyInvoice(opts: {
       .for("update");
     for (const w of wanted) {
       const p = payments.find((x) => x.id === w.paymentId);
-      if (!p || p.status !== "success") {
+      if (p?.status !== "success") {
         problems.push({ path: `items.${w.index}.paymentId`, message: vmsg("invoice_payment_unavailable") });
         continue;
       }

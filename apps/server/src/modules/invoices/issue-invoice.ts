@@ -137,7 +137,7 @@ export async function failInvoice(opts: {
 /** The auto-issue job: an invoice withdrawn or issued meanwhile is left alone (the job may run twice). */
 export async function autoIssueInvoice(ctx: AppContext, invoiceId: string): Promise<void> {
   const [inv] = await ctx.db.select().from(schema.invoices).where(eq(schema.invoices.id, invoiceId));
-  if (!inv || inv.status !== "waiting") return;
+  if (inv?.status !== "waiting") return;
   try {
     await issueInvoice({ ctx, invoiceId, invoiceNo: generateInvoiceNo(ctx.clock.now()), operator: SYSTEM_ACTOR });
   } catch (err) {
