@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { type Browser, expect, type Page, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { caughtMail, csrfHeaders, operatorPage, signUpInLocale, uniqueUsername } from "./support.ts";
 
 /**
