@@ -28,7 +28,7 @@ async function dialogSubmit(page: Page) {
   await expect(page.getByRole("dialog")).toBeHidden();
 }
 
-async function shots(browser: Browser, page: Page, name: string, url: string) {
+async function shots(browser: Browser, page: Page, name: string, url: string, prepare?: (p: Page) => Promise<void>) {
   fs.mkdirSync(".tmp/shots", { recursive: true });
   const state = await page.context().storageState();
   for (const locale of ["zh-CN", "en-US"] as const) {
@@ -44,6 +44,7 @@ async function shots(browser: Browser, page: Page, name: string, url: string) {
         await p.addInitScript((t) => localStorage.setItem("theme", t), theme);
         await p.goto(url);
         await p.waitForLoadState("networkidle");
+        await prepare?.(p);
         await p.screenshot({ path: `.tmp/shots/${name}-${locale}-${theme}-${width}.png`, fullPage: true });
         await ctx.close();
       }
@@ -89,6 +90,12 @@ test("cn: verify, transfer, apply, issue in the back office, PDF by e-mail and d
   await dialogSubmit(op);
   await expect(transferRow).toHaveCount(0);
 
+  // The company is verified and has recharged ¥1,000: the algorithm-filing letter downloads.
+  const letter = await customer.request.get(`${V}/filing-letter.pdf`);
+  expect(letter.headers()["content-type"]).toBe("application/pdf");
+  fs.mkdirSync(".tmp/shots", { recursive: true });
+  fs.writeFileSync(".tmp/shots/filing-letter-cn.pdf", await letter.body());
+
   // A company title with the special-invoice fields, then the application (special VAT, part of the transfer).
   await customer.goto("/console/billing/invoices");
   await expect(customer.getByTestId("invoice-gate")).toHaveCount(0);
@@ -132,6 +139,7 @@ test("cn: verify, transfer, apply, issue in the back office, PDF by e-mail and d
   await op.goto("/admin/queues/invoices");
   const queued = op.getByTestId("invoice-queue-row").filter({ hasText: orgName });
   await expect(queued).toContainText("6222020200112233445");
+  await shots(browser, op, "admin-invoices-waiting", "/admin/queues/invoices");
   await queued.getByTestId("invoice-issue").click();
   await op.getByTestId("invoice-number").fill(number);
   await dialogSubmit(op);
@@ -167,7 +175,10 @@ test("cn: verify, transfer, apply, issue in the back office, PDF by e-mail and d
   await op.getByTestId("invoice-queue-filter").getByText("Issued and voiding").click();
   const voiding = op.getByTestId("invoice-queue-row").filter({ hasText: number });
   await expect(voiding).toContainText("03 Entered by the buyer");
-  await shots(browser, op, "admin-invoices", "/admin/queues/invoices");
+  await shots(browser, op, "admin-invoices-issued", "/admin/queues/invoices", async (p) => {
+    await p.getByTestId("invoice-queue-filter").locator("label").nth(1).click();
+    await expect(p.getByTestId("invoice-queue-row").first()).toBeVisible();
+  });
   await voiding.getByTestId("red-letter-confirm").click();
   await expect(voiding).toContainText("04 Confirmed by both");
   await voiding.getByTestId("red-letter-complete").click();

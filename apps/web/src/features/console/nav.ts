@@ -58,7 +58,7 @@ export const CONSOLE_NAV: ConsoleNavSection[] = [
   {
     label: "billing:nav.section",
     entries: [
-      { to: paths.billing, label: "billing:nav.overview", icon: IconWallet, adminOnly: true },
+      { to: paths.billing, label: "billing:nav.overview", icon: IconWallet, adminOnly: true, exact: true },
       { to: paths.recharge, label: "billing:nav.recharge", icon: IconCreditCard, adminOnly: true },
       { to: paths.vouchers, label: "billing:nav.vouchers", icon: IconTicket, adminOnly: true },
       { to: paths.invoices, label: "invoices:nav", icon: IconFileInvoice, adminOnly: true },

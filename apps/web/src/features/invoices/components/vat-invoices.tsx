@@ -349,7 +349,10 @@ function ApplyDialog({
                         <Checkbox
                           aria-label={t("apply.pick")}
                           checked={row.on}
-                          onChange={(e) => setPicked({ ...picked, [p.id]: { ...row, on: e.currentTarget.checked } })}
+                          onChange={(e) => {
+                            setErrors({});
+                            setPicked({ ...picked, [p.id]: { ...row, on: e.currentTarget.checked } });
+                          }}
                           data-testid="apply-payment-pick"
                         />
                       </Table.Td>
@@ -364,7 +367,12 @@ function ApplyDialog({
                           w={130}
                           value={row.amount}
                           disabled={!row.on}
-                          onChange={(e) => setPicked({ ...picked, [p.id]: { ...row, amount: e.currentTarget.value } })}
+                          onChange={(e) => {
+                            // A changed amount is checked again at the next submit.
+                            setErrors({});
+                            setFailure(null);
+                            setPicked({ ...picked, [p.id]: { ...row, amount: e.currentTarget.value } });
+                          }}
                           error={rowError(p.id)}
                           aria-label={t("apply.amount")}
                           data-testid="apply-payment-amount"
