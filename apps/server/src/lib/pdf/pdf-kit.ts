@@ -120,15 +120,16 @@ export async function renderPdf(spec: PdfDocumentSpec): Promise<Buffer> {
 
   // Meta: label/value pairs, right-aligned block.
   doc.fontSize(9);
+  // Labels take 0.35–0.58 of the width, values the rest, so long numbers stay on one line.
   for (const [label, value] of spec.meta) {
     doc
       .font("regular")
       .fillColor(MUTED)
-      .text(label, left + width / 2, y, { width: width / 4 - 6, align: "right" });
+      .text(label, left + width * 0.35, y, { width: width * 0.23 - 6, align: "right" });
     doc
       .font("bold")
       .fillColor(INK)
-      .text(value, left + (3 * width) / 4, y, { width: width / 4, align: "right" });
+      .text(value, left + width * 0.58, y, { width: width * 0.42, align: "right" });
     y = Math.max(doc.y, y + 12) + 2;
   }
   y += 8;
