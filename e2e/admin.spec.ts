@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
-import { caughtMail, csrfHeaders, operatorPage, signUpInLocale, uniqueUsername } from "./support.ts";
+import { COMPANY, caughtMail, csrfHeaders, operatorPage, PERSON, signUpInLocale, uniqueUsername } from "./support.ts";
 
 /**
  * The back office in the browser. The operator is created through the real /setup page with a one-time token from
@@ -12,14 +12,6 @@ import { caughtMail, csrfHeaders, operatorPage, signUpInLocale, uniqueUsername }
  */
 test.setTimeout(300_000);
 
-const PERSON = { realName: "张三", idNumber: "11010519491231002X" };
-const COMPANY = {
-  companyName: "差分机科技有限公司",
-  creditCode: "91350100M000100Y43",
-  bankAccountName: "差分机科技有限公司",
-  bankName: "沙盒银行北京分行",
-  bankAccountNumber: "6222020200112233445",
-};
 const PNG = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
   "base64",

@@ -1,6 +1,16 @@
 import fs from "node:fs";
 import { type Browser, expect, type Page, test } from "@playwright/test";
-import { caughtMail, csrfHeaders, fillInvoiceInfo, operatorPage, signUpInLocale, uniqueUsername } from "./support.ts";
+import {
+  bindCard,
+  COMPANY,
+  caughtMail,
+  csrfHeaders,
+  fillInvoiceInfo,
+  operatorPage,
+  PERSON,
+  signUpInLocale,
+  uniqueUsername,
+} from "./support.ts";
 
 /**
  * Invoices in the browser (issue 14).
@@ -13,15 +23,6 @@ import { caughtMail, csrfHeaders, fillInvoiceInfo, operatorPage, signUpInLocale,
  * Screenshots of the new screens in both locales and themes at 1280 and 390 px go to .tmp/shots/.
  */
 test.setTimeout(300_000);
-
-const PERSON = { realName: "张三", idNumber: "11010519491231002X" };
-const COMPANY = {
-  companyName: "差分机科技有限公司",
-  creditCode: "91350100M000100Y43",
-  bankAccountName: "差分机科技有限公司",
-  bankName: "沙盒银行北京分行",
-  bankAccountNumber: "6222020200112233445",
-};
 
 async function dialogSubmit(page: Page) {
   await page.getByRole("dialog").getByRole("button").last().click();
@@ -213,23 +214,7 @@ test("global: invoice information before a card payment; the paid order's GST in
   await expect(page.getByTestId("invoice-info-needed")).toHaveCount(0);
   await page.getByTestId("recharge-amount").fill("25");
   await page.getByTestId("recharge-agreement").check();
-  await page.getByTestId("bind-card").click();
-  const fields: Record<string, string> = {
-    email: "ada@example.com",
-    firstName: "Ada",
-    lastName: "Lovelace",
-    phone: "+1 555 0100",
-    street: "1 Main St",
-    city: "San Francisco",
-    state: "CA",
-    postcode: "94105",
-    countryCode: "US",
-  };
-  for (const [k, v] of Object.entries(fields)) await page.getByTestId(`card-${k}`).fill(v);
-  await page.getByTestId("card-number").fill("4242 4242 4242 4242");
-  await page.getByTestId("card-expiry").fill("12/34");
-  await page.getByTestId("card-cvc").fill("123");
-  await page.getByTestId("card-submit").click();
+  await bindCard(page, "4242 4242 4242 4242");
   await expect(page.getByRole("dialog")).toBeHidden();
   await page.getByTestId("recharge-pay").click();
   await expect(page.getByTestId("payment-status")).toHaveText("Succeeded", { timeout: 15_000 });

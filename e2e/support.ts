@@ -217,3 +217,34 @@ export async function fillInvoiceInfo(page: Page) {
   await page.getByTestId("invoice-info-save").click();
   await expect(page.getByTestId("invoice-info-saved")).toBeVisible();
 }
+
+/** A cn personal verification and a company application with a valid credit code (the operator approves it). */
+export const PERSON = { realName: "张三", idNumber: "11010519491231002X" };
+export const COMPANY = {
+  companyName: "差分机科技有限公司",
+  creditCode: "91350100M000100Y43",
+  bankAccountName: "差分机科技有限公司",
+  bankName: "沙盒银行北京分行",
+  bankAccountNumber: "6222020200112233445",
+};
+
+/** Binds a card on the recharge screen (the sandbox PSP tokenizes it in the browser). */
+export async function bindCard(page: Page, number: string) {
+  await page.getByTestId("bind-card").click();
+  const fields: Record<string, string> = {
+    email: "ada@example.com",
+    firstName: "Ada",
+    lastName: "Lovelace",
+    phone: "+1 555 0100",
+    street: "1 Main St",
+    city: "San Francisco",
+    state: "CA",
+    postcode: "94105",
+    countryCode: "US",
+  };
+  for (const [k, v] of Object.entries(fields)) await page.getByTestId(`card-${k}`).fill(v);
+  await page.getByTestId("card-number").fill(number);
+  await page.getByTestId("card-expiry").fill("12/34");
+  await page.getByTestId("card-cvc").fill("123");
+  await page.getByTestId("card-submit").click();
+}

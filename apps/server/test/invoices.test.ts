@@ -5,7 +5,7 @@
  * amounts, concurrent applications never over-invoicing a payment, automatic issuing, the filing letter's gates,
  * and the global edition's international info before card payments with its GST order invoices.
  */
-import { parseMoney, splitTax, usccCheckCharacter, VAT_RATE_BP } from "@moonport/contracts";
+import { parseMoney, splitTax, VAT_RATE_BP } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import pino from "pino";
@@ -14,7 +14,7 @@ import { failInvoiceCommand, invoiceQueueCommand, issueInvoiceCommand } from "..
 import { confirmPayment } from "../src/modules/billing/settle-payment.ts";
 import { tokenizeCard } from "../src/modules/payments/sandbox-psp.ts";
 import { decideVerification } from "../src/modules/verification/decide-verification.ts";
-import { signUp, type TestUser } from "./console-helpers.ts";
+import { COMPANY_APPLICATION, residentId, signUp, type TestUser } from "./console-helpers.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 import { startSmtpServer, textPart } from "./support/smtp.ts";
 
@@ -58,20 +58,8 @@ async function drain() {
   }
 }
 
-function residentId(first17: string): string {
-  const w = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
-  let s = 0;
-  for (let i = 0; i < 17; i++) s += Number(first17[i]) * w[i]!;
-  return first17 + "10X98765432"[s % 11];
-}
-const USCC = `91350100M000100Y4${usccCheckCharacter("91350100M000100Y4")}`;
-const company = {
-  companyName: "Acme Technology Co., Ltd.",
-  creditCode: USCC,
-  bankAccountName: "Acme Technology Co., Ltd.",
-  bankName: "Bank of Sandbox, Beijing",
-  bankAccountNumber: "6222020200112233445",
-};
+const company = COMPANY_APPLICATION;
+const USCC = company.creditCode;
 
 async function verifyPersonally(u: TestUser) {
   const r = await u.client.post(`/api/orgs/${u.orgId}/verification/personal`, {

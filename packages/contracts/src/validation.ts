@@ -223,6 +223,14 @@ export function vmsg(key: ValidationKey, params?: Record<string, string | number
   return params ? `${key}|${JSON.stringify(params)}` : key;
 }
 
+/** A required, trimmed text field of at most `max` characters (the forms' usual field). */
+export const requiredText = (max: number) =>
+  z
+    .string({ error: vmsg("required") })
+    .trim()
+    .min(1, vmsg("required"))
+    .max(max, vmsg("too_long", { max }));
+
 export function translateValidation(message: string, locale: Locale): string {
   const bar = message.indexOf("|");
   const key = (bar === -1 ? message : message.slice(0, bar)) as ValidationKey;

@@ -7,9 +7,10 @@ import { z } from "zod";
 import { Currency } from "../edition.ts";
 import type { Localized } from "../locale.ts";
 import { NANO_PER_UNIT } from "../money.ts";
-import { vmsg } from "../validation.ts";
+import { requiredText, vmsg } from "../validation.ts";
 import { PayType } from "./billing.ts";
 import { Nanos } from "./common.ts";
+import { ContactEmail } from "./support.ts";
 import { isUscc } from "./verification.ts";
 
 /** The cn VAT rate of §9 for the platform's service, in basis points (900 = 9 %). */
@@ -136,12 +137,7 @@ export const RED_LETTER_STATE_TEXT: Record<RedLetterState, Localized> = {
 /** Red-letter confirmation times out after 72 hours (§9). */
 export const RED_LETTER_TIMEOUT_MS = 72 * 60 * 60 * 1000;
 
-const text = (max: number) =>
-  z
-    .string({ error: vmsg("required") })
-    .trim()
-    .min(1, vmsg("required"))
-    .max(max, vmsg("too_long", { max }));
+const text = requiredText;
 const optionalText = (max: number) =>
   z
     .string()
@@ -150,12 +146,8 @@ const optionalText = (max: number) =>
     .optional()
     .transform((v) => (v ? v : undefined));
 
-export const InvoiceEmail = z
-  .string({ error: vmsg("required") })
-  .trim()
-  .min(1, vmsg("required"))
-  .max(254, vmsg("too_long", { max: 254 }))
-  .pipe(z.email({ error: vmsg("email") }));
+/** Same rule as every e-mail field of the console (required, at most 254 characters, valid). */
+const InvoiceEmail = ContactEmail;
 
 export const TitleType = z.enum(["personal", "company"]);
 export type TitleType = z.infer<typeof TitleType>;

@@ -1,11 +1,13 @@
 import { Badge, Stack, Text } from "@mantine/core";
 import {
+  type Currency,
   INVOICE_STATUS_TEXT,
   type InvoiceStatus,
   RED_LETTER_STATE_TEXT,
   type RedLetterRound,
 } from "@moonport/contracts";
 import { useLocale } from "../../i18n/index.ts";
+import { money } from "./money.ts";
 
 const COLOR: Record<InvoiceStatus, string> = {
   waiting: "blue",
@@ -46,6 +48,27 @@ export function InvoiceStatusCell({
           {RED_LETTER_STATE_TEXT[redLetter.state][locale]}
         </Text>
       ) : null}
+    </Stack>
+  );
+}
+
+/** The tax-inclusive amount with its net and tax under it; `caption` words them ("net ¥91.74 · tax ¥8.26"). */
+export function InvoiceAmountCell({
+  invoice,
+  caption,
+}: {
+  invoice: { amount: string; net: string; tax: string; currency: Currency };
+  caption: (parts: { net: string; tax: string }) => string;
+}) {
+  const { amount, net, tax, currency } = invoice;
+  return (
+    <Stack gap={0} align="flex-end">
+      <Text size="sm" fw={500}>
+        {money(amount, currency)}
+      </Text>
+      <Text size="xs" c="dimmed">
+        {caption({ net: money(net, currency), tax: money(tax, currency) })}
+      </Text>
     </Stack>
   );
 }

@@ -7,8 +7,7 @@ import { Link } from "react-router";
 import { DateTimeCell } from "../../../components/console-kit/cells.tsx";
 import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
 import { FormDialog } from "../../../components/console-kit/form-dialog.tsx";
-import { InvoiceStatusCell } from "../../../components/console-kit/invoice-status.tsx";
-import { money } from "../../../components/console-kit/money.ts";
+import { InvoiceAmountCell, InvoiceStatusCell } from "../../../components/console-kit/invoice-status.tsx";
 import { EmptyState } from "../../../components/console-kit/states.tsx";
 import { useDialogForm } from "../../../components/console-kit/use-zod-form.ts";
 import { paths } from "../../../lib/paths.ts";
@@ -62,16 +61,7 @@ export function InvoicesQueue() {
       id: "amount",
       header: t("queues.amount"),
       align: "right",
-      cell: (r) => (
-        <Stack gap={0} align="flex-end">
-          <Text size="sm" fw={500}>
-            {money(r.amount, r.currency)}
-          </Text>
-          <Text size="xs" c="dimmed">
-            {t("invoices.netTax", { net: money(r.net, r.currency), tax: money(r.tax, r.currency) })}
-          </Text>
-        </Stack>
-      ),
+      cell: (r) => <InvoiceAmountCell invoice={r} caption={(p) => t("invoices.netTax", p)} />,
     },
     {
       id: "status",

@@ -35,7 +35,7 @@ import { DateTimeCell } from "../../../components/console-kit/cells.tsx";
 import { columns } from "../../../components/console-kit/columns.tsx";
 import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
 import { FormDialog } from "../../../components/console-kit/form-dialog.tsx";
-import { InvoiceStatusCell } from "../../../components/console-kit/invoice-status.tsx";
+import { InvoiceAmountCell, InvoiceStatusCell } from "../../../components/console-kit/invoice-status.tsx";
 import { money } from "../../../components/console-kit/money.ts";
 import { EmptyState } from "../../../components/console-kit/states.tsx";
 import { useDialogForm } from "../../../components/console-kit/use-zod-form.ts";
@@ -449,16 +449,7 @@ function RecordsSection({ orgId }: { orgId: string }) {
       id: "amount",
       header: t("records.amount"),
       align: "right",
-      cell: (r) => (
-        <Stack gap={0} align="flex-end">
-          <Text size="sm" fw={500}>
-            {money(r.amount, r.currency)}
-          </Text>
-          <Text size="xs" c="dimmed">
-            {t("records.netTax", { net: money(r.net, r.currency), tax: money(r.tax, r.currency) })}
-          </Text>
-        </Stack>
-      ),
+      cell: (r) => <InvoiceAmountCell invoice={r} caption={(p) => t("records.netTax", p)} />,
     },
     {
       id: "status",
