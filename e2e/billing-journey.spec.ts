@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
 import ExcelJS from "exceljs";
 import OpenAI from "openai";
-import { caughtMail, csrfHeaders, signUpInLocale, uniqueUsername } from "./support.ts";
+import { bindCard, caughtMail, csrfHeaders, fillInvoiceInfo, signUpInLocale, uniqueUsername } from "./support.ts";
 
 /**
  * The billing journey of a new customer, once per edition (a personal organization's edition follows the sign-up
@@ -55,28 +55,17 @@ async function rechargeCn(page: Page) {
 
 /** global: $25 by card, after a card the provider refuses to tokenize and one it declines at the charge. */
 async function rechargeGlobal(page: Page) {
+  // A card payment needs the invoice information first (§6): the recharge screen links to it.
   await page.goto("/console/billing/recharge");
+  await expect(page.getByTestId("invoice-info-needed")).toBeVisible();
+  await page.getByTestId("invoice-info-link").click();
+  await expect(page).toHaveURL(/\/console\/billing\/invoices$/);
+  await fillInvoiceInfo(page);
+  await page.goto("/console/billing/recharge");
+  await expect(page.getByTestId("invoice-info-needed")).toHaveCount(0);
   await page.getByTestId("recharge-amount").fill("25");
   await page.getByTestId("recharge-agreement").check();
-  const bind = async (number: string) => {
-    await page.getByTestId("bind-card").click();
-    const fields: Record<string, string> = {
-      email: "ada@example.com",
-      firstName: "Ada",
-      lastName: "Lovelace",
-      phone: "+1 555 0100",
-      street: "1 Main St",
-      city: "San Francisco",
-      state: "CA",
-      postcode: "94105",
-      countryCode: "US",
-    };
-    for (const [k, v] of Object.entries(fields)) await page.getByTestId(`card-${k}`).fill(v);
-    await page.getByTestId("card-number").fill(number);
-    await page.getByTestId("card-expiry").fill("12/34");
-    await page.getByTestId("card-cvc").fill("123");
-    await page.getByTestId("card-submit").click();
-  };
+  const bind = (number: string) => bindCard(page, number);
   await bind("4242 4242 4242 4241");
   await expect(page.getByTestId("card-error")).toHaveText("The card information is wrong.");
   await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();

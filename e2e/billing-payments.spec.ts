@@ -1,5 +1,5 @@
 import { test } from "@playwright/test";
-import { csrfHeaders, signUpInLocale } from "./support.ts";
+import { csrfHeaders, fillInvoiceInfo, signUpInLocale } from "./support.ts";
 
 /**
  * Screenshots of every billing screen (overview, recharge with a pending transfer, vouchers, the bind-card dialog),
@@ -10,6 +10,8 @@ test.setTimeout(240_000);
 test("screenshots of the billing screens (390 px, both locales and themes)", async ({ browser, baseURL }) => {
   for (const locale of ["zh-CN", "en-US"] as const) {
     const { page, orgId } = await signUpInLocale(browser, locale, baseURL!, "pay");
+    // A global card payment needs the invoice information first (§6).
+    if (locale === "en-US") await fillInvoiceInfo(page);
     await page.request.post(`/api/orgs/${orgId}/payments`, {
       // A waiting order to show (corporate transfer needs a verified company: WeChat Pay on cn).
       data: { amount: "10", payType: locale === "zh-CN" ? "wxpay" : "credit_card", agreement: true },

@@ -3,7 +3,8 @@
  * and specs read what arrived over HTTP, decoded by mailparser, so a journey can assert "the e-mail reached the
  * mail server" rather than "the app put it in its own outbox". Started by playwright.config.ts as a web server.
  *
- *   GET /messages?to=<address>  → [{ to, from, subject, text, date }] in arrival order
+ *   GET /messages?to=<address>  → [{ to, from, subject, text, date, attachments: [{ filename, contentType, size,
+ *                                   head }] }] in arrival order (`head`: the first bytes as latin1, "%PDF-1.7" …)
  *   GET /healthz                → 200 once both servers listen
  */
 import http from "node:http";
@@ -20,6 +21,7 @@ interface Caught {
   subject: string;
   text: string;
   date: string;
+  attachments: { filename: string; contentType: string; size: number; head: string }[];
 }
 const caught: Caught[] = [];
 
@@ -36,6 +38,12 @@ const smtp = new SMTPServer({
           subject: mail.subject ?? "",
           text: mail.text ?? "",
           date: new Date().toISOString(),
+          attachments: mail.attachments.map((a) => ({
+            filename: a.filename ?? "",
+            contentType: a.contentType,
+            size: a.size,
+            head: a.content.subarray(0, 8).toString("latin1"),
+          })),
         });
         callback();
       })

@@ -145,6 +145,7 @@ export interface CaughtMail {
   from: string;
   subject: string;
   text: string;
+  attachments: { filename: string; contentType: string; size: number; head: string }[];
 }
 
 /** What reached the suite's local SMTP server for `to` (e2e/mail-catcher.ts, started by playwright.config.ts). */
@@ -165,4 +166,85 @@ export async function signUpInLocale(browser: Browser, locale: "zh-CN" | "en-US"
   await signUpByPhone(page, { phone: uniquePhone(), username: uniqueUsername(prefix), password: PASSWORD });
   const me = await (await page.request.get("/api/me")).json();
   return { page, orgId: me.currentOrganizationId as string };
+}
+
+/**
+ * The platform operator, one per suite run (the server's data directory is fresh each run): the first spec that
+ * needs it creates it through the real /setup page with a one-time token from the loopback seam; later ones sign in.
+ */
+const OPERATOR = { username: "op_e2e_operator", password: PASSWORD };
+
+export async function operatorPage(browser: Browser, baseURL: string, locale: "en-US" | "zh-CN" = "en-US") {
+  const context = await browser.newContext({ locale });
+  await context.addCookies([{ name: "locale", value: locale, url: baseURL }]);
+  const page = await context.newPage();
+  await page.goto("/");
+  const seam = await page.request.post("/api/dev/setup-token", { headers: await csrfHeaders(page) });
+  if (seam.ok()) {
+    const { token } = await seam.json();
+    await page.goto(`/setup?token=${token}`);
+    const form = page.locator("form");
+    await form.locator('input[autocomplete="username"]').fill(OPERATOR.username);
+    await form.locator('input[autocomplete="new-password"]').nth(0).fill(OPERATOR.password);
+    await form.locator('input[autocomplete="new-password"]').nth(1).fill(OPERATOR.password);
+    await form.locator('button[type="submit"]').click();
+    await expect(page).toHaveURL(/\/console/);
+  } else {
+    await page.goto("/signin");
+    const form = page.locator("form");
+    await form.locator('input[autocomplete="username"]').fill(OPERATOR.username);
+    await form.locator('input[autocomplete="current-password"]').fill(OPERATOR.password);
+    await form.getByTestId("submit").click();
+    await expect(page).toHaveURL(/\/console/);
+  }
+  return page;
+}
+
+/** The global edition's international invoice information, entered in Billing → Invoices (card payments need it). */
+export async function fillInvoiceInfo(page: Page) {
+  await page.goto("/console/billing/invoices");
+  const fields: Record<string, string> = {
+    name: "Ada Lovelace Ltd",
+    email: "billing@ada.example",
+    tax_id: "GB123456789",
+    street: "1 Main St",
+    city: "San Francisco",
+    state: "CA",
+    postal_code: "94105",
+    country_code: "US",
+  };
+  for (const [k, v] of Object.entries(fields)) await page.getByTestId(`info-${k}`).fill(v);
+  await page.getByTestId("invoice-info-save").click();
+  await expect(page.getByTestId("invoice-info-saved")).toBeVisible();
+}
+
+/** A cn personal verification and a company application with a valid credit code (the operator approves it). */
+export const PERSON = { realName: "张三", idNumber: "11010519491231002X" };
+export const COMPANY = {
+  companyName: "差分机科技有限公司",
+  creditCode: "91350100M000100Y43",
+  bankAccountName: "差分机科技有限公司",
+  bankName: "沙盒银行北京分行",
+  bankAccountNumber: "6222020200112233445",
+};
+
+/** Binds a card on the recharge screen (the sandbox PSP tokenizes it in the browser). */
+export async function bindCard(page: Page, number: string) {
+  await page.getByTestId("bind-card").click();
+  const fields: Record<string, string> = {
+    email: "ada@example.com",
+    firstName: "Ada",
+    lastName: "Lovelace",
+    phone: "+1 555 0100",
+    street: "1 Main St",
+    city: "San Francisco",
+    state: "CA",
+    postcode: "94105",
+    countryCode: "US",
+  };
+  for (const [k, v] of Object.entries(fields)) await page.getByTestId(`card-${k}`).fill(v);
+  await page.getByTestId("card-number").fill(number);
+  await page.getByTestId("card-expiry").fill("12/34");
+  await page.getByTestId("card-cvc").fill("123");
+  await page.getByTestId("card-submit").click();
 }

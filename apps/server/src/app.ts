@@ -43,6 +43,8 @@ import billRoutes from "./modules/bills/routes.ts";
 import cacheRoutes from "./modules/caches/routes.ts";
 import fileRoutes from "./modules/files/routes.ts";
 import { createFilesService } from "./modules/files/service.ts";
+import invoiceAdminRoutes from "./modules/invoices/admin-routes.ts";
+import invoiceRoutes from "./modules/invoices/routes.ts";
 import keyRoutes from "./modules/keys/routes.ts";
 import mailRoutes from "./modules/mail/routes.ts";
 import memberRoutes from "./modules/members/routes.ts";
@@ -104,6 +106,7 @@ const apiModules: ((app: App, ctx: AppContext) => Promise<void>)[] = [
   supportRoutes,
   toolRoutes,
   verificationRoutes,
+  invoiceRoutes,
 ];
 
 export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: AppContext }> {
@@ -246,6 +249,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
       for (const mod of apiModules) await api.register(async (scope) => mod(scope, ctx));
       // The back office: operator routes only (http/access.ts refuses anything else under this prefix).
       await api.register(async (scope) => adminRoutes(scope, ctx), { prefix: "/admin" });
+      await api.register(async (scope) => invoiceAdminRoutes(scope, ctx), { prefix: "/admin" });
       api.get("/openapi.json", { config: { access: "public" } }, async () => fastify.swagger());
       api.setNotFoundHandler((req, reply) => consoleErrorHandler(new AppError("route_not_found"), req, reply));
     },

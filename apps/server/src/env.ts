@@ -203,6 +203,22 @@ export const EnvSchema = z.object({
   VERIFICATION_PROVIDER: z.enum(["builtin", "http"]).default("builtin"),
   VERIFICATION_HTTP_URL: url(/^https?:\/\//, "http:// or https://"),
   VERIFICATION_HTTP_TOKEN: z.string().optional(),
+  /**
+   * Invoices (modules/invoices). The seller block of every invoice PDF; `INVOICE_AUTO_ISSUE=true` issues electronic
+   * general VAT invoices at once with a generated number (default off: an operator issues each one).
+   */
+  INVOICE_SELLER_NAME: z.string().min(1).max(100).default("Moonport Technology Co., Ltd."),
+  INVOICE_SELLER_TAX_ID: z.string().min(1).max(40).default("91110108MA01MP0N0C"),
+  INVOICE_SELLER_ADDRESS: z.string().min(1).max(200).default("1 Sandbox Road, Haidian District, Beijing"),
+  INVOICE_AUTO_ISSUE: bool,
+  /**
+   * GST rate of the global edition's order invoices, in percent with at most 2 decimals. Default 9: Singapore's
+   * GST since 2024, where international LLM platforms of this kind usually invoice from; set the seller's own rate.
+   */
+  GST_RATE: z
+    .string()
+    .regex(/^\d{1,2}(\.\d{1,2})?$/, "a percentage such as 9 or 7.5")
+    .default("9"),
   /** Optional sign-up voucher per new personal organization: amount in whole units (0 = none) and validity in days. */
   SIGNUP_VOUCHER_AMOUNT: z.coerce.number().int().min(0).max(1_000_000).default(0),
   SIGNUP_VOUCHER_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
@@ -280,6 +296,8 @@ export interface Config {
   /** TOOL_SECRETS_KEY as given (tools/secret-box.ts parses it); undefined = the generated key in DATA_DIR. */
   toolSecretsKey?: string;
   verification: { provider: "builtin" | "http"; http?: { url: string; token: string } };
+  /** Invoice PDFs' seller block, automatic issuing, and the global edition's GST rate in basis points. */
+  invoices: { sellerName: string; sellerTaxId: string; sellerAddress: string; autoIssue: boolean; gstRateBp: number };
   /** Prometheus listener; `port` undefined = no metrics endpoint (observability/metrics-server.ts). */
   metrics: { port?: number; host: string; token?: string };
   /** OTLP/HTTP trace export; `endpoint` undefined = tracing off and no OpenTelemetry code loaded. */
@@ -563,6 +581,13 @@ export function buildConfig(raw: Record<string, string | undefined>): Config {
       sampleRatio: e.TRACE_SAMPLE_RATIO,
     },
     upstreams,
+    invoices: {
+      sellerName: e.INVOICE_SELLER_NAME,
+      sellerTaxId: e.INVOICE_SELLER_TAX_ID,
+      sellerAddress: e.INVOICE_SELLER_ADDRESS,
+      autoIssue: e.INVOICE_AUTO_ISSUE,
+      gstRateBp: Math.round(Number(e.GST_RATE) * 100),
+    },
     verification: {
       provider: e.VERIFICATION_PROVIDER,
       http:

@@ -3,7 +3,7 @@
  * the personal organization, its default project and the session; the phone is then bound directly in the
  * database (phone binding is the accounts module's flow and is tested there).
  */
-import { MeWithOrgs } from "@moonport/contracts";
+import { MeWithOrgs, usccCheckCharacter } from "@moonport/contracts";
 import { newId, randomString, schema } from "@moonport/db";
 import { and, eq } from "drizzle-orm";
 import { expect } from "vitest";
@@ -98,3 +98,34 @@ export async function insertBill(
     createdAt: row.createdAt ?? new Date(),
   });
 }
+
+/** Complete international invoice information, which a global organization needs before a card payment (§6). */
+export async function saveInvoiceInfo(user: TestUser) {
+  const res = await user.client.put(`/api/orgs/${user.orgId}/invoice-info`, {
+    name: "Ada Lovelace Ltd",
+    email: "billing@ada.example",
+    street: "1 Main Street",
+    city: "San Francisco",
+    state: "CA",
+    postal_code: "94000",
+    country_code: "US",
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
+
+/** A resident ID number with a correct GB 11643 check character (computed, so no real person's). */
+export function residentId(first17: string): string {
+  const w = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
+  let s = 0;
+  for (let i = 0; i < 17; i++) s += Number(first17[i]) * w[i]!;
+  return first17 + "10X98765432"[s % 11];
+}
+
+/** A company verification application with a valid USCC (GB 32100 check character). */
+export const COMPANY_APPLICATION = {
+  companyName: "Acme Technology Co., Ltd.",
+  creditCode: `91350100M000100Y4${usccCheckCharacter("91350100M000100Y4")}`,
+  bankAccountName: "Acme Technology Co., Ltd.",
+  bankName: "Bank of Sandbox, Beijing",
+  bankAccountNumber: "6222020200112233445",
+};

@@ -503,6 +503,92 @@ const CASES: Case[] = [
     reached: { status: 409, code: "verification_cancel_failed" },
   },
   {
+    name: "algorithm-filing letter (needs a verified company and ¥100 recharged)",
+    route: "GET /api/orgs/:orgId/verification/filing-letter.pdf",
+    url: (f) => `${O(f)}/verification/filing-letter.pdf`,
+    reached: { status: 403, code: "filing_not_allowed" },
+  },
+  // Invoices: organization admins only (the organization's payments and bank details). The fixture organization
+  // is cn and unverified, so an application is refused by the identity gate and nothing changes.
+  {
+    name: "invoice overview",
+    route: "GET /api/orgs/:orgId/invoices/overview",
+    url: (f) => `${O(f)}/invoices/overview`,
+  },
+  { name: "list invoices", route: "GET /api/orgs/:orgId/invoices", url: (f) => `${O(f)}/invoices` },
+  {
+    name: "apply for an invoice",
+    route: "POST /api/orgs/:orgId/invoices",
+    url: (f) => `${O(f)}/invoices`,
+    body: () => ({
+      titleId: "ivt_missing",
+      invoiceType: "general",
+      email: "a@example.test",
+      items: [{ paymentId: "pay_missing", amount: "1" }],
+    }),
+    reached: { status: 403, code: "invoice_needs_verification" },
+  },
+  ...(
+    [
+      ["withdraw an invoice application", "POST", "withdraw", undefined],
+      ["download an invoice PDF", "GET", "pdf", undefined],
+      ["start a red-letter voiding", "POST", "red-letter", { reason: "matrix" }],
+      ["answer or withdraw a red-letter voiding", "POST", "red-letter/:action", undefined],
+    ] as const
+  ).map(([name, method, path, body]) => ({
+    name,
+    route: `${method} /api/orgs/:orgId/invoices/:invoiceId/${path}`,
+    url: (f: Fixture) => `${O(f)}/invoices/inv_missing/${path.replace(":action", "confirm")}`,
+    body: body === undefined ? undefined : () => body,
+    reached: { status: 404, code: "not_found" },
+  })),
+  { name: "list invoice titles", route: "GET /api/orgs/:orgId/invoice-titles", url: (f) => `${O(f)}/invoice-titles` },
+  {
+    name: "save an invoice title",
+    route: "POST /api/orgs/:orgId/invoice-titles",
+    url: (f) => `${O(f)}/invoice-titles`,
+    body: () => ({ titleType: "personal", title: "Matrix" }),
+  },
+  {
+    name: "mark an invoice title invalid",
+    route: "POST /api/orgs/:orgId/invoice-titles/:titleId/invalidate",
+    url: (f) => `${O(f)}/invoice-titles/ivt_missing/invalidate`,
+    reached: { status: 404, code: "not_found" },
+  },
+  // International invoice info and order invoices exist on the global edition only: cn answers 404.
+  {
+    name: "read international invoice info",
+    route: "GET /api/orgs/:orgId/invoice-info",
+    url: (f) => `${O(f)}/invoice-info`,
+    reached: { status: 404, code: "not_found" },
+  },
+  {
+    name: "save international invoice info",
+    route: "PUT /api/orgs/:orgId/invoice-info",
+    url: (f) => `${O(f)}/invoice-info`,
+    body: () => ({
+      name: "M",
+      email: "m@example.test",
+      street: "1 St",
+      city: "C",
+      postal_code: "1",
+      country_code: "US",
+    }),
+    reached: { status: 404, code: "not_found" },
+  },
+  {
+    name: "list order invoices",
+    route: "GET /api/orgs/:orgId/order-invoices",
+    url: (f) => `${O(f)}/order-invoices`,
+    reached: { status: 404, code: "not_found" },
+  },
+  {
+    name: "download an order invoice",
+    route: "GET /api/orgs/:orgId/order-invoices/:paymentId/pdf",
+    url: (f) => `${O(f)}/order-invoices/pay_missing/pdf`,
+    reached: { status: 404, code: "not_found" },
+  },
+  {
     name: "seed development bills in a past month",
     route: "POST /api/dev/orgs/:orgId/bills/seed-month",
     url: (f) => `/api/dev/orgs/${f.orgId}/bills/seed-month`,
@@ -997,6 +1083,27 @@ const CASES: Case[] = [
     body: () => ({ reason: "blurry scan" }),
     reached: { status: 404, code: "not_found" },
   },
+  {
+    name: "invoice queue (back office)",
+    route: "GET /api/admin/invoices",
+    url: () => "/api/admin/invoices?queue=waiting",
+  },
+  ...(
+    [
+      ["download an invoice PDF", "GET", "pdf", undefined],
+      ["issue an invoice", "POST", "issue", { invoiceNo: "26110000000000000000" }],
+      ["fail an invoice", "POST", "fail", { reason: "matrix" }],
+      ["start a red-letter voiding", "POST", "red-letter", { reason: "matrix" }],
+      ["issue the red-letter invoice", "POST", "red-letter/complete", { invoiceNo: "R26110000000000000" }],
+      ["answer or withdraw a red-letter voiding", "POST", "red-letter/:action", undefined],
+    ] as const
+  ).map(([name, method, path, body]) => ({
+    name: `${name} (back office)`,
+    route: `${method} /api/admin/invoices/:invoiceId/${path}`,
+    url: () => `/api/admin/invoices/inv_missing/${path.replace(":action", "deny")}`,
+    body: body === undefined ? undefined : () => body,
+    reached: { status: 404, code: "not_found" },
+  })),
   { name: "sales leads (back office)", route: "GET /api/admin/leads", url: () => "/api/admin/leads?status=new" },
   { name: "all feedback (back office)", route: "GET /api/admin/feedback", url: () => "/api/admin/feedback" },
   {

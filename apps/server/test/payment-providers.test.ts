@@ -7,7 +7,7 @@ import { parseMoney } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signUp } from "./console-helpers.ts";
+import { saveInvoiceInfo, signUp } from "./console-helpers.ts";
 import { orgMoney } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 import { startFakeAlipay } from "./support/fake-alipay.ts";
@@ -123,6 +123,7 @@ function noSecrets(body: unknown) {
 describe("Stripe (global cards)", () => {
   it("saves a card through Customer + PaymentMethod + SetupIntent, charges it, credits once from the signed webhook", async () => {
     const u = await signUp(t, { edition: "global" });
+    await saveInvoiceInfo(u);
     const options = await u.client.get(`/api/orgs/${u.orgId}/recharge/options`);
     expect(options.body.cardProvider).toEqual({
       name: "stripe",
@@ -174,6 +175,7 @@ describe("Stripe (global cards)", () => {
 
   it("a bad webhook signature changes nothing; the correctly signed retry credits", async () => {
     const u = await signUp(t, { edition: "global" });
+    await saveInvoiceInfo(u);
     const bound = await u.client.post(`/api/orgs/${u.orgId}/cards`, {
       token: await stripe.tokenize("5555555555554444"),
       customer,
@@ -209,6 +211,7 @@ describe("Stripe (global cards)", () => {
 
   it("declined cards: at binding (SetupIntent) and at charging are 'card information is wrong'; nothing is credited", async () => {
     const u = await signUp(t, { edition: "global" });
+    await saveInvoiceInfo(u);
     const refused = await u.client.post(`/api/orgs/${u.orgId}/cards`, {
       token: await stripe.tokenize("4000000000000002"),
       customer,

@@ -8,7 +8,7 @@ import { confirmPaymentCommand, voucherCodesCommand } from "../src/cli/payments.
 import { generateRedemptionCodes } from "../src/modules/billing/redeem-code.ts";
 import { confirmPayment } from "../src/modules/billing/settle-payment.ts";
 import { signNotification, tokenizeCard } from "../src/modules/payments/sandbox-psp.ts";
-import { signUp } from "./console-helpers.ts";
+import { saveInvoiceInfo, signUp } from "./console-helpers.ts";
 import { orgMoney } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp, testClock } from "./helpers.ts";
 
@@ -284,6 +284,7 @@ describe("exactly-once notifications", () => {
 describe("cards (global)", () => {
   it("tokenizes at the PSP, binds token/brand/last4, pays; a declined card is 'card information is wrong'", async () => {
     const u = await signUp(t, { edition: "global" });
+    await saveInvoiceInfo(u);
     const badNumber = await t.app.inject({
       method: "POST",
       url: "/sandbox-psp/v1/tokens",
@@ -383,6 +384,7 @@ describe("redemption codes", () => {
     const used = await u.client.post(`/api/orgs/${u.orgId}/vouchers/redeem`, { code: codes[0] });
     expect(used.body.error.code).toBe("voucher_code_used");
     const g = await signUp(t, { edition: "global" });
+    await saveInvoiceInfo(g);
     const wrong = await g.client.post(`/api/orgs/${g.orgId}/vouchers/redeem`, { code: codes[1] });
     expect(wrong.body.error.code).toBe("voucher_code_wrong_edition");
     clock.advance(2 * 86_400_000);
@@ -429,6 +431,7 @@ describe("operator CLI", () => {
     const codes = lines.slice(1);
     expect(codes).toHaveLength(3);
     const g = await signUp(t, { edition: "global" });
+    await saveInvoiceInfo(g);
     const ok = await g.client.post(`/api/orgs/${g.orgId}/vouchers/redeem`, { code: codes[0] });
     expect(ok.status).toBe(200);
     const u = await signUp(t, { edition: "cn" });
@@ -453,6 +456,7 @@ describe("sign-up voucher", () => {
     const t2 = await createTestApp({ SIGNUP_VOUCHER_AMOUNT: "3", SIGNUP_VOUCHER_DAYS: "14" });
     try {
       const u = await signUp(t2, { edition: "global" });
+      await saveInvoiceInfo(u);
       const list = await u.client.get(`/api/orgs/${u.orgId}/vouchers`);
       expect(list.body.items).toMatchObject([
         { type: "register", amount: parseMoney("3").toString(), status: "effective" },

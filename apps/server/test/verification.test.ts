@@ -2,7 +2,7 @@
  * Organization verification (issue 14): the checks (resident ID, USCC), every transition of §4 including the
  * forbidden ones, the operator's CLI decisions, and the corporate-transfer gate.
  */
-import { isMainlandIdNumber, isUscc, usccCheckCharacter } from "@moonport/contracts";
+import { isMainlandIdNumber, isUscc } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import pino from "pino";
@@ -12,7 +12,7 @@ import {
   rejectVerificationCommand,
   verificationQueueCommand,
 } from "../src/cli/verification.ts";
-import { addOrgMember, signUp } from "./console-helpers.ts";
+import { addOrgMember, COMPANY_APPLICATION, residentId, signUp } from "./console-helpers.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 
 let t: TestApp;
@@ -21,22 +21,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** A resident ID with a correct check character (computed, so the test does not depend on a real person). */
-function residentId(first17: string): string {
-  const w = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
-  let s = 0;
-  for (let i = 0; i < 17; i++) s += Number(first17[i]) * w[i]!;
-  return first17 + "10X98765432"[s % 11];
-}
 const ID = residentId("11010519491231002");
-const USCC = `91350100M000100Y4${usccCheckCharacter("91350100M000100Y4")}`;
-const company = {
-  companyName: "Acme Technology Co., Ltd.",
-  creditCode: USCC,
-  bankAccountName: "Acme Technology Co., Ltd.",
-  bankName: "Bank of Sandbox, Beijing",
-  bankAccountNumber: "6222020200112233445",
-};
+const company = COMPANY_APPLICATION;
+const USCC = company.creditCode;
 
 async function cli(cmd: typeof approveVerificationCommand, args: string[]) {
   const lines: string[] = [];

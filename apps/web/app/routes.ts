@@ -38,6 +38,7 @@ export default [
       route("billing", "routes/console/billing.tsx"),
       route("billing/recharge", "routes/console/recharge.tsx"),
       route("billing/vouchers", "routes/console/vouchers.tsx"),
+      route("billing/invoices", "routes/console/invoices.tsx"),
     ]),
 
     // The back office (operator only; see routes/admin/layout.tsx).

@@ -287,6 +287,38 @@ export const ERROR_MESSAGES = {
       "The algorithm-filing authorization needs company verification and a cumulative recharge of at least {min}.",
     "zh-CN": "算法备案授权书需要完成企业认证且累计充值不少于 {min}。",
   },
+  invoice_failed: {
+    "en-US": "Invoice application failed: {reason}",
+    "zh-CN": "发票申请失败：{reason}",
+  },
+  invoice_needs_verification: {
+    "en-US": "Invoice application failed: verify the organization's identity (personal or company) first.",
+    "zh-CN": "发票申请失败：请先完成组织的实名认证（个人或企业）。",
+  },
+  invoice_state: {
+    "en-US": "Not possible while the invoice is {status}.",
+    "zh-CN": "发票当前状态为“{status}”，无法执行此操作。",
+  },
+  red_letter_state: {
+    "en-US": "Not possible in red-letter state {state}.",
+    "zh-CN": "红字确认单状态为 {state}，无法执行此操作。",
+  },
+  red_letter_not_yours: {
+    "en-US": "Only the other side can confirm or deny this red-letter request, and only its initiator can withdraw it.",
+    "zh-CN": "红字确认单只能由对方确认或否认，只能由发起方撤销。",
+  },
+  invoice_no_taken: {
+    "en-US": "This invoice number is already used.",
+    "zh-CN": "该发票号码已被使用。",
+  },
+  invoice_pdf_unavailable: {
+    "en-US": "This invoice has no PDF yet.",
+    "zh-CN": "该发票暂无 PDF。",
+  },
+  invoice_info_required: {
+    "en-US": "Payment failed: complete the invoice information (Billing → Invoices) before paying by card.",
+    "zh-CN": "支付失败：请先完善发票信息（费用 → 发票）再使用银行卡支付。",
+  },
   internal: {
     "en-US": "Something went wrong on our side. Try again later (request {requestId}).",
     "zh-CN": "服务器内部错误，请稍后重试（请求 {requestId}）。",

@@ -171,6 +171,42 @@ export const VALIDATION_MESSAGES = {
     "en-US": "A tool with this name already exists in the project.",
     "zh-CN": "项目中已有同名工具。",
   },
+  company_phone: {
+    "en-US": "Enter a phone number: digits, spaces and + - ( ).",
+    "zh-CN": "请输入电话号码：数字、空格及 + - ( )。",
+  },
+  too_many: { "en-US": "At most {max} items.", "zh-CN": "最多 {max} 项。" },
+  postal_code: {
+    "en-US": "Enter a postal code: letters, digits, spaces or hyphens.",
+    "zh-CN": "请输入邮政编码：字母、数字、空格或连字符。",
+  },
+  invoice_pick_payment: { "en-US": "Pick at least one paid recharge.", "zh-CN": "请至少选择一笔已支付的充值。" },
+  invoice_amount_exceeds: {
+    "en-US": "At most the available amount of {available}.",
+    "zh-CN": "不能超过可开票金额 {available}。",
+  },
+  invoice_amount_positive: { "en-US": "Enter an amount above zero.", "zh-CN": "请输入大于零的金额。" },
+  invoice_payment_unavailable: {
+    "en-US": "This recharge cannot be invoiced (not paid, or not this organization's).",
+    "zh-CN": "该充值记录不可开票（未支付或不属于本组织）。",
+  },
+  invoice_duplicate_payment: { "en-US": "This recharge is listed twice.", "zh-CN": "该充值记录重复。" },
+  invoice_title_invalid: {
+    "en-US": "This invoice title is marked invalid; pick a normal one.",
+    "zh-CN": "该发票抬头已失效，请选择状态正常的抬头。",
+  },
+  special_needs_company: {
+    "en-US": "A special VAT invoice needs a company title.",
+    "zh-CN": "增值税专用发票需使用企业抬头。",
+  },
+  special_needs_field: {
+    "en-US": "A special VAT invoice needs this on its title: edit the title first.",
+    "zh-CN": "开具增值税专用发票需填写此项，请先完善发票抬头。",
+  },
+  invoice_number: {
+    "en-US": "Enter the invoice number: 8–32 letters, digits or hyphens.",
+    "zh-CN": "请输入发票号码：8–32 位字母、数字或连字符。",
+  },
   header_name: {
     "en-US": "Use only letters, digits and - _ . (an HTTP header name).",
     "zh-CN": "只能使用字母、数字和 - _ .（HTTP 请求头名称）。",
@@ -186,6 +222,14 @@ export type ValidationKey = keyof typeof VALIDATION_MESSAGES;
 export function vmsg(key: ValidationKey, params?: Record<string, string | number>): string {
   return params ? `${key}|${JSON.stringify(params)}` : key;
 }
+
+/** A required, trimmed text field of at most `max` characters (the forms' usual field). */
+export const requiredText = (max: number) =>
+  z
+    .string({ error: vmsg("required") })
+    .trim()
+    .min(1, vmsg("required"))
+    .max(max, vmsg("too_long", { max }));
 
 export function translateValidation(message: string, locale: Locale): string {
   const bar = message.indexOf("|");

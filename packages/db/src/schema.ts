@@ -525,6 +525,10 @@ export const payments = pgTable(
     createdAt: createdAt(),
     viewedAt: ts("viewed_at"),
     finishedAt: ts("finished_at"),
+    /** How much of `amount` is held by invoices that are not voided; written only by modules/invoices. */
+    invoicedAmount: money("invoiced_amount").notNull().default(sql`0`),
+    /** How much of `amount` went back to the payer; written only by modules/refunds. */
+    refundedAmount: money("refunded_amount").notNull().default(sql`0`),
   },
   (t) => [
     index("payments_org_time_idx").on(t.orgId, t.createdAt),
@@ -994,3 +998,172 @@ export const riddleSolves = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.riddleId] })],
 );
+
+// ─── invoices ──────────────────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Saved invoice titles of an organization (cn). `invalid` titles stay listed (old invoices name them) but cannot
+ * be used for a new application.
+ */
+export const invoiceTitles = pgTable(
+  "invoice_titles",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    titleType: text("title_type", { enum: ["personal", "company"] }).notNull(),
+    title: text("title").notNull(),
+    uscc: text("uscc"),
+    bankName: text("bank_name"),
+    bankAccount: text("bank_account"),
+    companyAddress: text("company_address"),
+    companyPhone: text("company_phone"),
+    status: text("status", { enum: ["normal", "invalid"] })
+      .notNull()
+      .default("normal"),
+    createdBy: text("created_by").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("invoice_titles_org_idx").on(t.orgId, t.createdAt)],
+);
+
+/**
+ * VAT invoices (cn, modules/invoices). The title is copied in at application (a later edit of the saved title does
+ * not change an invoice). `amount` is the tax-inclusive gross; `net` and `tax` are computed once at application
+ * (contracts `splitTax`) and never again. `status`: waiting → success | failed; waiting → invalid (withdrawn by the
+ * applicant); success ⇄ refunding (a red-letter round, `red_letter_requests`) → refunded; imported (recorded by an
+ * operator, issued outside the platform).
+ */
+export const invoices = pgTable(
+  "invoices",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    titleId: text("title_id"),
+    method: text("method", { enum: ["electronic", "paper"] }).notNull(),
+    titleType: text("title_type", { enum: ["personal", "company"] }).notNull(),
+    invoiceType: text("invoice_type", { enum: ["general", "special"] }).notNull(),
+    title: text("title").notNull(),
+    uscc: text("uscc"),
+    bankName: text("bank_name"),
+    bankAccount: text("bank_account"),
+    companyAddress: text("company_address"),
+    companyPhone: text("company_phone"),
+    email: text("email").notNull(),
+    currency: text("currency", { enum: ["CNY", "USD"] }).notNull(),
+    amount: money("amount").notNull(),
+    net: money("net").notNull(),
+    tax: money("tax").notNull(),
+    /** basis points (900 = 9 %) */
+    taxRateBp: integer("tax_rate_bp").notNull(),
+    status: text("status", {
+      enum: ["waiting", "success", "failed", "refunding", "refunded", "imported", "invalid"],
+    })
+      .notNull()
+      .default("waiting"),
+    invoiceNo: text("invoice_no"),
+    failReason: text("fail_reason"),
+    /** The issued PDF in the generated-files store (ctx.exportFiles). */
+    pdfKey: text("pdf_key"),
+    /** The red-letter invoice's number once voided. */
+    redInvoiceNo: text("red_invoice_no"),
+    /** Language of the e-mails about this invoice (the applicant's). */
+    locale: text("locale").notNull(),
+    createdBy: text("created_by").notNull(),
+    createdAt: createdAt(),
+    issuedAt: ts("issued_at"),
+    finishedAt: ts("finished_at"),
+  },
+  (t) => [
+    index("invoices_org_time_idx").on(t.orgId, t.createdAt),
+    index("invoices_status_time_idx").on(t.status, t.createdAt),
+    uniqueIndex("invoices_invoice_no_uq").on(t.invoiceNo),
+  ],
+);
+
+/** Which paid recharges an invoice covers, and how much of each (Σ amount = the invoice's amount). */
+export const invoicePayments = pgTable(
+  "invoice_payments",
+  {
+    invoiceId: text("invoice_id")
+      .notNull()
+      .references(() => invoices.id, { onDelete: "cascade" }),
+    paymentId: text("payment_id")
+      .notNull()
+      .references(() => payments.id, { onDelete: "cascade" }),
+    amount: money("amount").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.invoiceId, t.paymentId] }), index("invoice_payments_payment_idx").on(t.paymentId)],
+);
+
+/**
+ * Red-letter confirmation rounds of an issued invoice (§4 states 01–09). At most one open round (01–04) per
+ * invoice (partial unique index); closed rounds stay as history.
+ */
+export const redLetterRequests = pgTable(
+  "red_letter_requests",
+  {
+    id: text("id").primaryKey(),
+    invoiceId: text("invoice_id")
+      .notNull()
+      .references(() => invoices.id, { onDelete: "cascade" }),
+    orgId: text("org_id").notNull(),
+    /** seller = the platform (an operator), buyer = the organization */
+    initiator: text("initiator", { enum: ["seller", "buyer"] }).notNull(),
+    state: text("state", { enum: ["01", "02", "03", "04", "05", "06", "07", "08", "09"] }).notNull(),
+    reason: text("reason").notNull(),
+    createdBy: text("created_by").notNull(),
+    createdAt: createdAt(),
+    /** When 02/03 turn into 07 if the other side has not answered (72 hours after creation). */
+    expiresAt: ts("expires_at").notNull(),
+    confirmedAt: ts("confirmed_at"),
+    closedAt: ts("closed_at"),
+  },
+  (t) => [
+    index("red_letter_requests_invoice_idx").on(t.invoiceId, t.createdAt),
+    uniqueIndex("red_letter_requests_open_uq").on(t.invoiceId).where(sql`state in ('01', '02', '03', '04')`),
+    index("red_letter_requests_expiry_idx").on(t.expiresAt).where(sql`state in ('02', '03')`),
+  ],
+);
+
+/**
+ * International invoice information of a global organization (§3): the bill-to block of its invoices, required
+ * before a card payment (§6). `order_invoices` copies it at payment time.
+ */
+export const invoiceInfos = pgTable("invoice_infos", {
+  orgId: text("org_id")
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  name: text("name").notNull(),
+  email: text("email").notNull(),
+  taxId: text("tax_id"),
+  street: text("street").notNull(),
+  addressLine1: text("address_line1"),
+  addressLine2: text("address_line2"),
+  city: text("city").notNull(),
+  state: text("state"),
+  postalCode: text("postal_code").notNull(),
+  countryCode: text("country_code").notNull(),
+  updatedBy: text("updated_by").notNull(),
+  updatedAt: ts("updated_at").notNull().defaultNow(),
+});
+
+/**
+ * The invoice of a global card recharge: the bill-to block as it was when the order was made, and the GST split
+ * computed once at the configured rate. The PDF can be downloaded once the payment succeeded.
+ */
+export const orderInvoices = pgTable("order_invoices", {
+  paymentId: text("payment_id")
+    .primaryKey()
+    .references(() => payments.id, { onDelete: "cascade" }),
+  orgId: text("org_id").notNull(),
+  invoiceNo: text("invoice_no").notNull().unique(),
+  billTo: jsonb("bill_to").$type<Record<string, string | null>>().notNull(),
+  net: money("net").notNull(),
+  tax: money("tax").notNull(),
+  taxRateBp: integer("tax_rate_bp").notNull(),
+  createdAt: createdAt(),
+});

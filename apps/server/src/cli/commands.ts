@@ -3,6 +3,7 @@ import type { AppContext } from "../context.ts";
 import type { Config } from "../env.ts";
 import { createOperatorCommand } from "./create-operator.ts";
 import { demoKeyCommand } from "./demo-key.ts";
+import { failInvoiceCommand, invoiceQueueCommand, issueInvoiceCommand } from "./invoices.ts";
 import { listOrgsCommand, listUsersCommand } from "./list.ts";
 import { confirmPaymentCommand, voucherCodesCommand } from "./payments.ts";
 import { riddlesCommand } from "./riddles.ts";
@@ -39,4 +40,7 @@ export const commands: CliCommand[] = [
   verificationQueueCommand,
   approveVerificationCommand,
   rejectVerificationCommand,
+  invoiceQueueCommand,
+  issueInvoiceCommand,
+  failInvoiceCommand,
 ];

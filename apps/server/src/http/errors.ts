@@ -95,6 +95,14 @@ export const STATUS = {
   verification_cancel_failed: 409,
   verification_not_pending: 409,
   filing_not_allowed: 403,
+  invoice_failed: 422,
+  invoice_needs_verification: 403,
+  invoice_state: 409,
+  red_letter_state: 409,
+  red_letter_not_yours: 403,
+  invoice_no_taken: 409,
+  invoice_pdf_unavailable: 409,
+  invoice_info_required: 409,
   internal: 500,
 } as const satisfies Record<ErrorCode, number>;
 

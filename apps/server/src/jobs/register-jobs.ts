@@ -2,6 +2,7 @@
  * Every background job of the app, defined once. Periodic schedules are declared here with their handlers; the
  * runner (jobs/runner.ts) keeps one database row per periodic job, so several instances run each occurrence once.
  */
+import { buffer } from "node:stream/consumers";
 import { EDITION_TIME_ZONE, EDITIONS, PAYMENT_CLOSE_AFTER_MS } from "@moonport/contracts";
 import type { AppContext } from "../context.ts";
 import { MAIL_JOB } from "../mail/enqueue-mail.ts";
@@ -15,6 +16,8 @@ import { runBillExport } from "../modules/bills/run-bill-export.ts";
 import { PREPARE_JOB, prepareCache, runCacheStorage, STORAGE_JOB } from "../modules/caches/cache-jobs.ts";
 import { EXTRACT_JOB } from "../modules/files/create-file.ts";
 import { extractFile } from "../modules/files/extract-file.ts";
+import { AUTO_ISSUE_JOB, autoIssueInvoice } from "../modules/invoices/issue-invoice.ts";
+import { expireRedLetters, RED_LETTER_TIMEOUT_JOB } from "../modules/invoices/red-letter.ts";
 import { receiveNotification } from "../modules/payments/receive-notification.ts";
 import { NOTIFY_JOB, SANDBOX, SIGNATURE_HEADER } from "../modules/payments/sandbox-psp.ts";
 
@@ -63,7 +66,14 @@ export function registerJobs(ctx: AppContext) {
     name: MAIL_JOB,
     maxAttempts: 12,
     async handler(msg) {
-      await ctx.mailer.send(msg);
+      const attachments = await Promise.all(
+        (msg.attachments ?? []).map(async (a) => ({
+          filename: a.filename,
+          contentType: a.contentType,
+          content: await buffer(await ctx.exportFiles.open(a.storageKey)),
+        })),
+      );
+      await ctx.mailer.send({ ...msg, attachments: attachments.length ? attachments : undefined });
     },
   });
 
@@ -102,6 +112,21 @@ export function registerJobs(ctx: AppContext) {
         rawBody: payload.body,
         headers: { [SIGNATURE_HEADER]: payload.signature },
       });
+    },
+  });
+
+  // Invoices: automatic issuing (INVOICE_AUTO_ISSUE) and the 72-hour red-letter confirmation timeout (§9).
+  ctx.jobs.define<{ invoiceId: string }>({
+    name: AUTO_ISSUE_JOB,
+    maxAttempts: 5,
+    handler: (payload) => autoIssueInvoice(ctx, payload.invoiceId),
+  });
+  ctx.jobs.periodic({
+    name: RED_LETTER_TIMEOUT_JOB,
+    schedule: { everyMinutes: 1 },
+    async handler(_payload, { now }) {
+      const n = await expireRedLetters({ ctx, now });
+      if (n) ctx.log.info({ rounds: n }, "red-letter confirmations timed out");
     },
   });
 

@@ -8,6 +8,10 @@ export const MAIL_JOB = "mail.send";
  * Sends an e-mail through the durable job `mail.send` (retried with backoff while the SMTP server refuses). With
  * `tx`, the e-mail exists exactly when the caller's change commits.
  */
-export async function enqueueMail(ctx: AppContext, msg: MailMessage, opts: { tx?: Tx; key?: string } = {}) {
+export async function enqueueMail(
+  ctx: Pick<AppContext, "jobs">,
+  msg: MailMessage,
+  opts: { tx?: Tx; key?: string } = {},
+) {
   return ctx.jobs.enqueue({ name: MAIL_JOB, payload: msg, key: opts.key, maxAttempts: 12 }, { tx: opts.tx });
 }

@@ -16,11 +16,21 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /**
+   * Files to attach, by their key in the generated-files store (ctx.exportFiles): the job payload stays small and
+   * the file is read when the e-mail is sent (an issued invoice's PDF).
+   */
+  attachments?: { filename: string; contentType: string; storageKey: string }[];
 }
+
+/** What a transport sends: the message with its attachments read into memory. */
+export type OutgoingMail = Omit<MailMessage, "attachments"> & {
+  attachments?: { filename: string; contentType: string; content: Buffer }[];
+};
 
 export interface Mailer {
   readonly transport: "dev" | "smtp";
-  send(msg: MailMessage): Promise<void>;
+  send(msg: OutgoingMail): Promise<void>;
   close(): void;
 }
 
@@ -46,6 +56,7 @@ export function createMailer(opts: { config: Config; db: Db; log: FastifyBaseLog
           subject: msg.subject,
           text: msg.text,
           html: msg.html,
+          attachments: msg.attachments,
         });
       },
       close: () => transporter.close(),
@@ -57,8 +68,12 @@ export function createMailer(opts: { config: Config; db: Db; log: FastifyBaseLog
   return {
     transport: "dev",
     async send(msg) {
-      await opts.db.insert(schema.mailOutbox).values({ id: newId("mail"), ...msg });
-      opts.log.info({ to: msg.to, subject: msg.subject }, "dev mail outbox");
+      const { attachments, ...stored } = msg;
+      await opts.db.insert(schema.mailOutbox).values({ id: newId("mail"), ...stored });
+      opts.log.info(
+        { to: msg.to, subject: msg.subject, attachments: attachments?.map((a) => a.filename) },
+        "dev mail outbox",
+      );
     },
     close() {},
   };

@@ -120,6 +120,22 @@ export const MAIL_TEMPLATES = {
       "zh-CN": ["{message}", "您于 {sentAt} 写道：", "{original}", "编号：{id}。"],
     },
   },
+  invoice_issued: {
+    subject: {
+      "en-US": "{brand}: invoice {invoiceNo} issued",
+      "zh-CN": "{brand}：发票 {invoiceNo} 已开具",
+    },
+    body: {
+      "en-US": [
+        "The {invoiceType} for {amount} (tax included) to {title} has been issued. Invoice number: {invoiceNo}.",
+        "The PDF is attached. You can also download it in the console under Billing → Invoices: {consoleUrl}",
+      ],
+      "zh-CN": [
+        "抬头为 {title}、价税合计 {amount} 的{invoiceType}已开具，发票号码：{invoiceNo}。",
+        "发票 PDF 见附件，也可在控制台“费用 → 发票管理”中下载：{consoleUrl}",
+      ],
+    },
+  },
 } as const satisfies Record<string, Template>;
 
 export type MailTemplate = keyof typeof MAIL_TEMPLATES;

@@ -12,6 +12,7 @@ import enConsole from "./locales/en-US/console.json";
 import enDocs from "./locales/en-US/docs.json";
 import enFiles from "./locales/en-US/files.json";
 import enHome from "./locales/en-US/home.json";
+import enInvoices from "./locales/en-US/invoices.json";
 import enOrg from "./locales/en-US/org.json";
 import enPlayground from "./locales/en-US/playground.json";
 import enProfile from "./locales/en-US/profile.json";
@@ -26,6 +27,7 @@ import zhConsole from "./locales/zh-CN/console.json";
 import zhDocs from "./locales/zh-CN/docs.json";
 import zhFiles from "./locales/zh-CN/files.json";
 import zhHome from "./locales/zh-CN/home.json";
+import zhInvoices from "./locales/zh-CN/invoices.json";
 import zhOrg from "./locales/zh-CN/org.json";
 import zhPlayground from "./locales/zh-CN/playground.json";
 import zhProfile from "./locales/zh-CN/profile.json";
@@ -43,6 +45,7 @@ export const resources = {
     docs: enDocs,
     files: enFiles,
     home: enHome,
+    invoices: enInvoices,
     org: enOrg,
     playground: enPlayground,
     profile: enProfile,
@@ -59,6 +62,7 @@ export const resources = {
     docs: zhDocs,
     files: zhFiles,
     home: zhHome,
+    invoices: zhInvoices,
     org: zhOrg,
     playground: zhPlayground,
     profile: zhProfile,

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { findModel } from "../catalog.ts";
 import type { Localized } from "../locale.ts";
-import { vmsg } from "../validation.ts";
+import { requiredText, vmsg } from "../validation.ts";
 import { paged } from "./common.ts";
 
 /** §9 sectors, in the order the industry picker shows them. */
@@ -62,12 +62,7 @@ export const SUPPORT_LIMITS = {
   maxTpm: 1_000_000_000,
 } as const;
 
-const text = (max: number) =>
-  z
-    .string({ error: vmsg("required") })
-    .trim()
-    .min(1, vmsg("required"))
-    .max(max, vmsg("too_long", { max }));
+const text = requiredText;
 const optionalText = (max: number) =>
   z
     .string({ error: vmsg("invalid_type") })

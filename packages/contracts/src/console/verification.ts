@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Edition } from "../edition.ts";
 import { NANO_PER_UNIT } from "../money.ts";
-import { vmsg } from "../validation.ts";
+import { requiredText, vmsg } from "../validation.ts";
 import { Verification } from "./orgs.ts";
 
 /**
@@ -58,12 +58,7 @@ export function isUscc(value: string): boolean {
   return usccCheckCharacter(v.slice(0, 17)) === v[17];
 }
 
-const text = (max: number) =>
-  z
-    .string({ error: vmsg("required") })
-    .trim()
-    .min(1, vmsg("required"))
-    .max(max, vmsg("too_long", { max }));
+const text = requiredText;
 
 const optionalText = (max: number) => z.string().trim().max(max, vmsg("too_long", { max })).optional();
 

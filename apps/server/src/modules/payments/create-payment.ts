@@ -14,6 +14,7 @@ import { AppError, fieldError } from "../../lib/app-error.ts";
 import { localDate, monthPeriod } from "../../lib/edition-time.ts";
 import { withTransaction } from "../../lib/transaction.ts";
 import { lockOrganizations } from "../billing/charge-organizations.ts";
+import { snapshotOrderInvoice } from "../invoices/invoice-info.ts";
 import type { OrgAccess } from "../orgs/access.ts";
 import { toPayment } from "./payment-view.ts";
 import { providerForPayType, requireProvider } from "./providers/index.ts";
@@ -118,6 +119,8 @@ export async function createPayment(opts: {
         viewedAt: null,
       })
       .returning();
+    // §6: a global card payment needs the international invoice information; its invoice is recorded with it.
+    if (org.edition === "global" && request.payType === "credit_card") await snapshotOrderInvoice(ctx, tx, row!);
     return row!;
   });
 

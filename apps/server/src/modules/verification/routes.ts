@@ -8,6 +8,7 @@ import type { AppContext } from "../../context.ts";
 import { type App, orgAccess } from "../../http/route.ts";
 import { applyCompanyVerification, applyPersonalVerification } from "./apply-verification.ts";
 import { cancelCompanyChange } from "./cancel-verification.ts";
+import { renderFilingLetter } from "./filing-letter.ts";
 import { getVerification } from "./get-verification.ts";
 
 /**
@@ -37,6 +38,19 @@ export default async function verificationRoutes(app: App, ctx: AppContext) {
     { config: { access: "orgAdmin" }, schema: { ...schema(CompanyVerificationRequest) } },
     async (req) =>
       applyCompanyVerification({ ctx, access: orgAccess(req), body: req.body as CompanyVerificationRequest }),
+  );
+
+  app.get(
+    "/orgs/:orgId/verification/filing-letter.pdf",
+    { config: { access: "orgAdmin" }, schema: { params: OrgIdParams } },
+    async (req, reply) => {
+      const letter = await renderFilingLetter({ ctx, access: orgAccess(req) });
+      return reply
+        .header("content-type", "application/pdf")
+        .header("content-disposition", `attachment; filename="${letter.fileName}"`)
+        .header("cache-control", "private, no-store")
+        .send(letter.pdf);
+    },
   );
 
   app.post("/orgs/:orgId/verification/cancel", { config: { access: "orgAdmin" }, schema: schema() }, async (req) =>

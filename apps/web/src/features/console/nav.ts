@@ -4,6 +4,7 @@ import {
   IconChartBar,
   IconCreditCard,
   IconDatabase,
+  IconFileInvoice,
   IconFileSpreadsheet,
   IconFiles,
   IconFolder,
@@ -57,9 +58,10 @@ export const CONSOLE_NAV: ConsoleNavSection[] = [
   {
     label: "billing:nav.section",
     entries: [
-      { to: paths.billing, label: "billing:nav.overview", icon: IconWallet, adminOnly: true },
+      { to: paths.billing, label: "billing:nav.overview", icon: IconWallet, adminOnly: true, exact: true },
       { to: paths.recharge, label: "billing:nav.recharge", icon: IconCreditCard, adminOnly: true },
       { to: paths.vouchers, label: "billing:nav.vouchers", icon: IconTicket, adminOnly: true },
+      { to: paths.invoices, label: "invoices:nav", icon: IconFileInvoice, adminOnly: true },
       { to: paths.bills, label: "bills:nav.details", icon: IconReceipt, adminOnly: true },
       { to: paths.billExports, label: "bills:nav.exports", icon: IconFileSpreadsheet, adminOnly: true },
       { to: paths.billAlerts, label: "bills:nav.alerts", icon: IconBell, adminOnly: true },

@@ -2,6 +2,7 @@ import {
   BillingOverview,
   type CreatePaymentRequest,
   type Customer,
+  InvoiceInfoResponse,
   Payment,
   PaymentCard,
   PaymentCardList,
@@ -155,3 +156,11 @@ export function useRedeemVoucher(orgId: string) {
     api(`${orgApi(orgId)}/vouchers/redeem`, { body: { code }, schema: RedeemVoucherResponse }),
   );
 }
+
+/** Whether the global organization's invoice information is complete (card payments need it, §6). */
+export const invoiceInfoQuery = (orgId: string, enabled: boolean) =>
+  queryOptions({
+    queryKey: [...orgKey(orgId), "invoices", "info"],
+    queryFn: () => api(`${orgApi(orgId)}/invoice-info`, { schema: InvoiceInfoResponse }),
+    enabled,
+  });

@@ -17,14 +17,17 @@ import { IconReceipt } from "@tabler/icons-react";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
 import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
 import { money } from "../../../components/console-kit/money.ts";
 import { EmptyState, LoadError, LoadingBlock } from "../../../components/console-kit/states.tsx";
 import { PageHeader } from "../../../components/page-header.tsx";
 import { useLocale } from "../../../i18n/index.ts";
 import { ApiError } from "../../../lib/api.ts";
+import { paths } from "../../../lib/paths.ts";
 import {
   cardsQuery,
+  invoiceInfoQuery,
   type PaymentFilter,
   paymentsQuery,
   rechargeOptionsQuery,
@@ -41,6 +44,7 @@ export function RechargeScreen({ orgId }: { orgId: string }) {
   const options = useQuery(rechargeOptionsQuery(orgId));
   const cards = useQuery({ ...cardsQuery(orgId), enabled: options.data?.payTypes.includes("credit_card") ?? false });
   const create = useCreatePayment(orgId);
+  const info = useQuery(invoiceInfoQuery(orgId, options.data?.payTypes.includes("credit_card") ?? false));
   const deleteCard = useDeleteCard(orgId);
   const [amount, setAmount] = useState("");
   const [payType, setPayType] = useState<PayType | null>(null);
@@ -113,6 +117,14 @@ export function RechargeScreen({ orgId }: { orgId: string }) {
                 ))}
               </Group>
             </Radio.Group>
+            {type === "credit_card" && info.data && !info.data.info ? (
+              <Alert color="yellow" data-testid="invoice-info-needed">
+                {t("recharge.invoiceInfoNeeded")}{" "}
+                <Anchor component={Link} to={paths.invoices} data-testid="invoice-info-link">
+                  {t("recharge.invoiceInfoLink")}
+                </Anchor>
+              </Alert>
+            ) : null}
             {type === "credit_card" ? (
               <Stack gap="xs">
                 <Text size="sm" fw={500}>

@@ -1,0 +1,237 @@
+import { Anchor, Button, Group, SegmentedControl, Stack, Text, Textarea, TextInput } from "@mantine/core";
+import { type AdminInvoice, IssueInvoiceRequest, ReasonRequest } from "@moonport/contracts";
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { DateTimeCell } from "../../../components/console-kit/cells.tsx";
+import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
+import { FormDialog } from "../../../components/console-kit/form-dialog.tsx";
+import { InvoiceAmountCell, InvoiceStatusCell } from "../../../components/console-kit/invoice-status.tsx";
+import { EmptyState } from "../../../components/console-kit/states.tsx";
+import { useDialogForm } from "../../../components/console-kit/use-zod-form.ts";
+import { paths } from "../../../lib/paths.ts";
+import { adminInvoicePdfUrl, invoiceQueueQuery, useSellerAction } from "../api/invoices.ts";
+
+type Dialog = { row: AdminInvoice; kind: "issue" | "complete" | "fail" | "void" } | null;
+
+/**
+ * Queues → Invoices: applications to issue (with the tax system's number) or fail (with a reason), and issued
+ * invoices with the seller's side of red-letter voiding (start, confirm or deny the buyer's request, withdraw,
+ * issue the red-letter invoice).
+ */
+export function InvoicesQueue() {
+  const { t } = useTranslation("admin");
+  const [queue, setQueue] = useState<"waiting" | "issued">("waiting");
+  const list = useQuery(invoiceQueueQuery(queue));
+  const act = useSellerAction();
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const columns: DataColumn<AdminInvoice>[] = [
+    { id: "created", header: t("invoices.applied"), cell: (r) => <DateTimeCell iso={r.createdAt} /> },
+    {
+      id: "org",
+      header: t("queues.organization"),
+      cell: (r) => (
+        <Anchor component={Link} to={paths.adminOrganization(r.orgId)} size="sm">
+          {r.orgName}
+        </Anchor>
+      ),
+    },
+    {
+      id: "title",
+      header: t("invoices.title"),
+      cell: (r) => (
+        <Stack gap={0}>
+          <Text size="sm" fw={500}>
+            {r.title}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {t(`invoices.types.${r.invoiceType}`)} · {t(`invoices.methods.${r.method}`)} · {r.email}
+          </Text>
+          {r.uscc ? <Text size="xs">USCC {r.uscc}</Text> : null}
+          {r.invoiceType === "special" ? (
+            <Text size="xs">
+              {[r.bankName, r.bankAccount, r.companyAddress, r.companyPhone].filter(Boolean).join(" · ")}
+            </Text>
+          ) : null}
+        </Stack>
+      ),
+    },
+    {
+      id: "amount",
+      header: t("queues.amount"),
+      align: "right",
+      cell: (r) => <InvoiceAmountCell invoice={r} caption={(p) => t("invoices.netTax", p)} />,
+    },
+    {
+      id: "status",
+      header: t("invoices.status"),
+      cell: (r) => (
+        <Stack gap={2}>
+          <InvoiceStatusCell status={r.status} redLetter={r.redLetters[0]} />
+          {r.invoiceNo ? (
+            <Anchor href={adminInvoicePdfUrl(r.id)} size="xs" ff="monospace">
+              {r.invoiceNo}
+            </Anchor>
+          ) : null}
+        </Stack>
+      ),
+    },
+    {
+      id: "actions",
+      header: "",
+      align: "right",
+      width: 220,
+      cell: (r) => {
+        const round = r.redLetters[0];
+        const open = round && round.closedAt === null ? round : null;
+        const button = (label: string, onClick: () => void, testId: string, color?: string) => (
+          <Button
+            key={testId}
+            size="xs"
+            variant={color ? "light" : "filled"}
+            color={color}
+            onClick={onClick}
+            data-testid={testId}
+          >
+            {label}
+          </Button>
+        );
+        const buttons = [];
+        if (r.status === "waiting") {
+          buttons.push(button(t("invoices.issue"), () => setDialog({ row: r, kind: "issue" }), "invoice-issue"));
+          buttons.push(button(t("invoices.fail"), () => setDialog({ row: r, kind: "fail" }), "invoice-fail", "red"));
+        }
+        if (r.status === "success") {
+          buttons.push(button(t("invoices.void"), () => setDialog({ row: r, kind: "void" }), "invoice-void", "orange"));
+        }
+        if (open?.state === "03") {
+          buttons.push(
+            button(t("invoices.confirm"), () => act.mutate({ id: r.id, kind: "confirm" }), "red-letter-confirm"),
+          );
+          buttons.push(
+            button(t("invoices.deny"), () => act.mutate({ id: r.id, kind: "deny" }), "red-letter-deny", "red"),
+          );
+        }
+        if (open && (open.state === "01" || open.state === "04")) {
+          buttons.push(
+            button(t("invoices.complete"), () => setDialog({ row: r, kind: "complete" }), "red-letter-complete"),
+          );
+        }
+        if (open && open.initiator === "seller") {
+          buttons.push(
+            button(
+              t("invoices.withdraw"),
+              () => act.mutate({ id: r.id, kind: "withdraw" }),
+              "red-letter-withdraw",
+              "gray",
+            ),
+          );
+        }
+        return (
+          <Group gap={6} justify="flex-end">
+            {buttons}
+          </Group>
+        );
+      },
+    },
+  ];
+  return (
+    <Stack>
+      <SegmentedControl
+        w="fit-content"
+        value={queue}
+        onChange={(v) => setQueue(v as "waiting" | "issued")}
+        data={[
+          { value: "waiting", label: t("invoices.waiting") },
+          { value: "issued", label: t("invoices.issued") },
+        ]}
+        data-testid="invoice-queue-filter"
+      />
+      {act.error ? (
+        <Text c="red" size="sm" data-testid="invoice-queue-error">
+          {t("queues.failed", { reason: act.error.message })}
+        </Text>
+      ) : null}
+      <DataTable
+        columns={columns}
+        rows={list.data?.items}
+        query={list}
+        getRowId={(r) => r.id}
+        rowTestId="invoice-queue-row"
+        minWidth={1100}
+        empty={<EmptyState title={queue === "waiting" ? t("invoices.noWaiting") : t("invoices.noIssued")} />}
+      />
+      <NumberDialog
+        target={dialog?.kind === "issue" || dialog?.kind === "complete" ? dialog : null}
+        onClose={() => setDialog(null)}
+      />
+      <ReasonDialog
+        target={dialog?.kind === "fail" || dialog?.kind === "void" ? dialog : null}
+        onClose={() => setDialog(null)}
+      />
+    </Stack>
+  );
+}
+
+function NumberDialog({ target, onClose }: { target: Dialog; onClose: () => void }) {
+  const { t } = useTranslation("admin");
+  const act = useSellerAction();
+  const { field, dialog } = useDialogForm(IssueInvoiceRequest, {
+    opened: target !== null,
+    onClose,
+    defaultValues: { invoiceNo: "" },
+    submit: (v) =>
+      act.mutateAsync({ id: target!.row.id, kind: target!.kind as "issue" | "complete", invoiceNo: v.invoiceNo }),
+    failure: (reason) => t("queues.failed", { reason }),
+  });
+  const complete = target?.kind === "complete";
+  return (
+    <FormDialog
+      {...dialog}
+      title={complete ? t("invoices.complete") : t("invoices.issue")}
+      submitLabel={complete ? t("invoices.complete") : t("invoices.issue")}
+    >
+      <Text size="sm">
+        {complete
+          ? t("invoices.completeText", { title: target?.row.title ?? "" })
+          : t("invoices.issueText", { title: target?.row.title ?? "", email: target?.row.email ?? "" })}
+      </Text>
+      <TextInput
+        label={complete ? t("invoices.redNumber") : t("invoices.number")}
+        {...field("invoiceNo")}
+        data-testid="invoice-number"
+      />
+    </FormDialog>
+  );
+}
+
+function ReasonDialog({ target, onClose }: { target: Dialog; onClose: () => void }) {
+  const { t } = useTranslation("admin");
+  const act = useSellerAction();
+  const { field, dialog } = useDialogForm(ReasonRequest, {
+    opened: target !== null,
+    onClose,
+    defaultValues: { reason: "" },
+    submit: (v) => act.mutateAsync({ id: target!.row.id, kind: target!.kind as "fail" | "void", reason: v.reason }),
+    failure: (reason) => t("queues.failed", { reason }),
+  });
+  const fail = target?.kind === "fail";
+  return (
+    <FormDialog
+      {...dialog}
+      title={fail ? t("invoices.fail") : t("invoices.void")}
+      submitLabel={fail ? t("invoices.fail") : t("invoices.void")}
+      danger
+    >
+      <Text size="sm">
+        {fail
+          ? t("invoices.failText")
+          : target?.row.titleType === "personal"
+            ? t("invoices.voidPersonal")
+            : t("invoices.voidCompany")}
+      </Text>
+      <Textarea label={t("invoices.reason")} autosize minRows={2} {...field("reason")} data-testid="invoice-reason" />
+    </FormDialog>
+  );
+}

@@ -1,0 +1,161 @@
+import { Alert, Anchor, Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
+import { formatRate, type InvoiceInfo, InvoiceInfoRequest, type OrderInvoice } from "@moonport/contracts";
+import { IconFileInvoice } from "@tabler/icons-react";
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { DateTimeCell } from "../../../components/console-kit/cells.tsx";
+import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
+import { money } from "../../../components/console-kit/money.ts";
+import { EmptyState, LoadingBlock } from "../../../components/console-kit/states.tsx";
+import { useZodForm } from "../../../components/console-kit/use-zod-form.ts";
+import { FormError } from "../../../components/form-error.tsx";
+import { PageHeader } from "../../../components/page-header.tsx";
+import { invoiceInfoQuery, orderInvoicePdfUrl, orderInvoicesQuery, useSaveInvoiceInfo } from "../api/invoices-api.ts";
+
+/** global: the international invoice information (needed before a card payment) and each paid order's invoice. */
+export function GlobalInvoices({ orgId }: { orgId: string }) {
+  const { t } = useTranslation("invoices");
+  const info = useQuery(invoiceInfoQuery(orgId));
+  return (
+    <Stack gap="lg">
+      <PageHeader
+        title={t("global.title")}
+        description={t("global.description", { rate: info.data ? formatRate(info.data.gstRateBp) : "…" })}
+      />
+      {info.data ? <InfoForm orgId={orgId} info={info.data.info} /> : <LoadingBlock />}
+      <OrderInvoices orgId={orgId} />
+    </Stack>
+  );
+}
+
+const FIELDS = [
+  ["name", true],
+  ["email", true],
+  ["tax_id", false],
+  ["street", true],
+  ["address_line1", false],
+  ["address_line2", false],
+  ["city", true],
+  ["state", false],
+  ["postal_code", true],
+  ["country_code", true],
+] as const;
+
+function InfoForm({ orgId, info }: { orgId: string; info: InvoiceInfo | null }) {
+  const { t } = useTranslation("invoices");
+  const save = useSaveInvoiceInfo(orgId);
+  const [saved, setSaved] = useState(false);
+  const values = {
+    name: info?.name ?? "",
+    email: info?.email ?? "",
+    tax_id: info?.tax_id ?? "",
+    street: info?.street ?? "",
+    address_line1: info?.address_line1 ?? "",
+    address_line2: info?.address_line2 ?? "",
+    city: info?.city ?? "",
+    state: info?.state ?? "",
+    postal_code: info?.postal_code ?? "",
+    country_code: info?.country_code ?? "",
+  };
+  const { field, onSubmit, formError, form } = useZodForm(InvoiceInfoRequest, { defaultValues: values });
+  useEffect(() => {
+    if (form.formState.isDirty) setSaved(false);
+  }, [form.formState.isDirty]);
+  const submit = onSubmit(
+    async (v) => {
+      await save.mutateAsync(v);
+      form.reset(form.getValues());
+      setSaved(true);
+    },
+    (reason) => t("global.saveFailed", { reason }),
+  );
+  return (
+    <Card withBorder padding="lg">
+      <form onSubmit={submit} noValidate data-testid="invoice-info-form">
+        <Stack>
+          <Group justify="space-between">
+            <Title order={4}>{t("global.info")}</Title>
+            {!info ? (
+              <Text size="sm" c="orange" data-testid="invoice-info-missing">
+                {t("global.missing")}
+              </Text>
+            ) : null}
+          </Group>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            {FIELDS.map(([name, required]) => (
+              <TextInput
+                key={name}
+                label={t(`global.fields.${name}`)}
+                required={required}
+                {...field(name)}
+                data-testid={`info-${name}`}
+              />
+            ))}
+          </SimpleGrid>
+          <FormError message={formError} />
+          <Group justify="flex-end">
+            {saved ? (
+              <Text size="sm" c="green" data-testid="invoice-info-saved">
+                {t("global.saved")}
+              </Text>
+            ) : null}
+            <Button type="submit" loading={save.isPending} data-testid="invoice-info-save">
+              {t("common:save")}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Card>
+  );
+}
+
+function OrderInvoices({ orgId }: { orgId: string }) {
+  const { t } = useTranslation("invoices");
+  const q = useQuery(orderInvoicesQuery(orgId));
+  const cols: DataColumn<OrderInvoice>[] = [
+    { id: "date", header: t("global.paidAt"), cell: (r) => <DateTimeCell iso={r.createdAt} /> },
+    {
+      id: "no",
+      header: t("records.invoiceNo"),
+      cell: (r) => (
+        <Text size="sm" ff="monospace">
+          {r.invoiceNo}
+        </Text>
+      ),
+    },
+    { id: "net", header: t("global.net"), align: "right", cell: (r) => money(r.net, r.currency) },
+    {
+      id: "tax",
+      header: t("global.gst"),
+      align: "right",
+      cell: (r) => `${money(r.tax, r.currency)} (${formatRate(r.taxRateBp)}%)`,
+    },
+    { id: "amount", header: t("global.total"), align: "right", cell: (r) => money(r.amount, r.currency) },
+    {
+      id: "pdf",
+      header: "",
+      align: "right",
+      cell: (r) => (
+        <Anchor href={orderInvoicePdfUrl(orgId, r.paymentId)} size="sm" data-testid="order-invoice-pdf">
+          {t("records.download")}
+        </Anchor>
+      ),
+    },
+  ];
+  return (
+    <Stack gap="xs">
+      <Title order={4}>{t("global.orders")}</Title>
+      {q.error ? <Alert color="red">{q.error.message}</Alert> : null}
+      <DataTable
+        columns={cols}
+        rows={q.data?.items}
+        query={q}
+        getRowId={(r) => r.paymentId}
+        minWidth={720}
+        rowTestId="order-invoice-row"
+        empty={<EmptyState icon={IconFileInvoice} title={t("global.noOrders")} text={t("global.noOrdersText")} />}
+      />
+    </Stack>
+  );
+}
