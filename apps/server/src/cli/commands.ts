@@ -5,6 +5,7 @@ import { createOperatorCommand } from "./create-operator.ts";
 import { demoKeyCommand } from "./demo-key.ts";
 import { listOrgsCommand, listUsersCommand } from "./list.ts";
 import { confirmPaymentCommand, voucherCodesCommand } from "./payments.ts";
+import { approveRefundCommand, refundQueueCommand, rejectRefundCommand } from "./refunds.ts";
 import { riddlesCommand } from "./riddles.ts";
 import { setOrgLimitsCommand } from "./set-org-limits.ts";
 import { approveVerificationCommand, rejectVerificationCommand, verificationQueueCommand } from "./verification.ts";
@@ -39,4 +40,7 @@ export const commands: CliCommand[] = [
   verificationQueueCommand,
   approveVerificationCommand,
   rejectVerificationCommand,
+  refundQueueCommand,
+  approveRefundCommand,
+  rejectRefundCommand,
 ];
