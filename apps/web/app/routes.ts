@@ -38,6 +38,7 @@ export default [
       route("billing", "routes/console/billing.tsx"),
       route("billing/recharge", "routes/console/recharge.tsx"),
       route("billing/vouchers", "routes/console/vouchers.tsx"),
+      route("billing/refunds", "routes/console/refunds.tsx"),
     ]),
 
     // The back office (operator only; see routes/admin/layout.tsx).

@@ -33,13 +33,14 @@ export const paths = {
   billing: "/console/billing",
   recharge: "/console/billing/recharge",
   vouchers: "/console/billing/vouchers",
+  refunds: "/console/billing/refunds",
   playground: "/playground",
   admin: "/admin",
   adminOrganizations: "/admin/organizations",
   adminOrganization: (orgId: string) => `/admin/organizations/${encodeURIComponent(orgId)}`,
   adminUsers: "/admin/users",
   adminUser: (userId: string) => `/admin/users/${encodeURIComponent(userId)}`,
-  adminQueues: (tab?: "verifications" | "transfers" | "leads" | "feedback") =>
+  adminQueues: (tab?: "verifications" | "transfers" | "refunds" | "leads" | "feedback") =>
     tab ? `/admin/queues/${tab}` : "/admin/queues",
   adminCodes: "/admin/codes",
   adminAudit: "/admin/audit",

@@ -220,7 +220,7 @@ export async function executeRefund(ctx: AppContext, job: { refundId: string; at
     .from(schema.refunds)
     .innerJoin(schema.payments, eq(schema.payments.id, schema.refunds.paymentId))
     .where(eq(schema.refunds.id, job.refundId));
-  if (!row || row.refund.status !== "refunding" || row.refund.attempt !== job.attempt) return;
+  if (row?.refund.status !== "refunding" || row.refund.attempt !== job.attempt) return;
   const provider = providerNamed(ctx, row.payment.provider);
   if (!provider?.refund) return;
   const [card] = row.payment.cardId

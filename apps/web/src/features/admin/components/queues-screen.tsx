@@ -35,8 +35,9 @@ import {
   useTicketStatus,
   verificationsQuery,
 } from "../api/admin.ts";
+import { RefundsQueue } from "./refunds-queue.tsx";
 
-const TABS = ["verifications", "transfers", "leads", "feedback"] as const;
+const TABS = ["verifications", "transfers", "refunds", "leads", "feedback"] as const;
 type Tab = (typeof TABS)[number];
 const STATUS_COLOR: Record<TicketStatus, string> = { new: "blue", in_progress: "yellow", resolved: "green" };
 
@@ -61,6 +62,9 @@ export function QueuesScreen({ tab }: { tab?: string }) {
         </Tabs.Panel>
         <Tabs.Panel value="transfers">
           <TransfersQueue />
+        </Tabs.Panel>
+        <Tabs.Panel value="refunds">
+          <RefundsQueue />
         </Tabs.Panel>
         <Tabs.Panel value="leads">
           <TicketQueue kind="leads" />
