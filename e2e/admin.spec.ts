@@ -1,6 +1,6 @@
 import fs from "node:fs";
-import { type Browser, expect, type Page, test } from "@playwright/test";
-import { caughtMail, csrfHeaders, PASSWORD, signUpInLocale, uniqueUsername } from "./support.ts";
+import { expect, type Page, test } from "@playwright/test";
+import { caughtMail, csrfHeaders, operatorPage, signUpInLocale, uniqueUsername } from "./support.ts";
 
 /**
  * The back office in the browser. The operator is created through the real /setup page with a one-time token from
@@ -12,7 +12,6 @@ import { caughtMail, csrfHeaders, PASSWORD, signUpInLocale, uniqueUsername } fro
  */
 test.setTimeout(300_000);
 
-const OPERATOR = { username: `op_${Date.now().toString(36)}`, password: PASSWORD };
 const PERSON = { realName: "张三", idNumber: "11010519491231002X" };
 const COMPANY = {
   companyName: "差分机科技有限公司",
@@ -25,32 +24,6 @@ const PNG = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
   "base64",
 );
-
-async function operatorPage(browser: Browser, baseURL: string, locale: "en-US" | "zh-CN" = "en-US") {
-  const context = await browser.newContext({ locale });
-  await context.addCookies([{ name: "locale", value: locale, url: baseURL }]);
-  const page = await context.newPage();
-  await page.goto("/");
-  const seam = await page.request.post("/api/dev/setup-token", { headers: await csrfHeaders(page) });
-  if (seam.ok()) {
-    const { token } = await seam.json();
-    await page.goto(`/setup?token=${token}`);
-    const form = page.locator("form");
-    await form.locator('input[autocomplete="username"]').fill(OPERATOR.username);
-    await form.locator('input[autocomplete="new-password"]').nth(0).fill(OPERATOR.password);
-    await form.locator('input[autocomplete="new-password"]').nth(1).fill(OPERATOR.password);
-    await form.locator('button[type="submit"]').click();
-    await expect(page).toHaveURL(/\/console/);
-  } else {
-    await page.goto("/signin");
-    const form = page.locator("form");
-    await form.locator('input[autocomplete="username"]').fill(OPERATOR.username);
-    await form.locator('input[autocomplete="current-password"]').fill(OPERATOR.password);
-    await form.getByTestId("submit").click();
-    await expect(page).toHaveURL(/\/console/);
-  }
-  return page;
-}
 
 async function confirmDialog(page: Page) {
   await page.getByRole("dialog").getByRole("button").last().click();

@@ -166,3 +166,33 @@ export async function signUpInLocale(browser: Browser, locale: "zh-CN" | "en-US"
   const me = await (await page.request.get("/api/me")).json();
   return { page, orgId: me.currentOrganizationId as string };
 }
+
+/**
+ * The suite's one operator (one server serves every spec, and only the first operator can be created through the
+ * setup link): created through the real /setup page with a one-time token from the loopback seam by whichever spec
+ * comes first, signed in by the others.
+ */
+const OPERATOR = { username: "e2e_operator", password: PASSWORD };
+
+export async function operatorPage(browser: Browser, baseURL: string, locale: "en-US" | "zh-CN" = "en-US") {
+  const context = await browser.newContext({ locale });
+  await context.addCookies([{ name: "locale", value: locale, url: baseURL }]);
+  const page = await context.newPage();
+  await page.goto("/");
+  const seam = await page.request.post("/api/dev/setup-token", { headers: await csrfHeaders(page) });
+  if (seam.ok()) {
+    const { token } = await seam.json();
+    await page.goto(`/setup?token=${token}`);
+    const form = page.locator("form");
+    await form.locator('input[autocomplete="username"]').fill(OPERATOR.username);
+    await form.locator('input[autocomplete="new-password"]').nth(0).fill(OPERATOR.password);
+    await form.locator('input[autocomplete="new-password"]').nth(1).fill(OPERATOR.password);
+    await form.locator('button[type="submit"]').click();
+    await expect(page).toHaveURL(/\/console/);
+  } else {
+    await page.goto("/signin");
+    await signInByPassword(page, OPERATOR.username, OPERATOR.password);
+    await expect(page).toHaveURL(/\/console/);
+  }
+  return page;
+}

@@ -183,6 +183,7 @@ test("console screens in both locales and both themes at 390 px: no errors, no o
     "/console/billing",
     "/console/billing/recharge",
     "/console/billing/vouchers",
+    "/console/billing/refunds",
     "/console/feedback",
     "/playground",
     "/playground?mode=riddle",
