@@ -104,10 +104,10 @@ function VerificationActions({ org }: { org: OrgGeneral }) {
       ) : null}
       {s.state === "company" && company ? (
         <Section title={t("auth.company.onRecordTitle")}>
-          <Details app={company} orgId={org.id} />
+          <Details app={company} org={org} />
         </Section>
       ) : null}
-      {s.state === "company_changing" && pending ? <PendingCompany orgId={org.id} app={pending} /> : null}
+      {s.state === "company_changing" && pending ? <PendingCompany org={org} app={pending} /> : null}
       {s.state === "personal" ? (
         <Section title={t("auth.company.upgradeTitle")} description={t("auth.company.upgradeText")}>
           <CompanyForm orgId={org.id} edition={org.edition} userId={me.id} />
@@ -115,7 +115,7 @@ function VerificationActions({ org }: { org: OrgGeneral }) {
       ) : null}
       {personal && s.state !== "unverified" ? (
         <Section title={t("auth.personal.onRecordTitle")}>
-          <Details app={personal} orgId={org.id} />
+          <Details app={personal} org={org} />
         </Section>
       ) : null}
       <FilingCard orgId={org.id} status={s} currency={org.currency} />
@@ -141,13 +141,37 @@ function Section({ title, description, children }: { title: string; description?
   );
 }
 
+/** The order the form asks in (stored details come back in the database's key order). */
+const FIELD_ORDER = [
+  "realName",
+  "idNumber",
+  "nationality",
+  "dateOfBirth",
+  "documentExpiry",
+  "companyName",
+  "creditCode",
+  "bankAccountName",
+  "bankName",
+  "bankAccountNumber",
+];
+const MASKED = new Set(["idNumber", "bankAccountNumber"]);
+
 /** The details of an application as the API returns them (numbers masked), with the organization and creator id. */
-function Details({ app, orgId }: { app: VerificationApplication; orgId: string }) {
+function Details({ app, org }: { app: VerificationApplication; org: OrgGeneral }) {
   const { t } = useTranslation("org");
   const locale = useLocale();
+  const orgId = org.id;
+  const label = (k: string) =>
+    k === "idNumber"
+      ? t(`auth.personal.idNumber.${org.edition}`)
+      : k === "creditCode"
+        ? t(`auth.company.creditCode.${org.edition}`)
+        : t(`auth.field.${k}`, { defaultValue: k });
   const rows = [
-    ...Object.entries(app.details).map(([k, v]) => ({ label: t(`auth.field.${k}`, { defaultValue: k }), value: v })),
-    { label: t("auth.field.createdAt"), value: formatDateTime(app.createdAt, locale) },
+    ...Object.entries(app.details)
+      .sort(([a], [b]) => FIELD_ORDER.indexOf(a) - FIELD_ORDER.indexOf(b))
+      .map(([k, v]) => ({ label: label(k), value: v, mono: MASKED.has(k) })),
+    { label: t("auth.field.createdAt"), value: formatDateTime(app.createdAt, locale), mono: false },
   ];
   return (
     <Stack gap="sm" data-testid={`verification-details-${app.kind}`}>
@@ -157,7 +181,7 @@ function Details({ app, orgId }: { app: VerificationApplication; orgId: string }
             <Text size="xs" c="dimmed">
               {r.label}
             </Text>
-            <Text size="sm" style={{ overflowWrap: "anywhere" }}>
+            <Text size="sm" ff={r.mono ? "monospace" : undefined} style={{ overflowWrap: "anywhere" }}>
               {r.value}
             </Text>
           </div>
@@ -182,9 +206,9 @@ function Details({ app, orgId }: { app: VerificationApplication; orgId: string }
 }
 
 /** A company application under review: its details and cancelling the change (back to personal). */
-function PendingCompany({ orgId, app }: { orgId: string; app: VerificationApplication }) {
+function PendingCompany({ org, app }: { org: OrgGeneral; app: VerificationApplication }) {
   const { t } = useTranslation("org");
-  const cancel = useCancelCompanyChange(orgId);
+  const cancel = useCancelCompanyChange(org.id);
   const [confirming, setConfirming] = useState(false);
   const error =
     cancel.error instanceof ApiError
@@ -194,7 +218,7 @@ function PendingCompany({ orgId, app }: { orgId: string; app: VerificationApplic
         : undefined;
   return (
     <Section title={t("auth.company.pendingTitle")} description={t("auth.company.pendingText")}>
-      <Details app={app} orgId={orgId} />
+      <Details app={app} org={org} />
       <Group justify="flex-end">
         <Button variant="default" color="red" onClick={() => setConfirming(true)} data-testid="cancel-company-change">
           {t("auth.company.cancel")}
