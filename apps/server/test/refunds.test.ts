@@ -20,6 +20,7 @@ import { addOrgMember, signUp, type TestUser } from "./console-helpers.ts";
 import { orgMoney } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp, testClock } from "./helpers.ts";
 import { startFakeStripe } from "./support/fake-stripe.ts";
+import { CARD_CUSTOMER } from "./support/fixtures.ts";
 
 const clock = testClock();
 let t: TestApp;
@@ -426,18 +427,7 @@ describe("provider failure", () => {
       clock.now(),
     );
     if (!token.ok) throw new Error("tokenize");
-    const customer = {
-      email: "a@b.co",
-      firstName: "Ada",
-      lastName: "L",
-      phone: "+1 555 0100",
-      street: "1 Main",
-      city: "SF",
-      state: "CA",
-      postcode: "94000",
-      countryCode: "us",
-    };
-    const card = await u.client.post(`/api/orgs/${u.orgId}/cards`, { token: token.token, customer });
+    const card = await u.client.post(`/api/orgs/${u.orgId}/cards`, { token: token.token, customer: CARD_CUSTOMER });
     const pay = await u.client.post(`/api/orgs/${u.orgId}/payments`, {
       amount: "30",
       payType: "credit_card",
@@ -569,17 +559,7 @@ describe("Stripe against its loopback fake", () => {
   async function stripePaid(u: TestUser, number: string, amount: string) {
     const bound = await u.client.post(`/api/orgs/${u.orgId}/cards`, {
       token: await stripe.tokenize(number),
-      customer: {
-        email: "ada@example.com",
-        firstName: "Ada",
-        lastName: "Lovelace",
-        phone: "+1 555 0100",
-        street: "1 Main St",
-        city: "San Francisco",
-        state: "CA",
-        postcode: "94000",
-        countryCode: "us",
-      },
+      customer: CARD_CUSTOMER,
     });
     expect(bound.status, JSON.stringify(bound.body)).toBe(201);
     const res = await u.client.post(`/api/orgs/${u.orgId}/payments`, {

@@ -1,15 +1,11 @@
 import { Anchor, Badge, Button, Group, SegmentedControl, Stack, Text, Textarea, TextInput } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
-import {
-  type AdminRefund,
-  CompleteTransferRefundRequest,
-  type RefundStatus,
-  RejectRefundRequest,
-} from "@moonport/contracts";
+import { type AdminRefund, CompleteTransferRefundRequest, RejectRefundRequest } from "@moonport/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { z } from "zod";
 import { DateTimeCell } from "../../../components/console-kit/cells.tsx";
 import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
 import { ConfirmDialog, FormDialog } from "../../../components/console-kit/form-dialog.tsx";
@@ -17,17 +13,10 @@ import { money } from "../../../components/console-kit/money.ts";
 import { EmptyState } from "../../../components/console-kit/states.tsx";
 import { useDialogForm } from "../../../components/console-kit/use-zod-form.ts";
 import { paths } from "../../../lib/paths.ts";
+import { REFUND_STATUS_COLOR } from "../../../lib/refund-status.ts";
 import { refundQueueQuery, useDecideRefund } from "../api/refunds.ts";
 
 const FILTERS = ["open", "requested", "refunding", "failed", "refunded", "rejected"] as const;
-const COLOR: Record<RefundStatus, string> = {
-  requested: "yellow",
-  refunding: "blue",
-  refunded: "teal",
-  rejected: "red",
-  failed: "red",
-  cancelled: "gray",
-};
 
 /**
  * Queues → Refunds: approve a requested refund (the cash leaves the balance, the provider refunds), reject it with
@@ -73,7 +62,7 @@ export function RefundsQueue() {
       header: t("queues.status"),
       cell: (r) => (
         <Stack gap={2}>
-          <Badge color={COLOR[r.status]} variant="light" data-testid="admin-refund-status">
+          <Badge color={REFUND_STATUS_COLOR[r.status]} variant="light" data-testid="admin-refund-status">
             {t(`refunds.status.${r.status}`)}
           </Badge>
           {r.failureReason ? (
@@ -176,58 +165,55 @@ export function RefundsQueue() {
             : null}
         </Text>
       </ConfirmDialog>
-      <RejectRefundDialog target={rejecting} onClose={() => setRejecting(null)} />
-      <CompleteRefundDialog target={completing} onClose={() => setCompleting(null)} />
+      <TextDecisionDialog kind="reject" target={rejecting} onClose={() => setRejecting(null)} />
+      <TextDecisionDialog kind="complete" target={completing} onClose={() => setCompleting(null)} />
     </Stack>
   );
 }
 
-function RejectRefundDialog({ target, onClose }: { target: AdminRefund | null; onClose: () => void }) {
-  const { t } = useTranslation("admin");
-  const decide = useDecideRefund();
-  const { field, dialog } = useDialogForm(RejectRefundRequest, {
-    opened: target !== null,
-    onClose,
-    defaultValues: { reason: "" },
-    submit: (v) => decide.mutateAsync({ id: target!.id, action: "reject", reason: v.reason }),
-    failure: (reason) => t("queues.failed", { reason }),
-  });
-  return (
-    <FormDialog {...dialog} title={t("queues.reject")} submitLabel={t("queues.reject")} danger>
-      <Text size="sm">
-        {target
-          ? t("refunds.rejectText", { amount: money(target.amount, target.currency), name: target.orgName })
-          : null}
-      </Text>
-      <Textarea
-        label={t("queues.rejectReason")}
-        autosize
-        minRows={2}
-        {...field("reason")}
-        data-testid="refund-reject-reason"
-      />
-    </FormDialog>
-  );
-}
+/** The one field each text decision needs: the rejection's reason, or the bank transfer's reference. */
+const TEXT_DECISION = {
+  reject: z.object({ text: RejectRefundRequest.shape.reason }),
+  complete: z.object({ text: CompleteTransferRefundRequest.shape.reference }),
+};
 
-function CompleteRefundDialog({ target, onClose }: { target: AdminRefund | null; onClose: () => void }) {
+function TextDecisionDialog({
+  kind,
+  target,
+  onClose,
+}: {
+  kind: "reject" | "complete";
+  target: AdminRefund | null;
+  onClose: () => void;
+}) {
   const { t } = useTranslation("admin");
   const decide = useDecideRefund();
-  const { field, dialog } = useDialogForm(CompleteTransferRefundRequest, {
+  const { field, dialog } = useDialogForm(TEXT_DECISION[kind], {
     opened: target !== null,
     onClose,
-    defaultValues: { reference: "" },
-    submit: (v) => decide.mutateAsync({ id: target!.id, action: "complete", reference: v.reference }),
+    defaultValues: { text: "" },
+    submit: (v) =>
+      decide.mutateAsync(
+        kind === "reject"
+          ? { id: target!.id, action: "reject", reason: v.text }
+          : { id: target!.id, action: "complete", reference: v.text },
+      ),
     failure: (reason) => t("queues.failed", { reason }),
   });
+  const title = t(kind === "reject" ? "queues.reject" : "refunds.complete");
+  const Input = kind === "reject" ? Textarea : TextInput;
   return (
-    <FormDialog {...dialog} title={t("refunds.complete")} submitLabel={t("refunds.complete")}>
+    <FormDialog {...dialog} title={title} submitLabel={title} danger={kind === "reject"}>
       <Text size="sm">
         {target
-          ? t("refunds.completeText", { amount: money(target.amount, target.currency), name: target.orgName })
+          ? t(`refunds.${kind}Text`, { amount: money(target.amount, target.currency), name: target.orgName })
           : null}
       </Text>
-      <TextInput label={t("refunds.bankReference")} {...field("reference")} data-testid="refund-reference" />
+      <Input
+        label={t(kind === "reject" ? "queues.rejectReason" : "refunds.bankReference")}
+        {...field("text")}
+        data-testid={kind === "reject" ? "refund-reject-reason" : "refund-reference"}
+      />
     </FormDialog>
   );
 }

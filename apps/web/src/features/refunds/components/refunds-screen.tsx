@@ -1,5 +1,5 @@
 import { Anchor, Badge, Card, Group, SimpleGrid, Stack, Text, Title } from "@mantine/core";
-import type { Currency, Refund, RefundStatus } from "@moonport/contracts";
+import type { Currency, Refund } from "@moonport/contracts";
 import { IconReceiptRefund } from "@tabler/icons-react";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
@@ -13,17 +13,9 @@ import { PageHeader } from "../../../components/page-header.tsx";
 import { useLocale } from "../../../i18n/index.ts";
 import { ApiError } from "../../../lib/api.ts";
 import { formatDateTime } from "../../../lib/format.ts";
+import { REFUND_STATUS_COLOR } from "../../../lib/refund-status.ts";
 import { refundOptionsQuery, refundsQuery, useCancelRefund } from "../api/refunds-api.ts";
 import { RefundRequest } from "./refund-request.tsx";
-
-const STATUS_COLOR: Record<RefundStatus, string> = {
-  requested: "yellow",
-  refunding: "blue",
-  refunded: "teal",
-  rejected: "red",
-  failed: "red",
-  cancelled: "gray",
-};
 
 /**
  * Billing → Refunds: unused cash that can be refunded, the request form and the refund records (with the
@@ -91,7 +83,7 @@ function RefundRecords({ orgId, currency }: { orgId: string; currency: Currency 
       id: "status",
       header: t("records.status"),
       cell: (r) => (
-        <Badge color={STATUS_COLOR[r.status]} variant="light" data-testid="refund-status">
+        <Badge color={REFUND_STATUS_COLOR[r.status]} variant="light" data-testid="refund-status">
           {t(`status.${r.status}`)}
         </Badge>
       ),
