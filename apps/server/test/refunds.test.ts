@@ -19,6 +19,8 @@ import { tokenizeCard } from "../src/modules/payments/sandbox-psp.ts";
 import { addOrgMember, signUp, type TestUser } from "./console-helpers.ts";
 import { orgMoney } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp, testClock } from "./helpers.ts";
+import { startFakeAlipay } from "./support/fake-alipay.ts";
+import { rsaKeys } from "./support/fake-http.ts";
 import { startFakeStripe } from "./support/fake-stripe.ts";
 import { CARD_CUSTOMER } from "./support/fixtures.ts";
 
@@ -631,5 +633,75 @@ describe("Stripe against its loopback fake", () => {
     expect(await refund(s, id)).toMatchObject({ status: "failed", failureReason: "expired_or_canceled_card" });
     expect((await org(s, admin.orgId)).cashBalance).toBe(M("25"));
     await expectLedgerMatches(s, admin.orgId);
+  });
+});
+
+describe("Alipay against its loopback fake", () => {
+  const APP_PORT = 3314;
+  let a: TestApp;
+  let alipay: Awaited<ReturnType<typeof startFakeAlipay>>;
+  beforeAll(async () => {
+    const [app, platform] = await Promise.all([rsaKeys(), rsaKeys()]);
+    alipay = await startFakeAlipay({
+      appId: "2021000000000002",
+      appPublicKey: app.publicKey,
+      alipayPrivateKey: platform.privateKey,
+    });
+    a = await createTestApp(
+      {
+        PAYMENT_NOTIFY_BASE_URL: `http://127.0.0.1:${APP_PORT}`,
+        PAYMENT_ALIPAY_PROVIDER: "alipay",
+        ALIPAY_APP_ID: "2021000000000002",
+        ALIPAY_PRIVATE_KEY: app.privateKey,
+        ALIPAY_PUBLIC_KEY: platform.publicKey,
+        ALIPAY_GATEWAY: alipay.gateway,
+      },
+      { clock },
+    );
+    await a.app.listen({ port: APP_PORT, host: "127.0.0.1" });
+  }, 60_000);
+  afterAll(async () => {
+    await a?.close();
+    await alipay?.close();
+  });
+
+  it("refunds part of a paid order by alipay.trade.refund, once per out_request_no (signed both ways)", async () => {
+    const admin = await signUp(a, { edition: "cn" });
+    const op = await signUp(a);
+    await a.ctx.db.update(schema.users).set({ role: "operator" }).where(eq(schema.users.id, op.userId));
+    const order = await admin.client.post(`/api/orgs/${admin.orgId}/payments`, {
+      amount: "60",
+      payType: "alipay",
+      agreement: true,
+    });
+    expect((await alipay.pay(order.body.id)).status).toBe(200);
+    expect((await payment(a, order.body.id)).status).toBe("success");
+    const id = (
+      await admin.client.post(R(admin), { items: [{ paymentId: order.body.id, amount: "12.30" }], email: EMAIL })
+    ).body.items[0].id;
+    await op.client.post(`${A}/${id}/approve`);
+    await runJobs(a);
+    expect(await refund(a, id)).toMatchObject({ status: "refunded" });
+    expect(alipay.seen.refunds).toEqual([
+      { outTradeNo: order.body.id, amount: "12.30", outRequestNo: `moonport-refund-${id}-1` },
+    ]);
+    expect(alipay.seen.badSignatures).toBe(0);
+    // Asked again with the same key (a crash after Alipay answered): the same refund, not a second one.
+    const again = await providerNamed(a.ctx, "alipay")!.refund!(
+      await payment(a, order.body.id),
+      { idempotencyKey: `moonport-refund-${id}-1`, refundId: id, amount: M("12.30") },
+      null,
+    );
+    expect(again).toEqual({ status: "refunded", providerRef: (await refund(a, id)).providerRef });
+    expect(alipay.seen.refunds).toHaveLength(1);
+    // More than is left at Alipay is a final refusal.
+    const refused = await providerNamed(a.ctx, "alipay")!.refund!(
+      await payment(a, order.body.id),
+      { idempotencyKey: "moonport-refund-x-1", refundId: "x", amount: M("50") },
+      null,
+    );
+    expect(refused).toEqual({ status: "refused", reason: "ACQ.REFUND_AMT_NOT_EQUAL_TOTAL" });
+    expect((await org(a, admin.orgId)).cashBalance).toBe(M("47.70"));
+    await expectLedgerMatches(a, admin.orgId);
   });
 });
