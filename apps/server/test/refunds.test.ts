@@ -22,6 +22,7 @@ import { createTestApp, type TestApp, testClock } from "./helpers.ts";
 import { startFakeAlipay } from "./support/fake-alipay.ts";
 import { rsaKeys } from "./support/fake-http.ts";
 import { startFakeStripe } from "./support/fake-stripe.ts";
+import { startFakeWechatPay } from "./support/fake-wechatpay.ts";
 import { CARD_CUSTOMER } from "./support/fixtures.ts";
 
 const clock = testClock();
@@ -636,16 +637,27 @@ describe("Stripe against its loopback fake", () => {
   });
 });
 
-describe("Alipay against its loopback fake", () => {
+describe("Alipay and WeChat Pay against their loopback fakes", () => {
   const APP_PORT = 3314;
+  const APIV3_KEY = "fedcba9876543210fedcba9876543210";
   let a: TestApp;
   let alipay: Awaited<ReturnType<typeof startFakeAlipay>>;
+  let wechat: Awaited<ReturnType<typeof startFakeWechatPay>>;
   beforeAll(async () => {
-    const [app, platform] = await Promise.all([rsaKeys(), rsaKeys()]);
+    const [app, platform, merchant, wxPlatform] = await Promise.all([rsaKeys(), rsaKeys(), rsaKeys(), rsaKeys()]);
     alipay = await startFakeAlipay({
       appId: "2021000000000002",
       appPublicKey: app.publicKey,
       alipayPrivateKey: platform.privateKey,
+    });
+    wechat = await startFakeWechatPay({
+      appId: "wx0000000000000002",
+      mchId: "1900000002",
+      mchSerial: "5157F09EFDC096DE15EBE81A47057A7232F1B8E2",
+      merchantPublicKey: merchant.publicKey,
+      apiV3Key: APIV3_KEY,
+      platformPrivateKey: wxPlatform.privateKey,
+      platformKeyId: "PUB_KEY_ID_0000000000000002",
     });
     a = await createTestApp(
       {
@@ -655,6 +667,15 @@ describe("Alipay against its loopback fake", () => {
         ALIPAY_PRIVATE_KEY: app.privateKey,
         ALIPAY_PUBLIC_KEY: platform.publicKey,
         ALIPAY_GATEWAY: alipay.gateway,
+        PAYMENT_WXPAY_PROVIDER: "wechatpay",
+        WECHATPAY_APP_ID: "wx0000000000000002",
+        WECHATPAY_MCH_ID: "1900000002",
+        WECHATPAY_MCH_SERIAL: "5157F09EFDC096DE15EBE81A47057A7232F1B8E2",
+        WECHATPAY_PRIVATE_KEY: merchant.privateKey,
+        WECHATPAY_API_V3_KEY: APIV3_KEY,
+        WECHATPAY_PUBLIC_KEY: wxPlatform.publicKey,
+        WECHATPAY_PUBLIC_KEY_ID: "PUB_KEY_ID_0000000000000002",
+        WECHATPAY_API_URL: wechat.url,
       },
       { clock },
     );
@@ -662,7 +683,47 @@ describe("Alipay against its loopback fake", () => {
   }, 60_000);
   afterAll(async () => {
     await a?.close();
-    await alipay?.close();
+    await Promise.all([alipay?.close(), wechat?.close()]);
+  });
+
+  it("refunds part of a WeChat Pay order through APIv3 (signed by the SDK), once per out_refund_no", async () => {
+    const admin = await signUp(a, { edition: "cn" });
+    const op = await signUp(a);
+    await a.ctx.db.update(schema.users).set({ role: "operator" }).where(eq(schema.users.id, op.userId));
+    const order = await admin.client.post(`/api/orgs/${admin.orgId}/payments`, {
+      amount: "80",
+      payType: "wxpay",
+      agreement: true,
+    });
+    expect(order.status, JSON.stringify(order.body)).toBe(201);
+    expect((await wechat.pay(order.body.id)).status).toBe(200);
+    expect((await payment(a, order.body.id)).status).toBe("success");
+    const id = (
+      await admin.client.post(R(admin), { items: [{ paymentId: order.body.id, amount: "30" }], email: EMAIL })
+    ).body.items[0].id;
+    await op.client.post(`${A}/${id}/approve`);
+    await runJobs(a);
+    const done = await refund(a, id);
+    expect(done.status).toBe("refunded");
+    expect(done.providerRef).toMatch(/^5030/);
+    expect(wechat.seen.refunds).toEqual([
+      { outTradeNo: order.body.id, refund: 3000, outRefundNo: `moonport-refund-${id}-1` },
+    ]);
+    expect(wechat.seen.badSignatures).toBe(0);
+    const again = await providerNamed(a.ctx, "wechatpay")!.refund!(
+      await payment(a, order.body.id),
+      { idempotencyKey: `moonport-refund-${id}-1`, refundId: id, amount: M("30") },
+      null,
+    );
+    expect(again).toEqual({ status: "refunded", providerRef: done.providerRef });
+    expect(wechat.seen.refunds).toHaveLength(1);
+    const refused = await providerNamed(a.ctx, "wechatpay")!.refund!(
+      await payment(a, order.body.id),
+      { idempotencyKey: "moonport-refund-y-1", refundId: "y", amount: M("60") },
+      null,
+    );
+    expect(refused).toEqual({ status: "refused", reason: "INVALID_REQUEST" });
+    await expectLedgerMatches(a, admin.orgId);
   });
 
   it("refunds part of a paid order by alipay.trade.refund, once per out_request_no (signed both ways)", async () => {
