@@ -169,10 +169,11 @@ export async function signUpInLocale(browser: Browser, locale: "zh-CN" | "en-US"
 }
 
 /**
- * The platform operator, one per suite run (the server's data directory is fresh each run): the first spec that
- * needs it creates it through the real /setup page with a one-time token from the loopback seam; later ones sign in.
+ * The suite's one operator (one server serves every spec, and only the first operator can be created through the
+ * setup link): created through the real /setup page with a one-time token from the loopback seam by whichever spec
+ * comes first, signed in by the others.
  */
-const OPERATOR = { username: "op_e2e_operator", password: PASSWORD };
+const OPERATOR = { username: "e2e_operator", password: PASSWORD };
 
 export async function operatorPage(browser: Browser, baseURL: string, locale: "en-US" | "zh-CN" = "en-US") {
   const context = await browser.newContext({ locale });
@@ -191,10 +192,7 @@ export async function operatorPage(browser: Browser, baseURL: string, locale: "e
     await expect(page).toHaveURL(/\/console/);
   } else {
     await page.goto("/signin");
-    const form = page.locator("form");
-    await form.locator('input[autocomplete="username"]').fill(OPERATOR.username);
-    await form.locator('input[autocomplete="current-password"]').fill(OPERATOR.password);
-    await form.getByTestId("submit").click();
+    await signInByPassword(page, OPERATOR.username, OPERATOR.password);
     await expect(page).toHaveURL(/\/console/);
   }
   return page;

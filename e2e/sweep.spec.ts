@@ -184,6 +184,7 @@ test("console screens in both locales and both themes at 390 px: no errors, no o
     "/console/billing/recharge",
     "/console/billing/vouchers",
     "/console/billing/invoices",
+    "/console/billing/refunds",
     "/console/feedback",
     "/playground",
     "/playground?mode=riddle",

@@ -54,6 +54,7 @@ import sandboxRoutes from "./modules/payments/sandbox-routes.ts";
 import webhookRoutes from "./modules/payments/webhook-routes.ts";
 import playgroundRoutes from "./modules/playground/routes.ts";
 import projectRoutes from "./modules/projects/routes.ts";
+import refundRoutes from "./modules/refunds/routes.ts";
 import riddleRoutes from "./modules/riddles/routes.ts";
 import supportRoutes from "./modules/support/routes.ts";
 import systemRoutes from "./modules/system/routes.ts";
@@ -107,6 +108,7 @@ const apiModules: ((app: App, ctx: AppContext) => Promise<void>)[] = [
   toolRoutes,
   verificationRoutes,
   invoiceRoutes,
+  refundRoutes,
 ];
 
 export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: AppContext }> {

@@ -502,6 +502,22 @@ const CASES: Case[] = [
     url: (f) => `${O(f)}/verification/cancel`,
     reached: { status: 409, code: "verification_cancel_failed" },
   },
+  // Refunds: organization admins ask and cancel. The reached answers change nothing (the fixture paid nothing).
+  { name: "list refunds", route: "GET /api/orgs/:orgId/refunds", url: (f) => `${O(f)}/refunds?page=1` },
+  { name: "refund options", route: "GET /api/orgs/:orgId/refunds/options", url: (f) => `${O(f)}/refunds/options` },
+  {
+    name: "request a refund",
+    route: "POST /api/orgs/:orgId/refunds",
+    url: (f) => `${O(f)}/refunds`,
+    body: () => ({ items: [{ paymentId: "pay_missing", amount: "1" }], email: "ops@example.test" }),
+    reached: { status: 409, code: "refund_not_refundable" },
+  },
+  {
+    name: "cancel a refund",
+    route: "POST /api/orgs/:orgId/refunds/:refundId/cancel",
+    url: (f) => `${O(f)}/refunds/rfd_missing/cancel`,
+    reached: { status: 404, code: "not_found" },
+  },
   {
     name: "algorithm-filing letter (needs a verified company and ¥100 recharged)",
     route: "GET /api/orgs/:orgId/verification/filing-letter.pdf",
@@ -1017,6 +1033,27 @@ const CASES: Case[] = [
     name: "confirm a payment received (back office)",
     route: "POST /api/admin/payments/:paymentId/confirm",
     url: () => "/api/admin/payments/pay_missing/confirm",
+    reached: { status: 404, code: "not_found" },
+  },
+  { name: "refund queue (back office)", route: "GET /api/admin/refunds", url: () => "/api/admin/refunds" },
+  ...(["approve", "retry"] as const).map((action) => ({
+    name: `${action} a refund (back office)`,
+    route: `POST /api/admin/refunds/:refundId/${action}`,
+    url: () => `/api/admin/refunds/rfd_missing/${action}`,
+    reached: { status: 404, code: "not_found" },
+  })),
+  {
+    name: "reject a refund (back office)",
+    route: "POST /api/admin/refunds/:refundId/reject",
+    url: () => "/api/admin/refunds/rfd_missing/reject",
+    body: () => ({ reason: "no" }),
+    reached: { status: 404, code: "not_found" },
+  },
+  {
+    name: "mark a refund paid back by hand (back office)",
+    route: "POST /api/admin/refunds/:refundId/complete",
+    url: () => "/api/admin/refunds/rfd_missing/complete",
+    body: () => ({ reference: "BANK-1" }),
     reached: { status: 404, code: "not_found" },
   },
   {

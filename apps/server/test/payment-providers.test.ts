@@ -14,6 +14,7 @@ import { startFakeAlipay } from "./support/fake-alipay.ts";
 import { rsaKeys } from "./support/fake-http.ts";
 import { startFakeStripe } from "./support/fake-stripe.ts";
 import { startFakeWechatPay } from "./support/fake-wechatpay.ts";
+import { CARD_CUSTOMER } from "./support/fixtures.ts";
 
 // The app listens here so the fakes can call its webhook (a port of this worktree's range, see COMMON.md).
 const APP_PORT = Number(process.env.PAYMENT_TEST_PORT ?? 4205);
@@ -25,17 +26,7 @@ const stripeKeys = {
   webhookSecret: "whsec_moonport_fake_webhook_secret",
 };
 const APIV3_KEY = "0123456789abcdef0123456789abcdef";
-const customer = {
-  email: "ada@example.com",
-  firstName: "Ada",
-  lastName: "Lovelace",
-  phone: "+1 555 0100",
-  street: "1 Main St",
-  city: "San Francisco",
-  state: "CA",
-  postcode: "94000",
-  countryCode: "us",
-};
+const customer = CARD_CUSTOMER;
 
 let t: TestApp;
 let stripe: Awaited<ReturnType<typeof startFakeStripe>>;

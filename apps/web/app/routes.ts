@@ -39,6 +39,7 @@ export default [
       route("billing/recharge", "routes/console/recharge.tsx"),
       route("billing/vouchers", "routes/console/vouchers.tsx"),
       route("billing/invoices", "routes/console/invoices.tsx"),
+      route("billing/refunds", "routes/console/refunds.tsx"),
     ]),
 
     // The back office (operator only; see routes/admin/layout.tsx).

@@ -250,6 +250,35 @@ export const ERROR_MESSAGES = {
     "en-US": "Voucher redemption failed: the code is for the other site.",
     "zh-CN": "兑换失败：该兑换码不适用于本站。",
   },
+  refund_not_refundable: {
+    "en-US": "Refund failed: only paid recharges of this organization can be refunded.",
+    "zh-CN": "退款失败：只能退款本组织已支付成功的充值。",
+  },
+  refund_exceeds_payment: {
+    "en-US": "Refund failed: at most {available} of this recharge can be refunded.",
+    "zh-CN": "退款失败：该笔充值最多可退 {available}。",
+  },
+  refund_invoice_held: {
+    "en-US":
+      "Refund failed: {held} of this recharge is held by an issued invoice. Void the invoice first, then refund.",
+    "zh-CN": "退款失败：该笔充值中有 {held} 已开具发票，请先作废（红冲）发票后再退款。",
+  },
+  refund_exceeds_balance: {
+    "en-US": "Refund failed: refunds can add up to at most {available} of unused cash. Vouchers are never refunded.",
+    "zh-CN": "退款失败：可退款的未使用现金余额最多为 {available}，代金券不可退款。",
+  },
+  refund_not_requested: {
+    "en-US": "Refund failed: only a refund waiting for review can be approved, rejected or cancelled.",
+    "zh-CN": "退款失败：只有待审核的退款可以批准、驳回或取消。",
+  },
+  refund_not_failed: {
+    "en-US": "Refund failed: only a failed refund can be retried.",
+    "zh-CN": "退款失败：只有退款失败的申请可以重试。",
+  },
+  refund_not_manual: {
+    "en-US": "Refund failed: only a refund in progress that is paid back by bank transfer can be marked done.",
+    "zh-CN": "退款失败：只有进行中且需通过银行转账退回的退款可以标记为已完成。",
+  },
   verification_required: {
     "en-US": "Corporate transfer needs a verified company.",
     "zh-CN": "对公转账需要先完成企业认证。",

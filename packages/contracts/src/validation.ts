@@ -132,6 +132,10 @@ export const VALIDATION_MESSAGES = {
     "en-US": "Enter a valid 18-character unified social credit code (the check character does not match).",
     "zh-CN": "请输入有效的 18 位统一社会信用代码（校验位不符）。",
   },
+  positive_amount: { "en-US": "Enter an amount above 0.", "zh-CN": "请输入大于 0 的金额。" },
+  too_many: { "en-US": "At most {max} items.", "zh-CN": "最多 {max} 项。" },
+  refund_pick_payment: { "en-US": "Pick at least one recharge to refund.", "zh-CN": "请至少选择一笔充值进行退款。" },
+  refund_duplicate: { "en-US": "A recharge is listed twice.", "zh-CN": "同一笔充值重复出现。" },
   registration_number: {
     "en-US": "Enter the company registration or tax number: 4–30 letters, digits, spaces or hyphens.",
     "zh-CN": "请输入公司注册号或税号：4–30 位字母、数字、空格或连字符。",

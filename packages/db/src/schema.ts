@@ -654,6 +654,54 @@ export const orgVerifications = pgTable(
   ],
 );
 
+// ─── refunds ───────────────────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Refunds of recharged cash (issue 14), one row per refunded payment. `requested` → (operator) `refunding` →
+ * `refunded`; `requested` → `rejected` | `cancelled`; `refunding` → `failed` → (operator retry) `refunding`.
+ * While a refund is open (requested or refunding) or done, its amount counts in `payments.refunded_amount`; the
+ * cash leaves the balance when the operator approves (ledger kind `refund`, reference `refund:<id>:<attempt>`),
+ * and comes back with a reversal when the provider refuses. See ARCHITECTURE.md "Refunds".
+ */
+export const refunds = pgTable(
+  "refunds",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    paymentId: text("payment_id")
+      .notNull()
+      .references(() => payments.id, { onDelete: "cascade" }),
+    amount: money("amount").notNull(),
+    currency: text("currency", { enum: ["CNY", "USD"] }).notNull(),
+    status: text("status", { enum: ["requested", "refunding", "refunded", "rejected", "failed", "cancelled"] })
+      .notNull()
+      .default("requested"),
+    /** Approvals so far: each one debits the cash once, under its own ledger reference and provider idempotency key. */
+    attempt: integer("attempt").notNull().default(0),
+    reason: text("reason"),
+    rejectReason: text("reject_reason"),
+    failureReason: text("failure_reason"),
+    /** The provider's refund id, or the operator's bank-transfer reference for a corporate transfer. */
+    providerRef: text("provider_ref"),
+    transferReference: text("transfer_reference"),
+    requestedBy: text("requested_by").notNull(),
+    /** Where the receipts go (with the organization's alert recipients), and their language. */
+    email: text("email").notNull(),
+    locale: text("locale").notNull(),
+    decidedBy: text("decided_by"),
+    createdAt: createdAt(),
+    approvedAt: ts("approved_at"),
+    finishedAt: ts("finished_at"),
+  },
+  (t) => [
+    index("refunds_org_time_idx").on(t.orgId, t.createdAt),
+    index("refunds_payment_idx").on(t.paymentId),
+    index("refunds_open_idx").on(t.status, t.createdAt).where(sql`status in ('requested', 'refunding', 'failed')`),
+  ],
+);
+
 // ─── playground ────────────────────────────────────────────────────────────────────────────────────────────────
 
 /**

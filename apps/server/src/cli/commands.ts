@@ -6,6 +6,7 @@ import { demoKeyCommand } from "./demo-key.ts";
 import { failInvoiceCommand, invoiceQueueCommand, issueInvoiceCommand } from "./invoices.ts";
 import { listOrgsCommand, listUsersCommand } from "./list.ts";
 import { confirmPaymentCommand, voucherCodesCommand } from "./payments.ts";
+import { approveRefundCommand, refundQueueCommand, rejectRefundCommand } from "./refunds.ts";
 import { riddlesCommand } from "./riddles.ts";
 import { setOrgLimitsCommand } from "./set-org-limits.ts";
 import { approveVerificationCommand, rejectVerificationCommand, verificationQueueCommand } from "./verification.ts";
@@ -43,4 +44,7 @@ export const commands: CliCommand[] = [
   invoiceQueueCommand,
   issueInvoiceCommand,
   failInvoiceCommand,
+  refundQueueCommand,
+  approveRefundCommand,
+  rejectRefundCommand,
 ];

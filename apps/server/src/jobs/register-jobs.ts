@@ -20,6 +20,7 @@ import { AUTO_ISSUE_JOB, autoIssueInvoice } from "../modules/invoices/issue-invo
 import { expireRedLetters, RED_LETTER_TIMEOUT_JOB } from "../modules/invoices/red-letter.ts";
 import { receiveNotification } from "../modules/payments/receive-notification.ts";
 import { NOTIFY_JOB, SANDBOX, SIGNATURE_HEADER } from "../modules/payments/sandbox-psp.ts";
+import { EXECUTE_ATTEMPTS, EXECUTE_JOB, executeRefund } from "../modules/refunds/manage-refund.ts";
 
 export function registerJobs(ctx: AppContext) {
   // Expired vouchers are written off with ledger entries soon after they expire (issue: vouchers).
@@ -59,6 +60,16 @@ export function registerJobs(ctx: AppContext) {
     async handler(_payload, { now }) {
       const n = await evaluateAlerts({ ctx, now });
       if (n) ctx.log.info({ emails: n }, "alert e-mails queued");
+    },
+  });
+
+  // Refunds: the provider is asked after the approval committed (the cash already left the balance), retried
+  // with the same idempotency key until it answers; the last attempt fails the refund and gives the cash back.
+  ctx.jobs.define<{ refundId: string; attempt: number }>({
+    name: EXECUTE_JOB,
+    maxAttempts: EXECUTE_ATTEMPTS,
+    async handler(payload, { job }) {
+      await executeRefund(ctx, { ...payload, lastAttempt: job.attempts >= EXECUTE_ATTEMPTS });
     },
   });
 

@@ -72,6 +72,31 @@ export function backoffMs(attempts: number): number {
   return Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1));
 }
 
+/**
+ * Adds a job row (the runner's `enqueue`); usable without a runner, e.g. by the CLI, whose jobs a running server
+ * executes. With `tx`, the job exists exactly when the caller's change commits.
+ */
+export async function enqueueJob(
+  ctx: Pick<AppContext, "db" | "clock">,
+  job: Parameters<JobRunner["enqueue"]>[0],
+  opts: Parameters<JobRunner["enqueue"]>[1] = {},
+): Promise<string | null> {
+  const db = opts.tx ?? ctx.db;
+  const rows = await db
+    .insert(schema.jobs)
+    .values({
+      id: newId("job"),
+      name: job.name,
+      key: job.key ?? null,
+      payload: (job.payload ?? {}) as object,
+      runAt: job.runAt ?? ctx.clock.now(),
+      ...(job.maxAttempts ? { maxAttempts: job.maxAttempts } : {}),
+    })
+    .onConflictDoNothing()
+    .returning({ id: schema.jobs.id });
+  return rows[0]?.id ?? null;
+}
+
 export function createJobRunner(ctx: AppContext): JobRunner {
   const instanceId = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const defs = new Map<string, JobDefinition<never>>();
@@ -221,23 +246,7 @@ export function createJobRunner(ctx: AppContext): JobRunner {
       scheduled = false;
       ctx.log.debug({ name: def.name, schedule: describeSchedule(def.schedule) }, "periodic job");
     },
-    async enqueue(job, opts = {}) {
-      const db = opts.tx ?? ctx.db;
-      const id = newId("job");
-      const rows = await db
-        .insert(schema.jobs)
-        .values({
-          id,
-          name: job.name,
-          key: job.key ?? null,
-          payload: (job.payload ?? {}) as object,
-          runAt: job.runAt ?? ctx.clock.now(),
-          ...(job.maxAttempts ? { maxAttempts: job.maxAttempts } : {}),
-        })
-        .onConflictDoNothing()
-        .returning({ id: schema.jobs.id });
-      return rows[0]?.id ?? null;
-    },
+    enqueue: (job, opts = {}) => enqueueJob(ctx, job, opts),
     runDue(opts) {
       const p = runDue(opts);
       running = p.finally(() => {

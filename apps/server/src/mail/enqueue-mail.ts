@@ -1,5 +1,6 @@
 import type { Tx } from "@moonport/db";
 import type { AppContext } from "../context.ts";
+import { enqueueJob } from "../jobs/runner.ts";
 import type { MailMessage } from "./mailer.ts";
 
 export const MAIL_JOB = "mail.send";
@@ -9,9 +10,9 @@ export const MAIL_JOB = "mail.send";
  * `tx`, the e-mail exists exactly when the caller's change commits.
  */
 export async function enqueueMail(
-  ctx: Pick<AppContext, "jobs">,
+  ctx: Pick<AppContext, "db" | "clock">,
   msg: MailMessage,
   opts: { tx?: Tx; key?: string } = {},
 ) {
-  return ctx.jobs.enqueue({ name: MAIL_JOB, payload: msg, key: opts.key, maxAttempts: 12 }, { tx: opts.tx });
+  return enqueueJob(ctx, { name: MAIL_JOB, payload: msg, key: opts.key, maxAttempts: 12 }, { tx: opts.tx });
 }

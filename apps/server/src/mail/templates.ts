@@ -136,6 +136,42 @@ export const MAIL_TEMPLATES = {
       ],
     },
   },
+  refund_requested: {
+    subject: {
+      "en-US": "{brand}: refund of {amount} requested",
+      "zh-CN": "{brand}：已提交 {amount} 的退款申请",
+    },
+    body: {
+      "en-US": [
+        "We received a request to refund {amount} of unused cash to organization {org}'s payment account(s): {lines}.",
+        "An operator reviews it, usually within one working day; the money then goes back the way it was paid. Vouchers are never refunded.",
+        "Follow it in the console: {consoleUrl}",
+      ],
+      "zh-CN": [
+        "我们已收到组织 {org} 的退款申请，共 {amount} 未使用现金，原路退回：{lines}。",
+        "运营人员通常在一个工作日内审核，通过后款项按原支付方式退回。代金券不可退款。",
+        "可在控制台查看进度：{consoleUrl}",
+      ],
+    },
+  },
+  refund_completed: {
+    subject: {
+      "en-US": "{brand}: {amount} refunded",
+      "zh-CN": "{brand}：{amount} 已退款",
+    },
+    body: {
+      "en-US": [
+        "{amount} was refunded to organization {org}'s payment account: {lines}.",
+        "Reference: {reference}. Depending on your bank it can take a few working days to show on your statement.",
+        "Refund records: {consoleUrl}",
+      ],
+      "zh-CN": [
+        "组织 {org} 的 {amount} 已原路退回：{lines}。",
+        "退款参考号：{reference}。到账时间视银行处理而定，通常需要数个工作日。",
+        "退款记录：{consoleUrl}",
+      ],
+    },
+  },
 } as const satisfies Record<string, Template>;
 
 export type MailTemplate = keyof typeof MAIL_TEMPLATES;

@@ -13,11 +13,18 @@ interface Order {
   totalAmount: string;
   notifyUrl: string;
   tradeNo: string;
+  refundedCents: number;
 }
 
 export async function startFakeAlipay(opts: { appId: string; appPublicKey: string; alipayPrivateKey: string }) {
   const orders = new Map<string, Order>();
-  const seen = { badSignatures: 0, precreates: 0 };
+  const seen = {
+    badSignatures: 0,
+    precreates: 0,
+    /** Refunds Alipay made (a repeated out_request_no is answered, not counted). */
+    refunds: [] as { outTradeNo: string; amount: string; outRequestNo: string }[],
+  };
+  const refundsByRequest = new Map<string, object>();
   const rsa2 = (text: string, key = opts.alipayPrivateKey) =>
     createSign("RSA-SHA256").update(text, "utf8").sign(key, "base64");
 
@@ -46,6 +53,42 @@ export async function startFakeAlipay(opts: { appId: string; appPublicKey: strin
         sub_msg: "验签出错",
       });
     }
+    if (params.method === "alipay.trade.refund") {
+      const biz = JSON.parse(params.biz_content ?? "{}") as {
+        out_trade_no: string;
+        refund_amount: string;
+        out_request_no: string;
+      };
+      const o = orders.get(biz.out_trade_no);
+      if (!o)
+        return signedResponse(params.method, {
+          code: "40004",
+          msg: "Business Failed",
+          sub_code: "ACQ.TRADE_NOT_EXIST",
+        });
+      const replay = refundsByRequest.get(biz.out_request_no);
+      if (replay) return signedResponse(params.method, replay);
+      const cents = (v: string) => Math.round(Number(v) * 100);
+      if (o.refundedCents + cents(biz.refund_amount) > cents(o.totalAmount)) {
+        return signedResponse(params.method, {
+          code: "40004",
+          msg: "Business Failed",
+          sub_code: "ACQ.REFUND_AMT_NOT_EQUAL_TOTAL",
+        });
+      }
+      o.refundedCents += cents(biz.refund_amount);
+      seen.refunds.push({ outTradeNo: o.outTradeNo, amount: biz.refund_amount, outRequestNo: biz.out_request_no });
+      const body = {
+        code: "10000",
+        msg: "Success",
+        trade_no: o.tradeNo,
+        out_trade_no: o.outTradeNo,
+        refund_fee: (o.refundedCents / 100).toFixed(2),
+        fund_change: "Y",
+      };
+      refundsByRequest.set(biz.out_request_no, body);
+      return signedResponse(params.method, body);
+    }
     if (params.method !== "alipay.trade.precreate")
       return signedResponse(params.method ?? "x", { code: "40004", msg: "Business Failed" });
     seen.precreates++;
@@ -55,6 +98,7 @@ export async function startFakeAlipay(opts: { appId: string; appPublicKey: strin
       totalAmount: biz.total_amount,
       notifyUrl: params.notify_url ?? "",
       tradeNo: `2026${randomBytes(10).toString("hex")}`,
+      refundedCents: 0,
     };
     orders.set(order.outTradeNo, order);
     return signedResponse(params.method, {

@@ -10,6 +10,8 @@ import { type FakeRequest, type FakeResponse, startFakeServer } from "./fake-htt
 /** Stripe's test cards: 4242… succeeds; 0002 is declined (at SetupIntent); 0341 attaches but every charge fails. */
 const DECLINE_ALWAYS = "4000000000000002";
 const DECLINE_ON_CHARGE = "4000000000000341";
+/** Charges succeed, refunds fail (status `failed`, as Stripe's 5126 test card's refunds end). */
+const REFUND_FAILS = "4000000000005126";
 
 interface PM {
   id: string;
@@ -28,7 +30,17 @@ export async function startFakeStripe(opts: { secretKey: string; publishableKey:
   const paymentMethods = new Map<string, PM>();
   const intentsByKey = new Map<string, { status: number; body: string }>();
   const events: { id: string; body: string }[] = [];
-  const seen = { customerCreates: 0, badAuth: 0, intents: [] as Record<string, string>[] };
+  const seen = {
+    customerCreates: 0,
+    badAuth: 0,
+    intents: [] as Record<string, string>[],
+    /** Refunds Stripe actually made (a replayed idempotency key is not counted). */
+    refunds: [] as { id: string; paymentIntent: string; amount: number; status: string }[],
+  };
+  const intents = new Map<string, { amount: number; refunded: number; number: string }>();
+  const refundsByKey = new Map<string, FakeResponse>();
+  /** Answer this many refund calls with a 500 (an outage), before doing anything. */
+  const outage = { refunds: 0 };
   let webhookUrl = "";
 
   const auth = (req: FakeRequest) => req.headers.authorization?.replace(/^Bearer /, "");
@@ -117,10 +129,54 @@ export async function startFakeStripe(opts: { secretKey: string; publishableKey:
         out = stripeError(402, "card_error", "card_declined", "Your card was declined.", { payment_intent: intent });
       } else {
         intent.amount_received = intent.amount;
+        intents.set(intent.id, { amount: intent.amount, refunded: 0, number: pm.number });
         event("payment_intent.succeeded", intent);
         out = json(200, intent);
       }
       intentsByKey.set(key, out);
+      return out;
+    }
+    if (req.method === "POST" && req.path === "/v1/refunds") {
+      if (outage.refunds > 0) {
+        outage.refunds--;
+        return stripeError(500, "api_error", "internal", "An unknown error occurred");
+      }
+      const key = req.headers["idempotency-key"];
+      if (typeof key !== "string" || !key)
+        return stripeError(400, "invalid_request_error", "idempotency_key_required", "no key");
+      const replay = refundsByKey.get(key);
+      if (replay) return replay;
+      const pi = intents.get(form.payment_intent ?? "");
+      if (!pi) return stripeError(404, "invalid_request_error", "resource_missing", "No such payment_intent");
+      const amount = Number(form.amount ?? pi.amount - pi.refunded);
+      if (pi.refunded >= pi.amount)
+        return stripeError(
+          400,
+          "invalid_request_error",
+          "charge_already_refunded",
+          "Charge has already been refunded.",
+        );
+      if (amount > pi.amount - pi.refunded)
+        return stripeError(
+          400,
+          "invalid_request_error",
+          "amount_too_large",
+          "Refund amount is greater than unrefunded amount.",
+        );
+      const status = pi.number === REFUND_FAILS ? "failed" : "succeeded";
+      if (status === "succeeded") pi.refunded += amount;
+      const refund = {
+        id: id("re"),
+        object: "refund",
+        amount,
+        payment_intent: form.payment_intent,
+        status,
+        failure_reason: status === "failed" ? "expired_or_canceled_card" : null,
+        metadata: { refundId: form["metadata[refundId]"] },
+      };
+      seen.refunds.push({ id: refund.id, paymentIntent: form.payment_intent!, amount, status });
+      const out = json(200, refund);
+      refundsByKey.set(key, out);
       return out;
     }
     return stripeError(
@@ -149,6 +205,7 @@ export async function startFakeStripe(opts: { secretKey: string; publishableKey:
     url: server.url,
     close: server.close,
     seen,
+    outage,
     events,
     setWebhook(url: string) {
       webhookUrl = url;

@@ -13,6 +13,7 @@ interface Order {
   total: number;
   notifyUrl: string;
   transactionId: string;
+  refunded: number;
 }
 
 export async function startFakeWechatPay(opts: {
@@ -25,7 +26,13 @@ export async function startFakeWechatPay(opts: {
   platformKeyId: string;
 }) {
   const orders = new Map<string, Order>();
-  const seen = { badSignatures: 0, orders: 0 };
+  const seen = {
+    badSignatures: 0,
+    orders: 0,
+    /** Refunds WeChat Pay made (a repeated out_refund_no is answered, not counted). */
+    refunds: [] as { outTradeNo: string; refund: number; outRefundNo: string }[],
+  };
+  const refundsByNo = new Map<string, string>();
 
   const server = await startFakeServer((req) => {
     const auth = req.headers.authorization ?? "";
@@ -59,11 +66,38 @@ export async function startFakeWechatPay(opts: {
         total: b.amount.total,
         notifyUrl: b.notify_url,
         transactionId: `4200${randomBytes(10).toString("hex")}`,
+        refunded: 0,
       });
       return {
         status: 200,
         body: JSON.stringify({ code_url: `weixin://wxpay/bizpayurl?pr=${randomBytes(5).toString("hex")}` }),
       };
+    }
+    if (req.method === "POST" && req.path === "/v3/refund/domestic/refunds") {
+      const b = JSON.parse(req.body) as {
+        out_trade_no: string;
+        out_refund_no: string;
+        amount: { refund: number; total: number; currency: string };
+      };
+      const replay = refundsByNo.get(b.out_refund_no);
+      if (replay) return { status: 200, body: replay };
+      const o = orders.get(b.out_trade_no);
+      if (!o) return { status: 404, body: JSON.stringify({ code: "RESOURCE_NOT_EXISTS", message: "订单不存在" }) };
+      if (b.amount.total !== o.total || o.refunded + b.amount.refund > o.total) {
+        return { status: 400, body: JSON.stringify({ code: "INVALID_REQUEST", message: "退款金额超过订单可退金额" }) };
+      }
+      o.refunded += b.amount.refund;
+      seen.refunds.push({ outTradeNo: o.outTradeNo, refund: b.amount.refund, outRefundNo: b.out_refund_no });
+      const body = JSON.stringify({
+        refund_id: `5030${randomBytes(10).toString("hex")}`,
+        out_refund_no: b.out_refund_no,
+        transaction_id: o.transactionId,
+        out_trade_no: o.outTradeNo,
+        status: "SUCCESS",
+        amount: { refund: b.amount.refund, total: o.total, currency: "CNY" },
+      });
+      refundsByNo.set(b.out_refund_no, body);
+      return { status: 200, body };
     }
     return { status: 404, body: JSON.stringify({ code: "NOT_FOUND" }) };
   });

@@ -3,3 +3,16 @@ import { fileURLToPath } from "node:url";
 
 /** A small documentation tree (both locales) for the simulator's docs answers and `$web_search`. */
 export const FIXTURE_DOCS = path.join(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/docs");
+
+/** The billing details a test card is saved with (what the card dialog collects). */
+export const CARD_CUSTOMER = {
+  email: "ada@example.com",
+  firstName: "Ada",
+  lastName: "Lovelace",
+  phone: "+1 555 0100",
+  street: "1 Main St",
+  city: "San Francisco",
+  state: "CA",
+  postcode: "94000",
+  countryCode: "us",
+};

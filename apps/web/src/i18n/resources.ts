@@ -16,6 +16,7 @@ import enInvoices from "./locales/en-US/invoices.json";
 import enOrg from "./locales/en-US/org.json";
 import enPlayground from "./locales/en-US/playground.json";
 import enProfile from "./locales/en-US/profile.json";
+import enRefunds from "./locales/en-US/refunds.json";
 import enSupport from "./locales/en-US/support.json";
 import zhAdmin from "./locales/zh-CN/admin.json";
 import zhAuth from "./locales/zh-CN/auth.json";
@@ -31,6 +32,7 @@ import zhInvoices from "./locales/zh-CN/invoices.json";
 import zhOrg from "./locales/zh-CN/org.json";
 import zhPlayground from "./locales/zh-CN/playground.json";
 import zhProfile from "./locales/zh-CN/profile.json";
+import zhRefunds from "./locales/zh-CN/refunds.json";
 import zhSupport from "./locales/zh-CN/support.json";
 
 export const resources = {
@@ -49,6 +51,7 @@ export const resources = {
     org: enOrg,
     playground: enPlayground,
     profile: enProfile,
+    refunds: enRefunds,
     support: enSupport,
   },
   "zh-CN": {
@@ -66,6 +69,7 @@ export const resources = {
     org: zhOrg,
     playground: zhPlayground,
     profile: zhProfile,
+    refunds: zhRefunds,
     support: zhSupport,
   },
 } as const;

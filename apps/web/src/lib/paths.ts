@@ -34,13 +34,14 @@ export const paths = {
   recharge: "/console/billing/recharge",
   vouchers: "/console/billing/vouchers",
   invoices: "/console/billing/invoices",
+  refunds: "/console/billing/refunds",
   playground: "/playground",
   admin: "/admin",
   adminOrganizations: "/admin/organizations",
   adminOrganization: (orgId: string) => `/admin/organizations/${encodeURIComponent(orgId)}`,
   adminUsers: "/admin/users",
   adminUser: (userId: string) => `/admin/users/${encodeURIComponent(userId)}`,
-  adminQueues: (tab?: "verifications" | "transfers" | "invoices" | "leads" | "feedback") =>
+  adminQueues: (tab?: "verifications" | "transfers" | "invoices" | "refunds" | "leads" | "feedback") =>
     tab ? `/admin/queues/${tab}` : "/admin/queues",
   adminCodes: "/admin/codes",
   adminAudit: "/admin/audit",

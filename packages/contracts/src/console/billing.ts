@@ -76,6 +76,8 @@ export const Payment = z.object({
     .object({ accountName: z.string(), bank: z.string(), accountNumber: z.string(), reference: z.string() })
     .nullable(),
   card: z.object({ brand: z.string(), last4: z.string() }).nullable(),
+  /** Refunded, or held by a refund in progress (refunds module). */
+  refundedAmount: Nanos,
 });
 export type Payment = z.infer<typeof Payment>;
 

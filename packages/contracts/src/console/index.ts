@@ -11,6 +11,7 @@ export * from "./members.ts";
 export * from "./orgs.ts";
 export * from "./playground.ts";
 export * from "./projects.ts";
+export * from "./refunds.ts";
 export * from "./riddles.ts";
 export * from "./support.ts";
 export * from "./tools.ts";

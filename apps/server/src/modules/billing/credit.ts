@@ -131,6 +131,25 @@ export function debitCash(
   return changeCash(opts, { ...opts, delta: -opts.amount, rechargeDelta: -opts.amount, floorAtZero: true });
 }
 
+/**
+ * Gives back the cash of a refund debit whose refund did not happen (the provider refused it): kind `refund` with a
+ * positive delta under `<debit reference>:reversal`, so it applies once and restores the cumulative recharge the
+ * debit lowered. Only for a debit that was applied.
+ */
+export function reverseRefundDebit(
+  opts: BillingScope & { orgId: string; amount: bigint; debitReference: string; note: string; createdBy?: string },
+): Promise<CreditResult> {
+  if (opts.amount <= 0n) throw new RangeError("a reversal must be a positive amount");
+  return changeCash(opts, {
+    ...opts,
+    kind: "refund",
+    reference: `${opts.debitReference}:reversal`,
+    delta: opts.amount,
+    rechargeDelta: opts.amount,
+    floorAtZero: false,
+  });
+}
+
 /** Issues a voucher (redemption, first-recharge bonus, sign-up gift). Vouchers never raise the tier. */
 export async function issueVoucher(
   opts: BillingScope & {

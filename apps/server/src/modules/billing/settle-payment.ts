@@ -26,6 +26,8 @@ export async function settlePayment(
     /** The amount the provider says was paid (must equal the order's). */
     amount?: bigint;
     reason?: string;
+    /** The provider's id of the charge, kept when the order has none yet (a refund needs it). */
+    providerRef?: string;
     now: Date;
   },
 ): Promise<SettleOutcome> {
@@ -70,6 +72,9 @@ export async function settlePayment(
       return "flagged";
     }
     if (!(await record("credited"))) return "duplicate";
+    if (opts.providerRef && !payment.providerRef) {
+      await tx.update(schema.payments).set({ providerRef: opts.providerRef }).where(eq(schema.payments.id, payment.id));
+    }
     await creditPaidOrder({ ...opts, tx }, payment, opts.now);
     return "credited";
   });

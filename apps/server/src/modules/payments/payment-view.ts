@@ -43,5 +43,6 @@ export function toPayment(
         ? { accountName: t.accountName, bank: t.bank, accountNumber: t.accountNumber, reference: p.transferReference }
         : null,
     card,
+    refundedAmount: p.refundedAmount.toString(),
   };
 }

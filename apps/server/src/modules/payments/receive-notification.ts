@@ -34,6 +34,7 @@ export async function receiveNotification(opts: {
     verdict: n.verdict,
     amount: n.amount,
     reason: n.reason,
+    providerRef: n.providerRef,
     now,
   });
   return { outcome, ack: provider.acknowledgement };

@@ -17,13 +17,15 @@ export const SANDBOX_PREFIX = "/sandbox-psp";
 export const NOTIFY_JOB = "payments.sandbox-notify";
 export const SIGNATURE_HEADER = "x-sandbox-signature";
 
-type Behaviour = "succeed" | "decline" | "retry";
+type Behaviour = "succeed" | "decline" | "retry" | "refund_fail";
 /** Test cards, as PSPs document theirs. Any other valid number succeeds. */
 export const TEST_CARDS: Record<string, { brand: string; behaviour: Behaviour }> = {
   "4242424242424242": { brand: "visa", behaviour: "succeed" },
   "5555555555554444": { brand: "mastercard", behaviour: "succeed" },
   "4000000000000002": { brand: "visa", behaviour: "decline" },
   "4000000000000119": { brand: "visa", behaviour: "retry" },
+  // Charges succeed, refunds are refused (as Stripe's 4000 0000 0000 5126).
+  "4000000000005126": { brand: "visa", behaviour: "refund_fail" },
 };
 
 const b64 = (s: string) => Buffer.from(s).toString("base64url");

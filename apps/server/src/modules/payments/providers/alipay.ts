@@ -53,6 +53,27 @@ export function alipayProvider(ctx: Pick<AppContext, "config">): PaymentProvider
       }
       return { providerRef: payment.id, checkout: result.qr_code };
     },
+    // alipay.trade.refund: `out_request_no` is Alipay's idempotency key for a partial refund (asked again, it
+    // answers the same refund). A business refusal (code 40004, not a system error) is final.
+    async refund(payment, order) {
+      const result = (await sdk.exec(
+        "alipay.trade.refund",
+        {
+          bizContent: {
+            out_trade_no: payment.id,
+            refund_amount: formatYuan(order.amount),
+            out_request_no: order.idempotencyKey,
+          },
+        },
+        { validateSign: true },
+      )) as { code?: string; sub_code?: string; sub_msg?: string; trade_no?: string };
+      if (result.code === "10000")
+        return { status: "refunded", providerRef: `${result.trade_no}:${order.idempotencyKey}` };
+      if (result.code === "40004" && result.sub_code !== "ACQ.SYSTEM_ERROR") {
+        return { status: "refused", reason: result.sub_code ?? "refund refused" };
+      }
+      throw new Error(`alipay refund not answered: ${result.code ?? "?"} ${result.sub_code ?? ""}`.trim());
+    },
     async verifyNotification(req) {
       const form = Object.fromEntries(new URLSearchParams(req.rawBody));
       if (!form.sign || !sdk.checkNotifySignV2(form)) return null;

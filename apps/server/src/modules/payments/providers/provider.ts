@@ -40,6 +40,8 @@ export interface VerifiedNotification {
   verdict: "paid" | "failed";
   amount?: bigint;
   reason?: string;
+  /** The provider's id of the paid charge (Stripe `pi_…`), kept on the payment for refunds. */
+  providerRef?: string;
 }
 
 export interface NotificationRequest {
@@ -53,6 +55,20 @@ export interface Acknowledgement {
   status: number;
   contentType: string;
   body: string;
+}
+
+/**
+ * A refund at the provider. `refunded` = done (its id at the provider); `refused` = a definitive no with the
+ * provider's reason (the cash goes back to the balance). Anything else (network, 5xx) throws and is retried with
+ * the same idempotency key, so the provider refunds once however often it is asked.
+ */
+export type RefundOutcome = { status: "refunded"; providerRef: string } | { status: "refused"; reason: string };
+
+export interface RefundOrder {
+  /** Our refund id plus the attempt: the idempotency key of this provider call. */
+  idempotencyKey: string;
+  refundId: string;
+  amount: bigint;
 }
 
 export interface PaymentProvider {
@@ -70,6 +86,8 @@ export interface PaymentProvider {
    */
   verifyNotification(req: NotificationRequest): Promise<VerifiedNotification | "irrelevant" | null>;
   readonly acknowledgement: Acknowledgement;
+  /** Refunds part or all of a paid order (absent: the provider cannot refund through its API). */
+  refund?(payment: PaymentRow, order: RefundOrder, card: CardRow | null): Promise<RefundOutcome>;
   /** What the browser needs to tokenize a card with this provider (cards only). */
   readonly cardClient?: { name: string; tokenizeUrl: string | null; publishableKey: string | null };
 }

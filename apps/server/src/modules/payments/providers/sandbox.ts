@@ -35,6 +35,13 @@ export function sandboxProvider(ctx: Pick<AppContext, "jobs" | "config" | "clock
       });
       return "pending";
     },
+    // Stateless like the rest of the sandbox: the refund id derives from the idempotency key, so asking again
+    // answers the same refund.
+    async refund(_payment, order, card) {
+      const behaviour = card ? readCardToken(secret, card.token)?.behaviour : undefined;
+      if (behaviour === "refund_fail") return { status: "refused", reason: "the card issuer declined the refund" };
+      return { status: "refunded", providerRef: `sbx_re_${order.idempotencyKey}` };
+    },
     async verifyNotification(req) {
       const n = verifyNotification(secret, req.rawBody, header(req.headers, SIGNATURE_HEADER));
       if (!n) return null;

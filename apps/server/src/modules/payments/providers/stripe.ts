@@ -100,6 +100,30 @@ export function stripeProvider(ctx: Pick<AppContext, "config" | "log">): Payment
         return "retry";
       }
     },
+    async refund(payment, order) {
+      if (!payment.providerRef?.startsWith("pi_")) return { status: "refused", reason: "no Stripe charge on record" };
+      try {
+        const refund = await stripe.refunds.create(
+          {
+            payment_intent: payment.providerRef,
+            amount: toMinor(order.amount),
+            metadata: { refundId: order.refundId },
+          },
+          // Asked again after a crash or a timeout, Stripe answers the refund it made instead of refunding twice.
+          { idempotencyKey: order.idempotencyKey },
+        );
+        if (refund.status === "failed" || refund.status === "canceled") {
+          return { status: "refused", reason: refund.failure_reason ?? refund.status };
+        }
+        return { status: "refunded", providerRef: refund.id };
+      } catch (err) {
+        // A refusal (charge already refunded, amount too large, disputed) is final; anything else is retried.
+        if (err instanceof Stripe.errors.StripeInvalidRequestError || err instanceof Stripe.errors.StripeCardError) {
+          return { status: "refused", reason: err.code ?? "refund_refused" };
+        }
+        throw err;
+      }
+    },
     async removeCard(card) {
       try {
         await stripe.paymentMethods.detach(card.token);
@@ -125,7 +149,13 @@ export function stripeProvider(ctx: Pick<AppContext, "config" | "log">): Payment
       const paymentId = intent.metadata?.paymentId;
       if (!paymentId) return "irrelevant";
       return event.type === "payment_intent.succeeded"
-        ? { eventId: event.id, paymentId, verdict: "paid", amount: BigInt(intent.amount_received) * NANO_PER_MINOR }
+        ? {
+            eventId: event.id,
+            paymentId,
+            verdict: "paid",
+            amount: BigInt(intent.amount_received) * NANO_PER_MINOR,
+            providerRef: intent.id,
+          }
         : {
             eventId: event.id,
             paymentId,

@@ -99,6 +99,26 @@ export function wechatpayProvider(ctx: Pick<AppContext, "config">): PaymentProvi
       if (out.status !== 200 || !codeUrl) throw new Error(`wechatpay native order refused: HTTP ${out.status}`);
       return { providerRef: payment.id, checkout: codeUrl };
     },
+    // Domestic refund (APIv3, signed by the SDK): `out_refund_no` is WeChat Pay's idempotency key (asked again,
+    // it answers the same refund). SUCCESS and PROCESSING are accepted (the money is on its way back); a 4xx
+    // other than SYSTEM_ERROR / FREQUENCY_LIMITED is a final refusal; anything else is retried.
+    async refund(payment, order) {
+      const out = await pay.refunds({
+        out_trade_no: payment.id,
+        out_refund_no: order.idempotencyKey,
+        amount: { refund: toMinor(order.amount), total: toMinor(payment.amount), currency: "CNY" },
+      });
+      const data = out.data as { refund_id?: string; status?: string } | undefined;
+      if (out.status === 200 && data?.refund_id) {
+        if (data.status === "CLOSED" || data.status === "ABNORMAL") return { status: "refused", reason: data.status };
+        return { status: "refunded", providerRef: data.refund_id };
+      }
+      const code = (out as { errRaw?: { code?: string } }).errRaw?.code;
+      if (out.status >= 400 && out.status < 500 && code !== "SYSTEM_ERROR" && code !== "FREQUENCY_LIMITED") {
+        return { status: "refused", reason: code ?? `HTTP ${out.status}` };
+      }
+      throw new Error(`wechatpay refund not answered: HTTP ${out.status}`);
+    },
     async verifyNotification(req) {
       const timestamp = header(req.headers, "wechatpay-timestamp");
       const nonce = header(req.headers, "wechatpay-nonce");

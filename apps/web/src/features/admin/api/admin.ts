@@ -104,7 +104,7 @@ export const auditQuery = (q: string, page: number) =>
 /** The CSV export of the audit lines matching `q` (a plain download link). */
 export const auditCsvUrl = (q: string) => `${A}/audit${queryString({ q, format: "csv" })}`;
 
-const useAdminWrite = <V, R>(fn: (v: V) => Promise<R>) => useInvalidatingMutation(adminKey, fn);
+export const useAdminWrite = <V, R>(fn: (v: V) => Promise<R>) => useInvalidatingMutation(adminKey, fn);
 
 export const useGrantCredit = (orgId: string) =>
   useAdminWrite((body: AdminGrantRequest) =>

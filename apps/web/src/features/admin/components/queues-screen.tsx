@@ -36,8 +36,9 @@ import {
   verificationsQuery,
 } from "../api/admin.ts";
 import { InvoicesQueue } from "./invoices-queue.tsx";
+import { RefundsQueue } from "./refunds-queue.tsx";
 
-const TABS = ["verifications", "transfers", "invoices", "leads", "feedback"] as const;
+const TABS = ["verifications", "transfers", "invoices", "refunds", "leads", "feedback"] as const;
 type Tab = (typeof TABS)[number];
 const STATUS_COLOR: Record<TicketStatus, string> = { new: "blue", in_progress: "yellow", resolved: "green" };
 
@@ -65,6 +66,9 @@ export function QueuesScreen({ tab }: { tab?: string }) {
         </Tabs.Panel>
         <Tabs.Panel value="invoices">
           <InvoicesQueue />
+        </Tabs.Panel>
+        <Tabs.Panel value="refunds">
+          <RefundsQueue />
         </Tabs.Panel>
         <Tabs.Panel value="leads">
           <TicketQueue kind="leads" />

@@ -28,9 +28,18 @@ export function paymentColumns(t: TFunction<"billing">, action?: DataColumn<Paym
       id: "status",
       header: t("details.status"),
       cell: (p) => (
-        <Badge color={STATUS_COLOR[p.status]} variant="light">
-          {t(`status.${p.status}`)}
-        </Badge>
+        <Group gap={6} wrap="nowrap">
+          <Badge color={STATUS_COLOR[p.status]} variant="light">
+            {t(`status.${p.status}`)}
+          </Badge>
+          {BigInt(p.refundedAmount) > 0n ? (
+            <Badge color="grape" variant="light" data-testid="payment-refunded">
+              {p.refundedAmount === p.amount
+                ? t("details.refunded")
+                : t("details.refundedPart", { amount: money(p.refundedAmount, p.currency) })}
+            </Badge>
+          ) : null}
+        </Group>
       ),
     },
   ];

@@ -93,6 +93,28 @@ CREATE TABLE "red_letter_requests" (
 	"closed_at" timestamp with time zone
 );
 --> statement-breakpoint
+CREATE TABLE "refunds" (
+	"id" text PRIMARY KEY NOT NULL,
+	"org_id" text NOT NULL,
+	"payment_id" text NOT NULL,
+	"amount" bigint NOT NULL,
+	"currency" text NOT NULL,
+	"status" text DEFAULT 'requested' NOT NULL,
+	"attempt" integer DEFAULT 0 NOT NULL,
+	"reason" text,
+	"reject_reason" text,
+	"failure_reason" text,
+	"provider_ref" text,
+	"transfer_reference" text,
+	"requested_by" text NOT NULL,
+	"email" text NOT NULL,
+	"locale" text NOT NULL,
+	"decided_by" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"approved_at" timestamp with time zone,
+	"finished_at" timestamp with time zone
+);
+--> statement-breakpoint
 ALTER TABLE "payments" ADD COLUMN "invoiced_amount" bigint DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "payments" ADD COLUMN "refunded_amount" bigint DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "invoice_infos" ADD CONSTRAINT "invoice_infos_org_id_organizations_id_fk" FOREIGN KEY ("org_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -102,6 +124,8 @@ ALTER TABLE "invoice_titles" ADD CONSTRAINT "invoice_titles_org_id_organizations
 ALTER TABLE "invoices" ADD CONSTRAINT "invoices_org_id_organizations_id_fk" FOREIGN KEY ("org_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "order_invoices" ADD CONSTRAINT "order_invoices_payment_id_payments_id_fk" FOREIGN KEY ("payment_id") REFERENCES "public"."payments"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "red_letter_requests" ADD CONSTRAINT "red_letter_requests_invoice_id_invoices_id_fk" FOREIGN KEY ("invoice_id") REFERENCES "public"."invoices"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "refunds" ADD CONSTRAINT "refunds_org_id_organizations_id_fk" FOREIGN KEY ("org_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "refunds" ADD CONSTRAINT "refunds_payment_id_payments_id_fk" FOREIGN KEY ("payment_id") REFERENCES "public"."payments"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "invoice_payments_payment_idx" ON "invoice_payments" USING btree ("payment_id");--> statement-breakpoint
 CREATE INDEX "invoice_titles_org_idx" ON "invoice_titles" USING btree ("org_id","created_at");--> statement-breakpoint
 CREATE INDEX "invoices_org_time_idx" ON "invoices" USING btree ("org_id","created_at");--> statement-breakpoint
@@ -109,4 +133,7 @@ CREATE INDEX "invoices_status_time_idx" ON "invoices" USING btree ("status","cre
 CREATE UNIQUE INDEX "invoices_invoice_no_uq" ON "invoices" USING btree ("invoice_no");--> statement-breakpoint
 CREATE INDEX "red_letter_requests_invoice_idx" ON "red_letter_requests" USING btree ("invoice_id","created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "red_letter_requests_open_uq" ON "red_letter_requests" USING btree ("invoice_id") WHERE state in ('01', '02', '03', '04');--> statement-breakpoint
-CREATE INDEX "red_letter_requests_expiry_idx" ON "red_letter_requests" USING btree ("expires_at") WHERE state in ('02', '03');
+CREATE INDEX "red_letter_requests_expiry_idx" ON "red_letter_requests" USING btree ("expires_at") WHERE state in ('02', '03');--> statement-breakpoint
+CREATE INDEX "refunds_org_time_idx" ON "refunds" USING btree ("org_id","created_at");--> statement-breakpoint
+CREATE INDEX "refunds_payment_idx" ON "refunds" USING btree ("payment_id");--> statement-breakpoint
+CREATE INDEX "refunds_open_idx" ON "refunds" USING btree ("status","created_at") WHERE status in ('requested', 'refunding', 'failed');

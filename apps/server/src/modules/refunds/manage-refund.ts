@@ -1,0 +1,297 @@
+/**
+ * The refund state machine (ARCHITECTURE.md "Refunds"):
+ *
+ *   requested ──approve──► refunding ──provider refunds──► refunded
+ *       │                      │   └──(manual) operator marks done with a reference──► refunded
+ *       ├──reject (reason)──► rejected
+ *       └──cancel (org admin)─► cancelled     refunding ──provider refuses──► failed ──retry──► refunding
+ *
+ * Ledger first: approving debits the cash (billing core, kind `refund`, reference `refund:<id>:<attempt>`) in the
+ * same transaction as the move to `refunding`, and only then is the provider asked, by the durable job
+ * `refunds.execute` enqueued in that transaction. Taking the cash first means it can never be spent by the gateway
+ * and refunded too; a refusal gives it back with a reversal entry. The provider call carries the idempotency key
+ * `moonport-refund-<id>-<attempt>`, so a job run again after a crash between the provider's answer and our commit
+ * (its lease expires, another run claims it) gets the same refund back instead of a second one.
+ *
+ * Every move locks the organization, then the payment, then the refund (the order requests lock in), and checks the
+ * state under those locks: two operators approving at once approve once.
+ */
+import { formatMoney } from "@moonport/contracts";
+import { schema, type Tx } from "@moonport/db";
+import { and, asc, eq, inArray } from "drizzle-orm";
+import type { AppContext } from "../../context.ts";
+import { enqueueJob } from "../../jobs/runner.ts";
+import { AppError } from "../../lib/app-error.ts";
+import { withTransaction } from "../../lib/transaction.ts";
+import { recordOperatorAction } from "../admin/record-operator-action.ts";
+import { lockOrganizations } from "../billing/charge-organizations.ts";
+import { debitCash, reverseRefundDebit } from "../billing/credit.ts";
+import type { OrgAccess } from "../orgs/access.ts";
+import { providerNamed } from "../payments/providers/index.ts";
+import type { RefundOutcome } from "../payments/providers/provider.ts";
+import { enqueueRefundMail } from "./refund-mail.ts";
+import type { PaymentRow, RefundRow } from "./refund-view.ts";
+import { holdOnPayment, paymentRefusal } from "./request-refunds.ts";
+
+export const EXECUTE_JOB = "refunds.execute";
+/** Provider attempts before a refund that keeps failing to reach the provider is marked failed. */
+export const EXECUTE_ATTEMPTS = 8;
+
+/** What the state changes need: the CLI has these too (the job it enqueues runs in a server). */
+type Ctx = Pick<AppContext, "db" | "log" | "clock" | "keyEvents">;
+const debitReference = (r: Pick<RefundRow, "id" | "attempt">) => `refund:${r.id}:${r.attempt}`;
+
+/** Whether the payment's provider refunds through its API; otherwise an operator pays back by hand. */
+export function refundsByHand(ctx: AppContext, payment: Pick<PaymentRow, "provider">): boolean {
+  return !providerNamed(ctx, payment.provider)?.refund;
+}
+
+/** Locks the refund's organization, payment and the refund itself, in that order. */
+async function lockRefund(
+  tx: Tx,
+  refundId: string,
+  orgId?: string,
+): Promise<{ refund: RefundRow; payment: PaymentRow }> {
+  const [head] = await tx
+    .select({ orgId: schema.refunds.orgId, paymentId: schema.refunds.paymentId })
+    .from(schema.refunds)
+    .where(and(eq(schema.refunds.id, refundId), orgId ? eq(schema.refunds.orgId, orgId) : undefined));
+  if (!head) throw new AppError("not_found");
+  await lockOrganizations(tx, [head.orgId]);
+  const [payment] = await tx.select().from(schema.payments).where(eq(schema.payments.id, head.paymentId)).for("update");
+  const [refund] = await tx.select().from(schema.refunds).where(eq(schema.refunds.id, refundId)).for("update");
+  return { refund: refund!, payment: payment! };
+}
+
+function inTx<T>(ctx: Ctx, fn: (tx: Tx) => Promise<T>) {
+  return withTransaction({ db: ctx.db, log: ctx.log }, fn);
+}
+
+/** requested → cancelled, by an organization admin: the held amount goes back to the payment. */
+export async function cancelRefund(opts: { ctx: Ctx; access: OrgAccess; refundId: string }): Promise<RefundRow> {
+  return inTx(opts.ctx, async (tx) => {
+    const { refund } = await lockRefund(tx, opts.refundId, opts.access.org.id);
+    if (refund.status !== "requested") throw new AppError("refund_not_requested");
+    await holdOnPayment(tx, refund.paymentId, -refund.amount);
+    const [row] = await tx
+      .update(schema.refunds)
+      .set({ status: "cancelled", finishedAt: opts.ctx.clock.now() })
+      .where(eq(schema.refunds.id, refund.id))
+      .returning();
+    return row!;
+  });
+}
+
+/** requested → rejected with the operator's reason; the held amount goes back to the payment. */
+export async function rejectRefund(opts: { ctx: Ctx; refundId: string; reason: string; operator: string }) {
+  const reason = opts.reason.trim();
+  if (!reason) throw new AppError("validation_failed", { details: [{ path: "reason", message: "required" }] });
+  return inTx(opts.ctx, async (tx) => {
+    const { refund } = await lockRefund(tx, opts.refundId);
+    if (refund.status !== "requested") throw new AppError("refund_not_requested");
+    await holdOnPayment(tx, refund.paymentId, -refund.amount);
+    const [row] = await tx
+      .update(schema.refunds)
+      .set({ status: "rejected", rejectReason: reason, decidedBy: opts.operator, finishedAt: opts.ctx.clock.now() })
+      .where(eq(schema.refunds.id, refund.id))
+      .returning();
+    await recordOperatorAction(tx, {
+      actor: opts.operator,
+      action: "refund.reject",
+      target: refund.id,
+      before: { status: refund.status },
+      after: { status: "rejected", reason },
+      details: { orgId: refund.orgId, paymentId: refund.paymentId, amount: refund.amount.toString() },
+    });
+    return row!;
+  });
+}
+
+/**
+ * requested → refunding (approve) or failed → refunding (retry): the cash leaves the balance now (never below
+ * zero: cash spent since the request cannot be refunded), then the provider is asked by the job, or an operator
+ * pays back by hand. A retry holds the amount on the payment again, so it re-checks what is left of it.
+ */
+export async function approveRefund(opts: { ctx: Ctx; refundId: string; operator: string; retry?: boolean }) {
+  const { ctx } = opts;
+  return inTx(ctx, async (tx) => {
+    const { refund, payment } = await lockRefund(tx, opts.refundId);
+    if (opts.retry) {
+      if (refund.status !== "failed") throw new AppError("refund_not_failed");
+      const refusal = paymentRefusal(payment, refund.amount);
+      if (refusal) throw refusal;
+      await holdOnPayment(tx, payment.id, refund.amount);
+    } else if (refund.status !== "requested") {
+      throw new AppError("refund_not_requested");
+    }
+    const next = { ...refund, attempt: refund.attempt + 1 };
+    try {
+      await debitCash({
+        ctx,
+        tx,
+        orgId: refund.orgId,
+        amount: refund.amount,
+        kind: "refund",
+        reference: debitReference(next),
+        note: `refund of payment ${payment.id}`,
+        createdBy: opts.operator,
+      });
+    } catch (err) {
+      if (!(err instanceof RangeError)) throw err;
+      const [org] = await tx
+        .select({ cash: schema.organizations.cashBalance })
+        .from(schema.organizations)
+        .where(eq(schema.organizations.id, refund.orgId));
+      throw new AppError("refund_exceeds_balance", { params: { available: formatMoney(org!.cash, refund.currency) } });
+    }
+    const [row] = await tx
+      .update(schema.refunds)
+      .set({
+        status: "refunding",
+        attempt: next.attempt,
+        failureReason: null,
+        decidedBy: opts.operator,
+        approvedAt: ctx.clock.now(),
+      })
+      .where(eq(schema.refunds.id, refund.id))
+      .returning();
+    // Enqueued for every refund: for one paid back by hand the job finds no refund API and leaves it to the
+    // operator, so approving needs no provider configuration (the CLI approves too).
+    await enqueueJob(
+      ctx,
+      {
+        name: EXECUTE_JOB,
+        payload: { refundId: refund.id, attempt: next.attempt },
+        key: debitReference(next),
+        maxAttempts: EXECUTE_ATTEMPTS,
+      },
+      { tx },
+    );
+    await recordOperatorAction(tx, {
+      actor: opts.operator,
+      action: opts.retry ? "refund.retry" : "refund.approve",
+      target: refund.id,
+      before: { status: refund.status },
+      after: { status: "refunding", attempt: next.attempt },
+      details: { orgId: refund.orgId, paymentId: payment.id, amount: refund.amount.toString() },
+    });
+    return row!;
+  });
+}
+
+/** refunding → refunded for a refund paid back by hand (corporate transfer): the operator's bank reference. */
+export async function completeManualRefund(opts: {
+  ctx: AppContext;
+  refundId: string;
+  reference: string;
+  operator: string;
+}) {
+  const reference = opts.reference.trim();
+  if (!reference) throw new AppError("validation_failed", { details: [{ path: "reference", message: "required" }] });
+  return inTx(opts.ctx, async (tx) => {
+    const { refund, payment } = await lockRefund(tx, opts.refundId);
+    if (refund.status !== "refunding" || !refundsByHand(opts.ctx, payment)) throw new AppError("refund_not_manual");
+    const [row] = await tx
+      .update(schema.refunds)
+      .set({ status: "refunded", transferReference: reference, finishedAt: opts.ctx.clock.now() })
+      .where(eq(schema.refunds.id, refund.id))
+      .returning();
+    await enqueueRefundMail(opts.ctx, tx, "refund_completed", [row!]);
+    await recordOperatorAction(tx, {
+      actor: opts.operator,
+      action: "refund.complete",
+      target: refund.id,
+      before: { status: refund.status },
+      after: { status: "refunded", reference },
+      details: { orgId: refund.orgId, paymentId: payment.id, amount: refund.amount.toString() },
+    });
+    return row!;
+  });
+}
+
+/**
+ * The `refunds.execute` job: asks the provider to refund (idempotency key per attempt) and records its answer. A
+ * throw (network, 5xx) retries the job with backoff; on the last attempt the refund is marked failed and the cash
+ * given back, so nothing waits forever. A stale job (the refund moved on, or another attempt) does nothing.
+ */
+export async function executeRefund(ctx: AppContext, job: { refundId: string; attempt: number; lastAttempt: boolean }) {
+  const [row] = await ctx.db
+    .select({ refund: schema.refunds, payment: schema.payments })
+    .from(schema.refunds)
+    .innerJoin(schema.payments, eq(schema.payments.id, schema.refunds.paymentId))
+    .where(eq(schema.refunds.id, job.refundId));
+  if (row?.refund.status !== "refunding" || row.refund.attempt !== job.attempt) return;
+  const provider = providerNamed(ctx, row.payment.provider);
+  if (!provider?.refund) return;
+  const [card] = row.payment.cardId
+    ? await ctx.db.select().from(schema.paymentCards).where(eq(schema.paymentCards.id, row.payment.cardId))
+    : [];
+  let outcome: RefundOutcome;
+  try {
+    outcome = await provider.refund(
+      row.payment,
+      {
+        idempotencyKey: `moonport-refund-${row.refund.id}-${job.attempt}`,
+        refundId: row.refund.id,
+        amount: row.refund.amount,
+      },
+      card ?? null,
+    );
+  } catch (err) {
+    ctx.log.warn({ refundId: row.refund.id, err: (err as Error).name }, "refund provider call failed; will retry");
+    if (!job.lastAttempt) throw err;
+    outcome = { status: "refused", reason: "the payment provider could not be reached" };
+  }
+  await recordRefundOutcome(ctx, row.refund.id, job.attempt, outcome);
+}
+
+/** refunding → refunded | failed, once: a second answer for the same attempt finds the refund moved on. */
+export async function recordRefundOutcome(ctx: AppContext, refundId: string, attempt: number, outcome: RefundOutcome) {
+  await inTx(ctx, async (tx) => {
+    const { refund } = await lockRefund(tx, refundId);
+    if (refund.status !== "refunding" || refund.attempt !== attempt) return;
+    const now = ctx.clock.now();
+    if (outcome.status === "refunded") {
+      const [row] = await tx
+        .update(schema.refunds)
+        .set({ status: "refunded", providerRef: outcome.providerRef, finishedAt: now })
+        .where(eq(schema.refunds.id, refund.id))
+        .returning();
+      await enqueueRefundMail(ctx, tx, "refund_completed", [row!]);
+      return;
+    }
+    await reverseRefundDebit({
+      ctx,
+      tx,
+      orgId: refund.orgId,
+      amount: refund.amount,
+      debitReference: debitReference(refund),
+      note: `refund ${refund.id} refused by the provider`,
+    });
+    await holdOnPayment(tx, refund.paymentId, -refund.amount);
+    await tx
+      .update(schema.refunds)
+      .set({ status: "failed", failureReason: outcome.reason.slice(0, 200), finishedAt: now })
+      .where(eq(schema.refunds.id, refund.id));
+  });
+}
+
+/** The operator's queue: open refunds (requested, refunding, failed) oldest first, or those of one status. */
+export async function listRefundQueue(opts: { ctx: Pick<AppContext, "db">; status?: RefundRow["status"] }) {
+  const r = schema.refunds;
+  const rows = await opts.ctx.db
+    .select({
+      refund: r,
+      paymentType: schema.payments.payType,
+      paymentCreatedAt: schema.payments.createdAt,
+      provider: schema.payments.provider,
+      orgName: schema.organizations.name,
+    })
+    .from(r)
+    .innerJoin(schema.payments, eq(schema.payments.id, r.paymentId))
+    .innerJoin(schema.organizations, eq(schema.organizations.id, r.orgId))
+    .where(opts.status ? eq(r.status, opts.status) : inArray(r.status, ["requested", "refunding", "failed"]))
+    .orderBy(asc(r.createdAt), asc(r.id))
+    .limit(200);
+  return rows;
+}
