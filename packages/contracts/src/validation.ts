@@ -179,7 +179,6 @@ export const VALIDATION_MESSAGES = {
     "en-US": "Enter a phone number: digits, spaces and + - ( ).",
     "zh-CN": "请输入电话号码：数字、空格及 + - ( )。",
   },
-  too_many: { "en-US": "At most {max} items.", "zh-CN": "最多 {max} 项。" },
   postal_code: {
     "en-US": "Enter a postal code: letters, digits, spaces or hyphens.",
     "zh-CN": "请输入邮政编码：字母、数字、空格或连字符。",
