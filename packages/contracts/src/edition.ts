@@ -14,6 +14,8 @@ export const EDITION_CURRENCY: Record<Edition, Currency> = { cn: "CNY", global: 
 export const EDITION_LOCALE: Record<Edition, Locale> = { cn: "zh-CN", global: "en-US" };
 /** Business days, daily bills (07:00 rule) and consumption periods use the edition's zone. */
 export const EDITION_TIME_ZONE: Record<Edition, string> = { cn: "Asia/Shanghai", global: "UTC" };
+/** Each edition has its own currency, so an organization's currency names its edition. */
+export const CURRENCY_EDITION: Record<Currency, Edition> = { CNY: "cn", USD: "global" };
 
 /** Public, browser-safe description of one edition (served to the web app at /api/config). */
 export const EditionConfig = /* @__PURE__ */ z.object({

@@ -2,5 +2,9 @@ import { BillDetailsScreen } from "../../../src/features/bills/components/bill-d
 import { BillsPage } from "../../../src/features/bills/components/bills-page.tsx";
 
 export default function BillsRoute() {
-  return <BillsPage page="details">{(org) => <BillDetailsScreen key={org.id} orgId={org.id} />}</BillsPage>;
+  return (
+    <BillsPage page="details">
+      {(org) => <BillDetailsScreen key={org.id} orgId={org.id} timeZone={org.timeZone} />}
+    </BillsPage>
+  );
 }

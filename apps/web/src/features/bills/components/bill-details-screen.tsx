@@ -7,21 +7,22 @@ import { DateTimeCell, TextCell } from "../../../components/console-kit/cells.ts
 import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
 import { formatInt, money } from "../../../components/console-kit/money.ts";
 import { EmptyState } from "../../../components/console-kit/states.tsx";
-import { timeZoneName } from "../../../components/console-kit/time-zone.ts";
+import { daysAgoIn, timeZoneName } from "../../../components/console-kit/time-zone.ts";
 import { useLocale } from "../../../i18n/index.ts";
 import { dailyBillsQuery } from "../api/get-daily-bills.ts";
 import { productBillsQuery } from "../api/get-product-bills.ts";
 import { requestDetailsQuery } from "../api/get-request-details.ts";
-import { DateRange, daysAgo, rangeProblems } from "./date-range.tsx";
+import { DateRange, rangeProblems } from "./date-range.tsx";
 
 const TABS = ["daily", "product", "requests"] as const;
 type Tab = (typeof TABS)[number];
 
 /** Billing details: Daily Bill, Product Bill and Request Details over a range of at most 31 days. */
-export function BillDetailsScreen({ orgId }: { orgId: string }) {
+export function BillDetailsScreen({ orgId, timeZone }: { orgId: string; timeZone: string }) {
   const { t } = useTranslation("bills");
   const [tab, setTab] = useState<Tab>("daily");
-  const [range, setRange] = useState({ from: daysAgo(6), to: daysAgo(0) });
+  // The last 7 days of the edition's calendar (bills are per day there), not of the browser's.
+  const [range, setRange] = useState(() => ({ from: daysAgoIn(timeZone, 6), to: daysAgoIn(timeZone, 0) }));
   const [applied, setApplied] = useState(range);
   const valid = Object.keys(rangeProblems(range)).length === 0;
   const change = (r: { from: string; to: string }) => {

@@ -3,13 +3,6 @@ import { BillRangeQuery } from "@moonport/contracts";
 import { useTranslation } from "react-i18next";
 import { useFieldMessage } from "../../../lib/forms.ts";
 
-/** "YYYY-MM-DD" of the browser's day, `days` before today. */
-export function daysAgo(days: number): string {
-  const d = new Date();
-  d.setDate(d.getDate() - days);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
-}
-
 /** The range problems of the shared query schema (at most 31 days, ordered), per field. */
 export function rangeProblems(range: { from: string; to: string }): { from?: string; to?: string } {
   const parsed = BillRangeQuery.safeParse(range);

@@ -9,26 +9,24 @@ import { DataTable, LOADED } from "../../../components/console-kit/data-table.ts
 import { chartValue, money } from "../../../components/console-kit/money.ts";
 import { SpendChart } from "../../../components/console-kit/spend-chart.tsx";
 import { EmptyState, LoadError, LoadingBlock } from "../../../components/console-kit/states.tsx";
-import { timeZoneName } from "../../../components/console-kit/time-zone.ts";
+import { daysAgoIn, timeZoneName } from "../../../components/console-kit/time-zone.ts";
 import { useLocale } from "../../../i18n/index.ts";
 import { consumptionQuery } from "../api/get-consumption.ts";
 
 const DIMENSIONS = ["byApiKey", "byProject", "byProductType", "byModel"] as const;
 const COLORS = ["indigo.6", "teal.6", "yellow.6", "grape.6", "cyan.6", "gray.5"];
 
-function recentMonths(n: number): string[] {
-  const d = new Date();
-  return Array.from({ length: n }, (_, i) => {
-    const x = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - i, 1));
-    return `${x.getUTCFullYear()}-${String(x.getUTCMonth() + 1).padStart(2, "0")}`;
-  });
+/** The last `n` months of the edition's calendar ("YYYY-MM"), newest first. */
+function recentMonths(n: number, timeZone: string): string[] {
+  const [y, m] = daysAgoIn(timeZone, 0).split("-").map(Number) as [number, number];
+  return Array.from({ length: n }, (_, i) => new Date(Date.UTC(y, m - 1 - i, 1)).toISOString().slice(0, 7));
 }
 
 /** Account consumption by key, project, product type and model, for a month or a year. */
-export function ConsumptionScreen({ orgId }: { orgId: string }) {
+export function ConsumptionScreen({ orgId, timeZone }: { orgId: string; timeZone: string }) {
   const { t } = useTranslation("org");
   const [granularity, setGranularity] = useState<"month" | "year">("month");
-  const months = useMemo(() => recentMonths(24), []);
+  const months = useMemo(() => recentMonths(24, timeZone), [timeZone]);
   const years = useMemo(() => [...new Set(months.map((m) => m.slice(0, 4)))], [months]);
   const [month, setMonth] = useState(months[0]!);
   const [year, setYear] = useState(years[0]!);
