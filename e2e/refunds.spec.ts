@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { type Browser, expect, type Page, test } from "@playwright/test";
-import { caughtMail, csrfHeaders, operatorPage, signUpInLocale, uniqueUsername } from "./support.ts";
+import { caughtMail, csrfHeaders, fillInvoiceInfo, operatorPage, signUpInLocale, uniqueUsername } from "./support.ts";
 
 /**
  * Issue 14 in the browser, both editions: an organization admin verifies personally and then as a company on the
@@ -103,6 +103,8 @@ async function recharge(page: Page, orgId: string, edition: "cn" | "global", amo
     await expect(payer.getByTestId("sandbox-result")).toHaveText("Payment sent");
     await payer.close();
   } else {
+    // A global card payment needs the organization's invoice information first (§6).
+    await fillInvoiceInfo(page);
     const token = await (
       await page.request.post("/sandbox-psp/v1/tokens", {
         data: { number: "4242424242424242", cvc: "123", expMonth: 12, expYear: 2034 },
@@ -210,7 +212,7 @@ for (const edition of ["cn", "global"] as const) {
 
     // Recharge 120; the filing letter can now be downloaded (link only: the letter is the invoice work's).
     await recharge(page, orgId, edition, "120");
-    await page.reload();
+    await page.goto(AUTH);
     await expect(page.getByTestId("filing-letter")).toHaveAttribute(
       "href",
       `/api/orgs/${orgId}/verification/filing-letter.pdf`,

@@ -317,6 +317,18 @@ describe("cards (global)", () => {
     expect(bound.body).toMatchObject({ brand: "visa", last4: "4242" });
     const [stored] = await t.ctx.db.select().from(schema.paymentCards).where(eq(schema.paymentCards.id, bound.body.id));
     expect(JSON.stringify({ ...stored, expMonth: 0 })).not.toContain("4242424242424242");
+    // The same card typed again is a new token (as a real PSP's payment method), so it binds again: a company
+    // card can serve several organizations.
+    const again = tokenizeCard(
+      t.config.payments.sandboxSecret,
+      { number: "4242 4242 4242 4242", cvc: "123", expMonth: 12, expYear: 2099 },
+      clock.now(),
+    );
+    if (!again.ok) throw new Error("tokenize");
+    expect(again.token).not.toBe(good.token);
+    const boundAgain = await u.client.post(`/api/orgs/${u.orgId}/cards`, { token: again.token, customer });
+    expect(boundAgain.status).toBe(201);
+    expect((await u.client.post(`/api/orgs/${u.orgId}/cards`, { token: again.token, customer })).status).toBe(409);
     const noCard = await u.client.post(`/api/orgs/${u.orgId}/payments`, {
       amount: "25",
       payType: "credit_card",

@@ -155,7 +155,8 @@ export const Customer = z.object({
 export type Customer = z.infer<typeof Customer>;
 
 /** Binding a card: the provider's token (the browser tokenized the number and CVC) and the customer info. */
-export const BindCardRequest = z.object({ token: z.string().min(1).max(200), customer: Customer });
+// A PSP's opaque payment-method token: Stripe's are ~30 characters, the sandbox's sealed ones ~200.
+export const BindCardRequest = z.object({ token: z.string().min(1).max(512), customer: Customer });
 export const PaymentCard = z.object({
   id: z.string(),
   brand: z.string(),

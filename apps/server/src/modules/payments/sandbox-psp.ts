@@ -9,7 +9,7 @@
  * serves them. A card number and CVC are checked (Luhn, expiry, test-card table) and then forgotten: the token
  * holds only brand, last 4, expiry and the test card's behaviour.
  */
-import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import type { AppContext } from "../../context.ts";
 
 export const SANDBOX = "sandbox";
@@ -76,6 +76,11 @@ interface CardToken {
   expMonth: number;
   expYear: number;
   behaviour: Behaviour;
+  /**
+   * Makes every tokenization a new token, as a real PSP's payment method is: without it the same card typed twice
+   * gave the same token, and a second organization could not bind a card the first one had bound.
+   */
+  nonce: string;
 }
 
 function luhn(number: string): boolean {
@@ -117,6 +122,7 @@ export function tokenizeCard(
     expMonth: m,
     expYear: y,
     behaviour: known?.behaviour ?? "succeed",
+    nonce: randomBytes(6).toString("base64url"),
   };
   return { ok: true, token: sealed(secret, "tok", data), brand, last4: data.last4, expMonth: m, expYear: y };
 }
