@@ -4,7 +4,7 @@
  * vouchers then cash and writes balances and ledger entries; this file writes the bill rows and the keys' last-used
  * time. Lines already in request_bills are skipped, which makes replaying a journal harmless.
  */
-import { type Db, schema, type Tx } from "@moonport/db";
+import { type Db, schema } from "@moonport/db";
 import { inArray, type SQL, sql } from "drizzle-orm";
 import { chargeOrganizations, type UsageCharge } from "../modules/billing/charge-organizations.ts";
 import type { CommittedCharge } from "./accounts.ts";

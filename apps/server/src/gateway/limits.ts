@@ -8,7 +8,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Tier } from "@moonport/contracts";
-import type { RateLimiterAbstract, RateLimiterRes } from "rate-limiter-flexible";
+import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import { gatewayErrors } from "../chat/errors.ts";
 import type { AppContext } from "../context.ts";
 import { periodStarts } from "../lib/edition-time.ts";
@@ -76,10 +76,12 @@ class RedisGate implements ConcurrencyGate {
       return this.fallback.acquire(orgId, limit);
     }
     if (Number(ok) !== 1) return null;
-    return () => {
-      redis.zrem(key, lease).catch((err: Error) => this.ctx.log.warn({ err: err.message }, "concurrency release"));
-    };
+    return () => releaseLease(this.ctx, key, lease);
   }
+}
+
+function releaseLease(ctx: AppContext, key: string, lease: string) {
+  ctx.redis!.zrem(key, lease).catch((err: Error) => ctx.log.warn({ err: err.message }, "concurrency release"));
 }
 
 /**
@@ -158,7 +160,6 @@ export class RateLimits {
     req: LimitRequest,
     limits: [RateLimiterAbstract, string, number, number][],
   ): Promise<Counted | null | undefined> {
-    const redis = this.ctx.redis!;
     const leaseKey = redisKey(this.ctx, "conc", req.orgId);
     const lease = randomUUID();
     const now = Date.now();
@@ -173,9 +174,7 @@ export class RateLimits {
     }
     if (Number(answer[0]) !== 1) return null;
     return {
-      release: () => {
-        redis.zrem(leaseKey, lease).catch((err: Error) => this.ctx.log.warn({ err: err.message }, "concurrency release"));
-      },
+      release: () => releaseLease(this.ctx, leaseKey, lease),
       counts: limits.map((_, i) => ({
         consumedPoints: Number(answer[1 + 2 * i]),
         msBeforeNext: Number(answer[2 + 2 * i]),
