@@ -101,11 +101,17 @@ await app.listen({ port, host: "127.0.0.1" });
 const pipeline = `real (${kind === "postgres" ? "PostgreSQL + Redis" : "PGlite on disk"}, key cache, tier-5 limits over ${ORGS} organizations, metering)`;
 process.stdout.write(`${JSON.stringify({ ready: true, port, keys, pipeline })}\n`);
 
-/** Rows in request_bills: the benchmark checks that every request was billed. */
-async function billCount(): Promise<number> {
+/**
+ * Rows in request_bills and the requests they bill: the benchmark checks that every request was billed, and
+ * that no request has two inference lines (a double bill with distinct line ids would pass a row count).
+ */
+async function billCount(): Promise<{ bills: number; requests: number }> {
   await ctx.gateway.flush();
-  const r = await db.execute<{ n: string }>(`select count(*)::text as n from request_bills`);
-  return Number((r as unknown as { rows: { n: string }[] }).rows[0]!.n);
+  const r = await db.execute<{ n: string; r: string }>(
+    `select count(*)::text as n, count(distinct request_id)::text as r from request_bills where product_type = 'model_inference'`,
+  );
+  const row = (r as unknown as { rows: { n: string; r: string }[] }).rows[0]!;
+  return { bills: Number(row.n), requests: Number(row.r) };
 }
 
 let session: Session | undefined;
@@ -127,7 +133,7 @@ readline.createInterface({ input: process.stdin }).on("line", async (line) => {
       fs.writeFileSync(arg, JSON.stringify(profile));
       answer({ ok: cmd, file: arg });
     } else if (cmd === "bills") {
-      answer({ ok: cmd, bills: await billCount() });
+      answer({ ok: cmd, ...(await billCount()) });
     } else answer({ error: `unknown command ${line}` });
   } catch (e) {
     answer({ error: String(e) });

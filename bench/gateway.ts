@@ -37,8 +37,8 @@ interface Target {
   url: string;
   keys?: string[];
   headers?: Record<string, string>;
-  /** Bills in the database (Moonport targets). */
-  bills?: () => Promise<number>;
+  /** Inference bill rows in the database and the distinct requests they bill (Moonport targets). */
+  bills?: () => Promise<{ bills: number; requests: number }>;
   note?: string;
 }
 
@@ -66,7 +66,10 @@ async function startTargets(): Promise<{ upstream: Proc; targets: Target[]; skip
         proc,
         url: url(port),
         keys: proc.info.keys as string[],
-        bills: async () => Number((await proc.command("bills")).bills),
+        bills: async () => {
+          const b = await proc.command("bills");
+          return { bills: Number(b.bills), requests: Number(b.requests) };
+        },
       });
     } catch (e) {
       skipped.push(`${name}: ${(e as Error).message}`);
@@ -92,7 +95,7 @@ async function startTargets(): Promise<{ upstream: Proc; targets: Target[]; skip
 async function throughputRun() {
   const { upstream, targets, skipped } = await startTargets();
   const results = new Map<string, Run>();
-  const billed = new Map<string, { answered: number; bills: number }>();
+  const billed = new Map<string, { answered: number; bills: number; requests: number }>();
   try {
     for (const stream of [false, true]) {
       const body = chatBody(stream);
@@ -133,7 +136,8 @@ async function throughputRun() {
         });
         answered += r.requests - r.errors;
       }
-      billed.set(t.name, { answered, bills: (await t.bills()) - before });
+      const after = await t.bills();
+      billed.set(t.name, { answered, bills: after.bills - before.bills, requests: after.requests - before.requests });
     }
   } finally {
     for (const t of targets) await t.proc.stop();
@@ -166,7 +170,7 @@ async function throughputRun() {
   }
   for (const [name, b] of billed) {
     verdicts.push(
-      `${name}: ${2 * EXACT} requests sent after the cells (half streaming), ${b.answered} answered, ${b.bills} bill rows written (${b.bills === 2 * EXACT ? "each billed exactly once" : "MISMATCH"}${b.answered < 2 * EXACT ? "; requests that timed out at the client are billed as client_closed" : ""})`,
+      `${name}: ${2 * EXACT} requests sent after the cells (half streaming), ${b.answered} answered, ${b.bills} bill rows written for ${b.requests} distinct requests (${b.bills === 2 * EXACT && b.requests === 2 * EXACT ? "each billed exactly once" : "MISMATCH"}${b.answered < 2 * EXACT ? "; requests that timed out at the client are billed as client_closed" : ""})`,
     );
   }
   const load1 = os.loadavg()[0]!.toFixed(1);

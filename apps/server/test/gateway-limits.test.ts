@@ -77,6 +77,27 @@ describe("gateway rate limits", () => {
     expect(err2.message).toContain("reached max request: 3");
   });
 
+  it("keeps limiting in memory when Redis is unreachable (the admission script cannot run)", async () => {
+    const down = await createTestApp({ REDIS_URL: "redis://127.0.0.1:1" });
+    try {
+      const a = await seedAccount(down.ctx, { cash: "10" }); // Tier0: 3 RPM, concurrency 1
+      const key = await down.ctx.gateway.authenticate(`Bearer ${a.key}`);
+      const adm = (n = 100) =>
+        down.ctx.gateway.admit({ key, requestId: newId("req"), model: "moonshot-v1-8k", admissionTokens: n });
+      const first = await adm();
+      expect((await refusal(adm())).message).toContain("reached max concurrency: 1");
+      first.release();
+      for (let i = 2; i <= 3; i++) {
+        const next = await adm();
+        expect(next.headers["x-ratelimit-remaining-requests"]).toBe(String(3 - i));
+        next.release();
+      }
+      expect((await refusal(adm())).message).toContain("reached max request: 3");
+    } finally {
+      await down.close();
+    }
+  }, 60_000);
+
   it("counts prompt plus max_tokens against TPM and a project's own cap, and refused requests count nothing", async () => {
     const a = await seedAccount(t.ctx, { cash: "10", tierOverride: 1 }); // cn Tier1: 2,000,000 TPM
     const key = await t.ctx.gateway.authenticate(`Bearer ${a.key}`);

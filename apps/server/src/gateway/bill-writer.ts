@@ -4,8 +4,8 @@
  * vouchers then cash and writes balances and ledger entries; this file writes the bill rows and the keys' last-used
  * time. Lines already in request_bills are skipped, which makes replaying a journal harmless.
  */
-import { type Db, schema, type Tx } from "@moonport/db";
-import { inArray, sql } from "drizzle-orm";
+import { type Db, schema } from "@moonport/db";
+import { inArray, type SQL, sql } from "drizzle-orm";
 import { chargeOrganizations, type UsageCharge } from "../modules/billing/charge-organizations.ts";
 import type { CommittedCharge } from "./accounts.ts";
 import type { JournalEntry } from "./journal.ts";
@@ -50,7 +50,7 @@ function rowsOf<T>(result: unknown): T[] {
  * per row (it inspects every value) than the database spends storing it. Money goes as decimal strings, times as
  * ISO strings, so nothing passes through a float.
  */
-async function insertBills(tx: Tx, bills: BillRow[]) {
+function insertBillsSql(bills: BillRow[]): SQL {
   const json = JSON.stringify(
     bills.map((b) => [
       b.id,
@@ -74,20 +74,21 @@ async function insertBills(tx: Tx, bills: BillRow[]) {
       b.contextCacheId,
     ]),
   );
-  await tx.execute(sql`insert into ${schema.requestBills} (id, request_id, org_id, project_id, api_key_id, model,
+  return sql`insert into ${schema.requestBills} (id, request_id, org_id, project_id, api_key_id, model,
     product_name, product_type, input_tokens, output_tokens, cached_tokens, tool_calls, consumption, cash_deduction,
     voucher_deduction, status, latency_ms, created_at, context_cache_id)
     select r->>0, r->>1, r->>2, r->>3, r->>4, r->>5, r->>6, r->>7, (r->>8)::integer, (r->>9)::integer,
       (r->>10)::integer, (r->>11)::integer, (r->>12)::bigint, (r->>13)::bigint, (r->>14)::bigint, r->>15,
       (r->>16)::integer, (r->>17)::timestamptz, r->>18
-    from jsonb_array_elements(${json}::jsonb) as r`);
+    from jsonb_array_elements(${json}::jsonb) as r`;
 }
 
 /**
  * Commits `items` in one transaction; returns what each did to balances. The statement count does not grow with
- * the batch or the number of organizations (the database runs in-process with PGlite, so every statement costs the
- * gateway CPU): one existence check, the billing core's fixed set (lock, voucher read, voucher and cash updates,
- * ledger insert), one multi-row INSERT of bills and one UPDATE of keys.
+ * the batch or the number of organizations (the database runs in-process with PGlite, where each statement has a
+ * fixed cost of about a millisecond of gateway CPU whatever it does): one existence check, then the billing core's
+ * lock and voucher read, and one statement for every write — vouchers, cash, ledger (billing core), bill rows and
+ * the keys' last use (here) as data-modifying CTEs.
  */
 export async function commitEntries(db: Db, items: QueuedEntry[]): Promise<CommittedCharge[]> {
   if (!items.length) return [];
@@ -122,23 +123,30 @@ export async function commitEntries(db: Db, items: QueuedEntry[]): Promise<Commi
       if (list) list.push(item);
       else byOrg.set(e.orgId, [item]);
     }
-    if (byOrg.size) {
-      const charges: UsageCharge[] = [];
-      const bills: BillRow[] = [];
-      for (const list of byOrg.values()) {
-        for (const { entry } of list.sort((x, y) => x.entry.createdAt - y.entry.createdAt)) {
-          for (const line of entry.lines) {
-            charges.push({
-              orgId: entry.orgId,
-              amount: BigInt(line.consumption),
-              at: entry.createdAt,
-              reference: line.id,
-              note: `${line.productType} ${line.model} request ${entry.requestId}`,
-            });
-          }
+    const keyIds = [...new Set(items.map((i) => i.entry.apiKeyId))];
+    const touchKeys = sql`update ${schema.apiKeys} set last_used_at = now() where ${inArray(schema.apiKeys.id, keyIds)}`;
+    if (!byOrg.size) {
+      await tx.execute(touchKeys);
+      return result;
+    }
+    const charges: UsageCharge[] = [];
+    for (const list of byOrg.values()) {
+      for (const { entry } of list.sort((x, y) => x.entry.createdAt - y.entry.createdAt)) {
+        for (const line of entry.lines) {
+          charges.push({
+            orgId: entry.orgId,
+            amount: BigInt(line.consumption),
+            at: entry.createdAt,
+            reference: line.id,
+            note: `${line.productType} ${line.model} request ${entry.requestId}`,
+          });
         }
       }
-      const allocations = await chargeOrganizations(tx, charges);
+    }
+    // The bill rows and the keys' last use go in the billing core's one write statement (with the balances and
+    // the ledger): two statements fewer per batch.
+    await chargeOrganizations(tx, charges, (allocations) => {
+      const bills: BillRow[] = [];
       let k = 0;
       for (const list of byOrg.values()) {
         for (const { entry, local } of list) {
@@ -183,12 +191,8 @@ export async function commitEntries(db: Db, items: QueuedEntry[]): Promise<Commi
           });
         }
       }
-      await insertBills(tx, bills);
-    }
-    const keyIds = [...new Set(items.map((i) => i.entry.apiKeyId))];
-    if (keyIds.length) {
-      await tx.update(schema.apiKeys).set({ lastUsedAt: sql`now()` }).where(inArray(schema.apiKeys.id, keyIds));
-    }
+      return [insertBillsSql(bills), touchKeys];
+    });
     return result;
   });
 }

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Tier } from "@moonport/contracts";
-import type { RateLimiterAbstract, RateLimiterRes } from "rate-limiter-flexible";
+import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import { gatewayErrors } from "../chat/errors.ts";
 import type { AppContext } from "../context.ts";
 import { periodStarts } from "../lib/edition-time.ts";
@@ -76,13 +76,59 @@ class RedisGate implements ConcurrencyGate {
       return this.fallback.acquire(orgId, limit);
     }
     if (Number(ok) !== 1) return null;
-    return () => {
-      redis.zrem(key, lease).catch((err: Error) => this.ctx.log.warn({ err: err.message }, "concurrency release"));
-    };
+    return () => releaseLease(this.ctx, key, lease);
   }
 }
 
+function releaseLease(ctx: AppContext, key: string, lease: string) {
+  ctx.redis!.zrem(key, lease).catch((err: Error) => ctx.log.warn({ err: err.message }, "concurrency release"));
+}
+
+/**
+ * Lease and counters of one request in one script, so one round trip admits it (with auto-pipelining, the scripts
+ * of every request admitted in the same turn leave in one write). KEYS[1] is the organization's lease set, as in
+ * ACQUIRE_LUA; KEYS[2..] are rate-limiter-flexible's counter keys, each updated exactly as its RateLimiterRedis
+ * does (fixed window from the first hit: SET NX EX, INCRBY, PTTL), so both paths count in the same keys and a
+ * refusal gives points back with the limiter's own `reward`. ARGV: now, concurrency limit, lease expiry, lease
+ * id, lease ms, then (points, window seconds) per counter. Returns {0} when no slot is free (nothing counted),
+ * else {1, consumed, ttl ms, consumed, ttl ms, …}.
+ */
+const ADMIT_LUA = `
+redis.call('zremrangebyscore', KEYS[1], '-inf', ARGV[1])
+if redis.call('zcard', KEYS[1]) >= tonumber(ARGV[2]) then return {0} end
+redis.call('zadd', KEYS[1], ARGV[3], ARGV[4])
+redis.call('pexpire', KEYS[1], ARGV[5])
+local out = {1}
+for i = 2, #KEYS do
+  local secs = ARGV[2 * i + 3]
+  redis.call('set', KEYS[i], 0, 'EX', secs, 'NX')
+  local consumed = redis.call('incrby', KEYS[i], ARGV[2 * i + 2])
+  local ttl = redis.call('pttl', KEYS[i])
+  if ttl == -1 then
+    redis.call('expire', KEYS[i], secs)
+    ttl = 1000 * secs
+  end
+  out[#out + 1] = consumed
+  out[#out + 1] = ttl
+end
+return out`;
+
+type AdmitScript = (numKeys: number, ...args: (string | number)[]) => Promise<number[]>;
+
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+/** What a limit check reads from a counter (a RateLimiterRes, or the script's answer). */
+interface Count {
+  consumedPoints: number;
+  msBeforeNext: number;
+}
+
+/** The request's slot and counts: `taken` is what a refusal gives back. */
+interface Counted {
+  release: () => void;
+  counts: (Count | null)[];
+  taken: [RateLimiterAbstract, string, number][];
+}
 
 export class RateLimits {
   private readonly rpm: RateLimiterAbstract;
@@ -90,8 +136,9 @@ export class RateLimits {
   private readonly projectTpm: RateLimiterAbstract;
   private readonly tpd: RateLimiterAbstract;
   private readonly gate: ConcurrencyGate;
+  private readonly admitScript: AdmitScript | undefined;
 
-  constructor(ctx: AppContext) {
+  constructor(private readonly ctx: AppContext) {
     const limiter = (keyPrefix: string, durationSeconds: number) =>
       createLimiter({ ctx, keyPrefix: `gw-${keyPrefix}`, points: UNBOUNDED, durationSeconds }).raw;
     this.rpm = limiter("rpm", 60);
@@ -100,6 +147,64 @@ export class RateLimits {
     // Keyed by local date (below); the window outlives the day a little so the key expires on its own.
     this.tpd = limiter("tpd", 2 * 86_400);
     this.gate = ctx.redis ? new RedisGate(ctx) : new MemoryGate();
+    if (ctx.redis) {
+      // EVALSHA, falling back to EVAL once per connection (ioredis's defined commands).
+      ctx.redis.defineCommand("moonportAdmit", { lua: ADMIT_LUA });
+      const redis = ctx.redis as unknown as { moonportAdmit: AdmitScript };
+      this.admitScript = (...args) => redis.moonportAdmit(...args);
+    }
+  }
+
+  /** With Redis: the slot and every counter in one script. Undefined when the script could not run. */
+  private async countInRedis(
+    req: LimitRequest,
+    limits: [RateLimiterAbstract, string, number, number][],
+  ): Promise<Counted | null | undefined> {
+    const leaseKey = redisKey(this.ctx, "conc", req.orgId);
+    const lease = randomUUID();
+    const now = Date.now();
+    const keys = [leaseKey, ...limits.map(([l, key]) => `${l.keyPrefix}:${key}`)];
+    const argv: (string | number)[] = [now, req.tier.concurrency, now + LEASE_MS, lease, LEASE_MS];
+    for (const [, , points, secs] of limits) argv.push(points, secs);
+    let answer: number[];
+    try {
+      answer = await this.admitScript!(keys.length, ...keys, ...argv);
+    } catch {
+      return undefined;
+    }
+    if (Number(answer[0]) !== 1) return null;
+    return {
+      release: () => releaseLease(this.ctx, leaseKey, lease),
+      counts: limits.map((_, i) => ({
+        consumedPoints: Number(answer[1 + 2 * i]),
+        msBeforeNext: Number(answer[2 + 2 * i]),
+      })),
+      taken: limits.map(([l, key, points]) => [l, key, points]),
+    };
+  }
+
+  /** Without Redis, or when the script failed: the gate, then each limiter (each with its memory fallback). */
+  private async countEach(
+    req: LimitRequest,
+    limits: [RateLimiterAbstract, string, number, number][],
+  ): Promise<Counted | null> {
+    const release = await this.gate.acquire(req.orgId, req.tier.concurrency);
+    if (!release) return null;
+    const taken: [RateLimiterAbstract, string, number][] = [];
+    try {
+      const counts = await Promise.all(
+        limits.map(async ([limiter, key, points]) => {
+          const res = await limiter.consume(key, points);
+          taken.push([limiter, key, points]);
+          return res;
+        }),
+      );
+      return { release, counts, taken };
+    } catch (err) {
+      release();
+      await giveBack(taken);
+      throw err;
+    }
   }
 
   /** Takes a concurrency slot and counts the request and its tokens, or throws the 429 of the first limit hit. */
@@ -108,27 +213,28 @@ export class RateLimits {
     const now = Date.now();
     const day = periodStarts(now, req.timeZone);
     const tpmLimit = req.projectTpm !== null ? Math.min(req.projectTpm, tier.tpm) : tier.tpm;
-    const release = await this.gate.acquire(orgId, tier.concurrency);
-    if (!release) {
+    // Counters in this order: RPM, TPM, then the project's TPM and TPD when they apply.
+    const limits: [RateLimiterAbstract, string, number, number][] = [
+      [this.rpm, orgId, 1, 60],
+      [this.tpm, orgId, tokens, 60],
+    ];
+    if (req.projectTpm !== null) limits.push([this.projectTpm, req.projectId, tokens, 60]);
+    if (tier.tpd !== null) limits.push([this.tpd, `${orgId}:${day.day}`, tokens, 2 * 86_400]);
+    let counted = this.admitScript ? await this.countInRedis(req, limits) : undefined;
+    if (counted === undefined) counted = await this.countEach(req, limits);
+    if (!counted) {
       throw gatewayErrors.maxConcurrency(orgId, keyId, tier.concurrency, 1, {
         "retry-after": "1",
         ...baseHeaders(tier.rpm, tpmLimit),
       });
     }
-    const taken: [RateLimiterAbstract, string, number][] = [];
-    const take = async (limiter: RateLimiterAbstract, key: string, points: number) => {
-      const res = await limiter.consume(key, points);
-      taken.push([limiter, key, points]);
-      return res;
-    };
+    const { release, counts, taken } = counted;
+    const rpm = counts[0]!;
+    const tpm = counts[1]!;
+    const ptpm = req.projectTpm !== null ? counts[2]! : null;
+    const tpd = tier.tpd !== null ? counts[limits.length - 1]! : null;
     try {
-      const [rpm, tpm, ptpm, tpd] = await Promise.all([
-        take(this.rpm, orgId, 1),
-        take(this.tpm, orgId, tokens),
-        req.projectTpm !== null ? take(this.projectTpm, req.projectId, tokens) : null,
-        tier.tpd !== null ? take(this.tpd, `${orgId}:${day.day}`, tokens) : null,
-      ]);
-      const headers = (tokenRes: RateLimiterRes, tokenLimit: number) => ({
+      const headers = (tokenRes: Count, tokenLimit: number) => ({
         "x-ratelimit-limit-requests": String(tier.rpm),
         "x-ratelimit-remaining-requests": String(Math.max(0, tier.rpm - rpm.consumedPoints)),
         "x-ratelimit-reset-requests": `${seconds(rpm.msBeforeNext)}s`,
@@ -150,7 +256,7 @@ export class RateLimits {
           "retry-after": String(seconds(tpm.msBeforeNext)),
         });
       }
-      if (ptpm && req.projectTpm !== null && ptpm.consumedPoints > tpmLimit) {
+      if (ptpm && ptpm.consumedPoints > tpmLimit) {
         throw gatewayErrors.tpmLimit(orgId, keyId, ptpm.consumedPoints, tpmLimit, {
           ...headers(ptpm, tpmLimit),
           "retry-after": String(seconds(ptpm.msBeforeNext)),
@@ -163,7 +269,7 @@ export class RateLimits {
         });
       }
       const tokenView =
-        ptpm && req.projectTpm !== null && tpmLimit - ptpm.consumedPoints < tier.tpm - tpm.consumedPoints
+        ptpm && tpmLimit - ptpm.consumedPoints < tier.tpm - tpm.consumedPoints
           ? headers(ptpm, tpmLimit)
           : headers(tpm, tier.tpm);
       let released = false;
@@ -177,11 +283,15 @@ export class RateLimits {
       };
     } catch (err) {
       release();
-      // Give back what this refused request counted; a failed store call is not a refusal to report.
-      await Promise.all(taken.map(([l, key, points]) => l.reward(key, points).catch(() => {})));
+      await giveBack(taken);
       throw err;
     }
   }
+}
+
+/** Gives back what a refused request counted; a failed store call is not a refusal to report. */
+async function giveBack(taken: [RateLimiterAbstract, string, number][]) {
+  await Promise.all(taken.map(([l, key, points]) => l.reward(key, points).catch(() => {})));
 }
 
 function baseHeaders(rpm: number, tpm: number): Record<string, string> {

@@ -3,15 +3,16 @@
  * transaction. The statement count is fixed whatever the number of charges or organizations (ARCHITECTURE.md
  * "Billing"): one lock of every organization involved (in id order, so instances and the voucher write-off lock
  * in the same order), one read of their usable vouchers (locked), the allocation in memory (allocate.ts), then
- * one set-based UPDATE each for vouchers and cash and one INSERT of the ledger entries (one per organization).
+ * one statement for every write: the set-based UPDATEs of vouchers and cash and the INSERT of the ledger entries
+ * (one per organization) as data-modifying CTEs, with the caller's own writes (`alongside`) in the same statement.
  *
  * It tells nobody: the bill writer applies the result to this instance's admission views itself, and other
  * instances pick it up with their next refresh (about a second), as before.
  */
 import { schema, type Tx } from "@moonport/db";
-import { asc, inArray, sql } from "drizzle-orm";
+import { asc, inArray, type SQL, sql } from "drizzle-orm";
 import { type Allocation, type AllocationVoucher, allocateCharges } from "./allocate.ts";
-import { insertLedgerEntries, type LedgerRow, newLedgerId } from "./ledger.ts";
+import { type LedgerRow, ledgerInsertSql, newLedgerId } from "./ledger.ts";
 
 export interface UsageCharge {
   orgId: string;
@@ -44,10 +45,39 @@ function chargeEntry(orgId: string, charged: UsageCharge[], cash: bigint, vouche
   };
 }
 
-/** Returns one allocation per charge, in the order given. Charges of one organization are applied oldest first. */
-export async function chargeOrganizations(tx: Tx, charges: UsageCharge[]): Promise<Allocation[]> {
+/**
+ * Runs data-modifying statements as one: `with w0 as (…), w1 as (…) select 1`. They must touch different tables
+ * (a row may be changed only once per statement); each round trip, and with PGlite each statement (its fixed cost
+ * is most of a batch's), is gateway CPU.
+ */
+async function executeTogether(tx: Tx, writes: SQL[]) {
+  if (!writes.length) return;
+  if (writes.length === 1) {
+    await tx.execute(writes[0]!);
+    return;
+  }
+  const ctes = sql.join(
+    writes.map((w, i) => sql`${sql.raw(`w${i}`)} as (${w})`),
+    sql`, `,
+  );
+  await tx.execute(sql`with ${ctes} select 1`);
+}
+
+/**
+ * Returns one allocation per charge, in the order given. Charges of one organization are applied oldest first.
+ * `alongside` lets the caller add its own writes of other tables, built from the allocations (the bill writer's
+ * bill rows and keys), to the one statement that writes vouchers, cash and the ledger.
+ */
+export async function chargeOrganizations(
+  tx: Tx,
+  charges: UsageCharge[],
+  alongside?: (allocations: Allocation[]) => SQL[],
+): Promise<Allocation[]> {
   const out: Allocation[] = new Array(charges.length);
-  if (!charges.length) return out;
+  if (!charges.length) {
+    await executeTogether(tx, alongside?.(out) ?? []);
+    return out;
+  }
   const byOrg = new Map<string, number[]>();
   let earliest = Number.POSITIVE_INFINITY;
   charges.forEach((c, i) => {
@@ -103,12 +133,13 @@ export async function chargeOrganizations(tx: Tx, charges: UsageCharge[]): Promi
     if (charged.length) ledger.push(chargeEntry(orgId, charged, cashTotal, voucherTotal));
     if (cashTotal !== 0n) cash.push([orgId, cashTotal]);
   }
+  const writes: SQL[] = [];
   if (voucherUpdates.length) {
     const values = sql.join(
       voucherUpdates.map(([id, r]) => sql`(${id}, ${r.toString()}::bigint)`),
       sql`, `,
     );
-    await tx.execute(
+    writes.push(
       sql`update ${schema.vouchers} as v set remaining = x.remaining from (values ${values}) as x(id, remaining) where v.id = x.id`,
     );
   }
@@ -117,11 +148,13 @@ export async function chargeOrganizations(tx: Tx, charges: UsageCharge[]): Promi
       cash.map(([id, amount]) => sql`(${id}, ${amount.toString()}::bigint)`),
       sql`, `,
     );
-    await tx.execute(
+    writes.push(
       sql`update ${schema.organizations} as o set cash_balance = o.cash_balance - x.amount from (values ${values}) as x(id, amount) where o.id = x.id`,
     );
   }
-  await insertLedgerEntries(tx, ledger);
+  if (ledger.length) writes.push(ledgerInsertSql(ledger));
+  if (alongside) writes.push(...alongside(out));
+  await executeTogether(tx, writes);
   return out;
 }
 

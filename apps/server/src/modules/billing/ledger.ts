@@ -4,7 +4,7 @@
  * Σ cash_delta = organizations.cash_balance and Σ voucher_delta = Σ vouchers.remaining (tests check both).
  */
 import { newId, schema, type Tx } from "@moonport/db";
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 
 export type LedgerKind = (typeof schema.ledgerEntries.$inferInsert)["kind"];
 
@@ -29,18 +29,12 @@ export function newLedgerId(): string {
 }
 
 /**
- * Inserts many entries with one statement and one JSON parameter (drizzle's insert builder spends more CPU per
- * row than the database spends storing it). Money goes as decimal strings, times as ISO strings, so nothing
+ * The INSERT of many entries as one statement with one JSON parameter (drizzle's insert builder spends more CPU
+ * per row than the database spends storing it). Money goes as decimal strings, times as ISO strings, so nothing
  * passes through a float. With `idempotent`, entries whose (kind, reference) is already recorded are skipped and
- * the ids inserted are returned; charges leave it off (their bill lines are deduplicated before, and the batch
- * writer's hot path has no use for the ids).
+ * the ids inserted are returned. Also a data-modifying CTE of the charge batch's one write statement.
  */
-export async function insertLedgerEntries(
-  tx: Tx,
-  rows: LedgerRow[],
-  opts: { idempotent?: boolean } = {},
-): Promise<Set<string>> {
-  if (!rows.length) return new Set();
+export function ledgerInsertSql(rows: LedgerRow[], opts: { idempotent?: boolean } = {}): SQL {
   const json = JSON.stringify(
     rows.map((l) => [
       l.id,
@@ -54,10 +48,20 @@ export async function insertLedgerEntries(
       l.createdAt.toISOString(),
     ]),
   );
-  const result = await tx.execute(sql`insert into ${schema.ledgerEntries} (id, org_id, kind, cash_delta, voucher_delta,
+  return sql`insert into ${schema.ledgerEntries} (id, org_id, kind, cash_delta, voucher_delta,
     reference, note, created_by, created_at)
     select r->>0, r->>1, r->>2, (r->>3)::bigint, (r->>4)::bigint, r->>5, r->>6, r->>7, (r->>8)::timestamptz
     from jsonb_array_elements(${json}::jsonb) as r
-    ${opts.idempotent ? sql`on conflict do nothing returning id` : sql``}`);
+    ${opts.idempotent ? sql`on conflict do nothing returning id` : sql``}`;
+}
+
+/** Inserts many entries with one statement (`ledgerInsertSql`); with `idempotent`, returns the ids inserted. */
+export async function insertLedgerEntries(
+  tx: Tx,
+  rows: LedgerRow[],
+  opts: { idempotent?: boolean } = {},
+): Promise<Set<string>> {
+  if (!rows.length) return new Set();
+  const result = await tx.execute(ledgerInsertSql(rows, opts));
   return new Set(opts.idempotent ? (result as unknown as { rows: { id: string }[] }).rows.map((r) => r.id) : []);
 }
