@@ -18,7 +18,8 @@ import {
  * transfer the operator confirms → an invoice title and an application for a special VAT invoice → the operator
  * issues it in the back office → the PDF arrives as an attachment at the suite's SMTP server and downloads from the
  * records → voided through the red-letter flow (buyer enters 03, seller confirms 04 and issues the red-letter
- * invoice; the invoice is voided and its amount available again).
+ * invoice; the invoice is voided and its amount available again) → part of it refunded (the operator approves and
+ * marks the bank transfer back done) → every operator step in the audit log.
  * global: the invoice information before a card payment, then the paid order's GST invoice downloads.
  * Screenshots of the new screens in both locales and themes at 1280 and 390 px go to .tmp/shots/.
  */
@@ -53,7 +54,7 @@ async function shots(browser: Browser, page: Page, name: string, url: string, pr
   }
 }
 
-test("cn: verify, transfer, apply, issue in the back office, PDF by e-mail and download, red-letter voiding", async ({
+test("cn: verify, transfer, apply, issue in the back office, PDF by e-mail and download, red-letter voiding, refund", async ({
   browser,
   baseURL,
 }) => {
@@ -194,6 +195,45 @@ test("cn: verify, transfer, apply, issue in the back office, PDF by e-mail and d
   // The voided amount is available again.
   const overview = await (await customer.request.get(`/api/orgs/${orgId}/invoices/overview`)).json();
   expect(overview.payments[0].available).toBe("1000000000000");
+
+  // …so it can be refunded. A corporate transfer goes back by bank: the operator approves the request (the cash
+  // leaves the balance), pays it, and marks it done with the bank's reference.
+  await customer.goto("/console/billing/refunds");
+  const choice = customer.getByTestId("refund-payment").first();
+  await choice.getByRole("checkbox").check();
+  await choice.getByTestId("refund-amount").fill("100");
+  await customer.getByTestId("refund-email").fill(email);
+  await customer.getByTestId("refund-submit").click();
+  await expect(customer.getByTestId("refund-sent")).toBeVisible();
+  await op.goto("/admin/queues/refunds");
+  const refund = op.getByTestId("admin-refund-row").filter({ hasText: orgName });
+  await refund.getByTestId("refund-approve").click();
+  await op.getByRole("dialog").getByRole("button").last().click();
+  await expect(op.getByRole("dialog")).toBeHidden();
+  await refund.getByTestId("refund-complete").click();
+  await op.getByTestId("refund-reference").fill("BANK-20261125-0001");
+  await op.getByRole("dialog").getByRole("button").last().click();
+  await expect(op.getByRole("dialog")).toBeHidden();
+  await customer.reload();
+  await expect(customer.getByTestId("refund-row").first().getByTestId("refund-status")).toHaveText("已退款");
+  await expect(customer.getByTestId("refund-cash")).toHaveText("¥900.00");
+  const after = await (await customer.request.get(`/api/orgs/${orgId}/invoices/overview`)).json();
+  expect(after.payments[0].available).toBe("900000000000");
+
+  // Every operator step of the journey is in the audit log.
+  await op.goto("/admin/audit");
+  const actions = op.getByTestId("audit-action");
+  for (const action of [
+    "verification.approve",
+    "payment.confirm",
+    "invoice.issue",
+    "invoice.red_letter.confirm",
+    "invoice.red_letter.complete",
+    "refund.approve",
+    "refund.complete",
+  ]) {
+    await expect(actions.filter({ hasText: new RegExp(`^${action.replaceAll(".", "\\.")}$`) }).first()).toBeVisible();
+  }
 });
 
 test("global: invoice information before a card payment; the paid order's GST invoice downloads", async ({
