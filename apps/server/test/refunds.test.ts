@@ -16,7 +16,7 @@ import { issueVoucher } from "../src/modules/billing/credit.ts";
 import { confirmPayment, settlePayment } from "../src/modules/billing/settle-payment.ts";
 import { providerNamed } from "../src/modules/payments/providers/index.ts";
 import { tokenizeCard } from "../src/modules/payments/sandbox-psp.ts";
-import { addOrgMember, signUp, type TestUser } from "./console-helpers.ts";
+import { addOrgMember, saveInvoiceInfo, signUp, type TestUser } from "./console-helpers.ts";
 import { orgMoney } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp, testClock } from "./helpers.ts";
 import { startFakeAlipay } from "./support/fake-alipay.ts";
@@ -424,6 +424,7 @@ describe("concurrency", () => {
 describe("provider failure", () => {
   it("a refused refund fails with the reason, gives the cash back; the operator's retry asks again", async () => {
     const u = await signUp(t, { edition: "global" });
+    await saveInvoiceInfo(u);
     const token = tokenizeCard(
       t.config.payments.sandboxSecret,
       { number: "4000000000005126", cvc: "123", expMonth: 12, expYear: 2099 },
@@ -560,6 +561,7 @@ describe("Stripe against its loopback fake", () => {
   });
 
   async function stripePaid(u: TestUser, number: string, amount: string) {
+    await saveInvoiceInfo(u);
     const bound = await u.client.post(`/api/orgs/${u.orgId}/cards`, {
       token: await stripe.tokenize(number),
       customer: CARD_CUSTOMER,

@@ -14,6 +14,7 @@ import { localFileStorage, objectFileStorage } from "../lib/file-storage.ts";
 import { createFileStore } from "../modules/files/store/index.ts";
 import { failInvoice, type IssueContext, issueInvoice } from "../modules/invoices/issue-invoice.ts";
 import { listInvoiceQueue } from "../modules/invoices/list-invoices.ts";
+import { readDecisionArgs } from "./args.ts";
 import type { CliCommand } from "./commands.ts";
 
 function issueContext(opts: Parameters<CliCommand["run"]>[0]): IssueContext {
@@ -92,13 +93,12 @@ export const failInvoiceCommand: CliCommand = {
   name: "fail-invoice",
   summary: "Fail a waiting invoice with a reason the applicant sees (its amount can be invoiced again)",
   async run(opts) {
-    const id = opts.args[0];
-    const at = opts.args.indexOf("--reason");
-    const reason = at > 0 ? opts.args[at + 1]?.trim() : undefined;
-    if (!id || id.startsWith("--") || !reason) {
+    const parsed = readDecisionArgs(opts.args, true);
+    if (!parsed?.reason) {
       opts.print('Usage: npm run moonport -- fail-invoice <invoice-id> --reason "<why, shown to the applicant>"');
       return 2;
     }
+    const { id, reason } = parsed;
     try {
       await failInvoice({ ctx: issueContext(opts), invoiceId: id, reason, operator: "cli" });
       opts.print(`Failed ${id}: ${reason}`);

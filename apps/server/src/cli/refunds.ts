@@ -1,6 +1,7 @@
 import { formatMoney } from "@moonport/contracts";
 import { AppError } from "../lib/app-error.ts";
 import { approveRefund, listRefundQueue, rejectRefund } from "../modules/refunds/manage-refund.ts";
+import { readDecisionArgs } from "./args.ts";
 import type { CliCommand } from "./commands.ts";
 
 /**
@@ -41,13 +42,12 @@ function decisionCommand(decision: "approve" | "reject"): CliCommand {
         ? "Approve a requested refund: the cash leaves the balance and the provider refunds (a failed one: retry)"
         : "Reject a requested refund with a reason the organization sees",
     async run({ services, args, print }) {
-      const id = args[0];
-      const reasonAt = args.indexOf("--reason");
-      const reason = reasonAt > 0 ? args[reasonAt + 1]?.trim() : undefined;
-      if (!id || id.startsWith("--") || (decision === "reject" && !reason)) {
+      const parsed = readDecisionArgs(args, decision === "reject");
+      if (!parsed) {
         print(usage);
         return 2;
       }
+      const { id, reason } = parsed;
       const ctx = { ...services, clock: { now: () => new Date() } };
       try {
         if (decision === "reject") await rejectRefund({ ctx, refundId: id, reason: reason!, operator: "cli" });

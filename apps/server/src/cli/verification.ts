@@ -1,5 +1,6 @@
 import { AppError } from "../lib/app-error.ts";
 import { decideVerification, listPendingVerifications } from "../modules/verification/decide-verification.ts";
+import { readDecisionArgs } from "./args.ts";
 import type { CliCommand } from "./commands.ts";
 
 /** The operator's review queue of verification applications (back-office screens come later). */
@@ -34,13 +35,12 @@ function decisionCommand(decision: "approve" | "reject"): CliCommand {
         ? "Approve a pending verification application (a company one makes the organization a verified company)"
         : "Reject a pending verification application with a reason the applicant sees",
     async run({ services, args, print }) {
-      const id = args[0];
-      const reasonAt = args.indexOf("--reason");
-      const reason = reasonAt > 0 ? args[reasonAt + 1]?.trim() : undefined;
-      if (!id || id.startsWith("--") || (decision === "reject" && !reason)) {
+      const parsed = readDecisionArgs(args, decision === "reject");
+      if (!parsed) {
         print(usage);
         return 2;
       }
+      const { id, reason } = parsed;
       try {
         const out = await decideVerification({
           ctx: { db: services.db, log: services.log, clock: { now: () => new Date() } },
