@@ -34,6 +34,10 @@ async function* oneByOne(events: AsyncIterable<EngineEvent>): AsyncIterable<Engi
   for await (const ev of events) yield [ev];
 }
 
+async function* oneAtATime(batches: AsyncIterable<EngineEvent[]>): AsyncIterable<EngineEvent> {
+  for await (const batch of batches) yield* batch;
+}
+
 export function engineErrorToGateway(e: EngineError): GatewayError {
   switch (e.kind) {
     case "bad_request":
@@ -118,9 +122,6 @@ export async function startChat<Caller, A extends ChatAdmission>(opts: {
     }
   }
   const batched = batches();
-  async function* events(): AsyncIterable<EngineEvent> {
-    for await (const batch of batched) yield* batch;
-  }
 
   return {
     chat,
@@ -128,7 +129,10 @@ export async function startChat<Caller, A extends ChatAdmission>(opts: {
     meta,
     tally,
     batches: batched,
-    events: events(),
+    // Built only for the callers that read events one by one (the riddles), not on the /v1 hot path.
+    get events() {
+      return oneAtATime(batched);
+    },
     engineMs: () => engineMs,
     async settle(status) {
       if (settled) return;
