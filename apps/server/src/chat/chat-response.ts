@@ -169,6 +169,11 @@ export class ChunkWriter {
   }
 
   delta(ev: Extract<EngineEvent, { type: "delta" }>, usageNull: boolean): string {
+    // Most chunks carry only text: the same bytes as the general case below, without building the objects.
+    if (ev.content && !ev.reasoning && ev.toolCalls === undefined && Number.isInteger(ev.choice)) {
+      const tail = usageNull ? ',"usage":null}' : "}";
+      return `data: ${this.head}[{"index":${ev.choice},"delta":{"content":${JSON.stringify(ev.content)}},"finish_reason":null}]${tail}\n\n`;
+    }
     const delta: ChatCompletionChunkDelta = {};
     if (ev.reasoning) delta.reasoning_content = ev.reasoning;
     if (ev.content) delta.content = ev.content;

@@ -17,12 +17,25 @@ export interface ChatRun<A extends ChatAdmission = ChatAdmission> {
   admission: A;
   meta: ResponseMeta;
   tally: ChatTally;
-  /** Engine events, also recorded in `tally`. Engine failures surface as GatewayError. */
+  /**
+   * Engine events in batches (what one upstream read produced), each recorded in `tally` before it is handed
+   * out. Engine failures surface as GatewayError. Consume either this or `events`, not both.
+   */
+  batches: AsyncIterable<EngineEvent[]>;
+  /** The same events one by one. */
   events: AsyncIterable<EngineEvent>;
   /** Milliseconds spent inside the engine so far (for Server-Timing). */
   engineMs(): number;
   /** Settles once (later calls are ignored); never throws. */
   settle(status: ChatSettleStatus): Promise<void>;
+}
+
+async function* oneByOne(events: AsyncIterable<EngineEvent>): AsyncIterable<EngineEvent[]> {
+  for await (const ev of events) yield [ev];
+}
+
+async function* oneAtATime(batches: AsyncIterable<EngineEvent[]>): AsyncIterable<EngineEvent> {
+  for await (const batch of batches) yield* batch;
 }
 
 export function engineErrorToGateway(e: EngineError): GatewayError {
@@ -85,11 +98,13 @@ export async function startChat<Caller, A extends ChatAdmission>(opts: {
     );
   }
 
-  async function* events(): AsyncIterable<EngineEvent> {
-    const iterator = engine.chat(chat, { signal: opts.signal, cacheScope: opts.cacheScope })[Symbol.asyncIterator]();
+  async function* batches(): AsyncIterable<EngineEvent[]> {
+    const ctx = { signal: opts.signal, cacheScope: opts.cacheScope };
+    const source = engine.chatBatches ? engine.chatBatches(chat, ctx) : oneByOne(engine.chat(chat, ctx));
+    const iterator = source[Symbol.asyncIterator]();
     while (true) {
       const t = performance.now();
-      let r: IteratorResult<EngineEvent>;
+      let r: IteratorResult<EngineEvent[]>;
       try {
         r = await iterator.next();
       } catch (e) {
@@ -100,18 +115,24 @@ export async function startChat<Caller, A extends ChatAdmission>(opts: {
         engineMs += performance.now() - t;
       }
       if (r.done) return;
+      if (r.value.length === 0) continue;
       started = true;
-      tally.add(r.value);
+      for (const ev of r.value) tally.add(ev);
       yield r.value;
     }
   }
+  const batched = batches();
 
   return {
     chat,
     admission,
     meta,
     tally,
-    events: events(),
+    batches: batched,
+    // Built only for the callers that read events one by one (the riddles), not on the /v1 hot path.
+    get events() {
+      return oneAtATime(batched);
+    },
     engineMs: () => engineMs,
     async settle(status) {
       if (settled) return;

@@ -38,20 +38,20 @@ export async function sendChatRun(opts: {
   if (run.chat.stream) {
     // Wait for the engine's first event before sending headers: a failure before the first byte (an upstream
     // 400, a timeout) is still a proper HTTP error the SDKs raise as their usual exception classes.
-    const events = run.events[Symbol.asyncIterator]();
-    let first: IteratorResult<EngineEvent>;
+    const batches = run.batches[Symbol.asyncIterator]();
+    let first: IteratorResult<EngineEvent[]>;
     try {
-      first = await events.next();
+      first = await batches.next();
     } catch (e) {
       await run.settle(signal.aborted ? "client_closed" : "upstream_error");
       throw e;
     }
     opts.onHead?.();
-    await streamRun(run, events, first, opts.onStreamError, reply, signal);
+    await streamRun(run, batches, first, opts.onStreamError, reply, signal);
     return;
   }
   try {
-    for await (const _ of run.events) {
+    for await (const _ of run.batches) {
       // the tally collects the response
     }
   } catch (e) {

@@ -33,14 +33,14 @@ function write(res: ServerResponse, text: string): Promise<unknown> | undefined 
 }
 
 /**
- * Streams a run as SSE. The caller has waited for the first engine event (`first`), so a failure before it is an
+ * Streams a run as SSE. The caller has waited for the first batch of engine events (`first`), so a failure before it is an
  * ordinary HTTP error; headers set on `reply` so far go out with the stream's. `onError` hears of failures that
  * are not API errors (they reach the client as a generic server_error event).
  */
 export async function streamRun(
   run: ChatRun,
-  events: AsyncIterator<EngineEvent>,
-  first: IteratorResult<EngineEvent>,
+  batches: AsyncIterator<EngineEvent[]>,
+  first: IteratorResult<EngineEvent[]>,
   onError: (e: unknown) => void,
   reply: FastifyReply,
   signal: AbortSignal,
@@ -78,15 +78,17 @@ export async function streamRun(
     return text;
   };
   try {
-    for (let r = first; !r.done; r = await events.next()) {
-      const ev = r.value;
+    // One string and at most one write per batch (what one upstream read produced).
+    for (let r = first; !r.done; r = await batches.next()) {
       if (signal.aborted) break;
-      if (ev.type === "delta") {
-        const wait = write(res, writer.delta(ev, usageNull));
-        if (wait) await wait;
-      } else if (ev.type === "finish") held.push({ choice: ev.choice, reason: ev.finishReason });
-      else if (held.length) {
-        const wait = write(res, flushFinishes());
+      let text = "";
+      for (const ev of r.value) {
+        if (ev.type === "delta") text += writer.delta(ev, usageNull);
+        else if (ev.type === "finish") held.push({ choice: ev.choice, reason: ev.finishReason });
+        else if (held.length) text += flushFinishes();
+      }
+      if (text) {
+        const wait = write(res, text);
         if (wait) await wait;
       }
     }

@@ -55,6 +55,12 @@ export interface EngineInfo {
 export interface Engine {
   readonly info: EngineInfo;
   chat(request: ChatRequest, ctx: EngineContext): AsyncIterable<EngineEvent>;
+  /**
+   * The same events in batches: everything one read of an upstream produced (often a whole short stream), so the
+   * chat core resumes, tallies and writes once per read instead of once per event. Engines that produce events one
+   * at a time (the simulator's paced tokens) leave it out.
+   */
+  chatBatches?(request: ChatRequest, ctx: EngineContext): AsyncIterable<EngineEvent[]>;
 }
 
 /** An engine failure the gateway turns into an API error (upstream HTTP errors, timeouts). */

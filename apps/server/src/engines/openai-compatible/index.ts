@@ -165,6 +165,10 @@ export class OpenAICompatibleEngine implements Engine {
   }
 
   async *chat(req: ChatRequest, ctx: EngineContext): AsyncIterable<EngineEvent> {
+    for await (const batch of this.chatBatches(req, ctx)) yield* batch;
+  }
+
+  async *chatBatches(req: ChatRequest, ctx: EngineContext): AsyncIterable<EngineEvent[]> {
     const res = await this.send(req, ctx.signal);
     if (!req.stream) {
       let json: UpstreamBody;
@@ -174,7 +178,7 @@ export class OpenAICompatibleEngine implements Engine {
         throw new EngineError("upstream", "The upstream model sent a response that is not JSON");
       }
       if (json.error) throw new EngineError("upstream", json.error.message ?? "upstream error");
-      yield* this.fromCompletion(req, json);
+      yield [...this.fromCompletion(req, json)];
       return;
     }
     yield* this.fromStream(req, res.body, ctx.signal);
@@ -228,7 +232,7 @@ export class OpenAICompatibleEngine implements Engine {
     req: ChatRequest,
     body: AsyncIterable<Buffer | string>,
     signal: AbortSignal,
-  ): AsyncIterable<EngineEvent> {
+  ): AsyncIterable<EngineEvent[]> {
     const finish = new Map<number, FinishReason>();
     // Text per choice, counted only if the upstream does not report usage (no per-chunk tokenizing).
     const produced = new Map<number, string>();
@@ -246,11 +250,12 @@ export class OpenAICompatibleEngine implements Engine {
         if (signal.aborted) return;
         if (done) continue;
         buffer += typeof chunk === "string" ? chunk : chunk.toString("utf8");
-        const lines = buffer.split("\n");
-        buffer = lines.pop() ?? "";
-        for (const raw of lines) {
-          if (!raw.startsWith("data:")) continue;
-          const data = raw.slice(5).trim();
+        // The events of this read leave together (one resumption of the chat core, one socket write).
+        const batch: EngineEvent[] = [];
+        let start = 0;
+        for (let end = buffer.indexOf("\n"); end !== -1; start = end + 1, end = buffer.indexOf("\n", start)) {
+          if (!buffer.startsWith("data:", start)) continue;
+          const data = buffer.slice(start + 5, end).trim();
           if (data === "[DONE]") {
             done = true;
             break;
@@ -261,7 +266,11 @@ export class OpenAICompatibleEngine implements Engine {
           } catch {
             continue;
           }
-          if (json.error) throw new EngineError("upstream", json.error.message ?? "upstream error", false);
+          if (json.error) {
+            // What came before the error in this read still reaches the client (and is billed) first.
+            if (batch.length) yield batch;
+            throw new EngineError("upstream", json.error.message ?? "upstream error", false);
+          }
           if (json.usage) usage = json.usage;
           for (const c of json.choices ?? []) {
             const i = c.index ?? 0;
@@ -281,11 +290,13 @@ export class OpenAICompatibleEngine implements Engine {
             }
             count(i, d.content);
             count(i, d.reasoning_content);
-            if (ev.content || ev.reasoning || ev.toolCalls) yield ev;
+            if (ev.content || ev.reasoning || ev.toolCalls) batch.push(ev);
             if (c.finish_reason) finish.set(i, finishReasonOf(c.finish_reason));
             if (c.usage) choiceUsage.set(i, c.usage);
           }
         }
+        buffer = done ? "" : buffer.slice(start);
+        if (batch.length) yield batch;
       }
     } catch (e) {
       if (e instanceof EngineError || signal.aborted) throw e;
@@ -304,15 +315,19 @@ export class OpenAICompatibleEngine implements Engine {
               indices.map((i) => countTokens(produced.get(i) ?? "")),
               usage?.completion_tokens,
             );
-    for (const [k, i] of indices.entries()) {
-      yield { type: "finish", choice: i, finishReason: finish.get(i) ?? "stop", completionTokens: perChoice[k]! };
-    }
+    const last: EngineEvent[] = indices.map((i, k) => ({
+      type: "finish",
+      choice: i,
+      finishReason: finish.get(i) ?? "stop",
+      completionTokens: perChoice[k]!,
+    }));
     const first = choiceUsage.get(indices[0]!);
-    yield {
+    last.push({
       type: "usage",
       promptTokens: usage?.prompt_tokens ?? first?.prompt_tokens ?? req.promptTokens,
       cachedTokens: cachedOf(usage ?? first),
-    };
+    });
+    yield last;
   }
 }
 
