@@ -22,6 +22,8 @@ import { withTransaction } from "../../lib/transaction.ts";
 import { recordOperatorAction } from "../admin/record-operator-action.ts";
 import { invoiceStateError, lockInvoice, releaseInvoiceAmount } from "./apply-invoice.ts";
 import type { InvoiceRow, RedLetterRow } from "./invoice-view.ts";
+// The CLI acts as the seller too, with what issuing needs (not a whole AppContext).
+import type { IssueContext } from "./issue-invoice.ts";
 
 export const RED_LETTER_TIMEOUT_JOB = "invoices.red-letter-timeout";
 
@@ -55,7 +57,7 @@ async function audit(tx: Tx, actor: RedLetterActor, inv: InvoiceRow, action: str
 
 /** Runs one red-letter move on the locked invoice and its open round. */
 async function move<T>(
-  ctx: AppContext,
+  ctx: IssueContext,
   invoiceId: string,
   actor: RedLetterActor,
   fn: (tx: Tx, inv: InvoiceRow, round: RedLetterRow | undefined) => Promise<T>,
@@ -71,7 +73,7 @@ async function setInvoice(tx: Tx, id: string, values: Partial<typeof schema.invo
 }
 
 export async function startRedLetter(opts: {
-  ctx: AppContext;
+  ctx: IssueContext;
   invoiceId: string;
   actor: RedLetterActor;
   reason: string;
@@ -100,7 +102,7 @@ export async function startRedLetter(opts: {
 }
 
 export async function answerRedLetter(opts: {
-  ctx: AppContext;
+  ctx: IssueContext;
   invoiceId: string;
   actor: RedLetterActor;
   answer: "confirm" | "deny";
@@ -123,7 +125,7 @@ export async function answerRedLetter(opts: {
   });
 }
 
-export async function withdrawRedLetter(opts: { ctx: AppContext; invoiceId: string; actor: RedLetterActor }) {
+export async function withdrawRedLetter(opts: { ctx: IssueContext; invoiceId: string; actor: RedLetterActor }) {
   const { ctx, actor } = opts;
   return move(ctx, opts.invoiceId, actor, async (tx, inv, round) => {
     if (!round) throw invoiceStateError(inv.status);
@@ -141,7 +143,7 @@ export async function withdrawRedLetter(opts: { ctx: AppContext; invoiceId: stri
 
 /** The seller issues the red-letter invoice of a round in 01 or 04: the invoice is voided (`refunded`). */
 export async function completeRedLetter(opts: {
-  ctx: AppContext;
+  ctx: IssueContext;
   invoiceId: string;
   redInvoiceNo: string;
   operator: string;
