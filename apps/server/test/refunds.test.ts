@@ -349,6 +349,44 @@ describe("transitions", () => {
     expect(audit).toMatchObject({ after: { status: "rejected", reason: "duplicate request" } });
   });
 
+  it("a rejection e-mails the requester the operator's reason, in the request's language (en-US and zh-CN)", async () => {
+    const en = await signUp(t, { edition: "cn" });
+    const zh = await signUp(t, { edition: "cn" });
+    zh.client.locale = "zh-CN";
+    const enMail = `${en.username}@example.com`;
+    const zhMail = `${zh.username}@example.com`;
+    const a = (
+      await en.client.post(R(en), { items: [{ paymentId: await paid(t, en, "40"), amount: "12.5" }], email: enMail })
+    ).body.items[0];
+    const b = (
+      await zh.client.post(R(zh), { items: [{ paymentId: await paid(t, zh, "40"), amount: "8" }], email: zhMail })
+    ).body.items[0];
+    expect(
+      (await operator.client.post(`${A}/${a.id}/reject`, { reason: "Recharged for a contract still running" })).status,
+    ).toBe(200);
+    const [enRejected] = (await mailsTo(t, enMail)).filter((m) => m.subject.includes("not approved"));
+    expect(enRejected?.subject).toBe("Moonport: refund of ¥12.50 not approved");
+    expect(enRejected?.text).toContain("The operator's reason: Recharged for a contract still running");
+    expect(enRejected?.text).toContain(a.id);
+    // The CLI's rejection e-mails too (a running server sends the queued mail).
+    const out: string[] = [];
+    const code = await rejectRefundCommand.run({
+      config: t.ctx.config,
+      db: t.ctx.db,
+      services: { db: t.ctx.db, keyEvents: t.ctx.keyEvents, log: pino({ level: "silent" }) },
+      args: [b.id, "--reason", "请先结清未付账单"],
+      print: (l) => out.push(l),
+      readInput: async () => "",
+    });
+    expect(code, out.join("\n")).toBe(0);
+    const [zhRejected] = (await mailsTo(t, zhMail)).filter((m) => m.subject.includes("未通过"));
+    expect(zhRejected?.subject).toBe("Moonport：¥8.00 的退款申请未通过");
+    expect(zhRejected?.text).toContain("运营人员给出的原因：请先结清未付账单");
+    // Nothing left the balances.
+    expect((await org(t, en.orgId)).cashBalance).toBe(M("40"));
+    await expectLedgerMatches(t, zh.orgId);
+  });
+
   it("a corporate transfer is paid back by hand: the operator marks it done with the bank reference", async () => {
     const u = await signUp(t, { edition: "cn" });
     const email = `${u.username}@example.com`;
@@ -636,6 +674,101 @@ describe("Stripe against its loopback fake", () => {
     expect(await refund(s, id)).toMatchObject({ status: "failed", failureReason: "expired_or_canceled_card" });
     expect((await org(s, admin.orgId)).cashBalance).toBe(M("25"));
     await expectLedgerMatches(s, admin.orgId);
+  });
+  it("a refund Stripe answers pending stays refunding until charge.refund.updated says succeeded", async () => {
+    const admin = await signUp(s, { edition: "global" });
+    const op = await signUp(s);
+    await s.ctx.db.update(schema.users).set({ role: "operator" }).where(eq(schema.users.id, op.userId));
+    const email = `${admin.username}@example.com`;
+    const pay = await stripePaid(admin, "4000000000007726", "40");
+    const id = (await admin.client.post(R(admin), { items: [{ paymentId: pay.id, amount: "15" }], email })).body
+      .items[0].id;
+    await op.client.post(`${A}/${id}/approve`);
+    await s.ctx.jobs.runDue();
+    const pending = await refund(s, id);
+    // Not counted as refunded: no receipt, still in the operator's queue, the cash held out of the balance.
+    expect(pending).toMatchObject({ status: "refunding", finishedAt: null });
+    expect(pending.providerRef).toMatch(/^re_/);
+    expect((await admin.client.get(R(admin))).body.items[0].status).toBe("refunding");
+    expect((await mailsTo(s, email)).filter((m) => m.subject.includes("refunded"))).toEqual([]);
+    expect((await org(s, admin.orgId)).cashBalance).toBe(M("25"));
+    // A webhook about another refund id (a stale attempt) changes nothing; then Stripe's real answer settles it.
+    stripe.settleRefund(pending.providerRef!, "succeeded");
+    const sent = await stripe.deliverAll();
+    expect(sent.map((x) => [x.status, JSON.parse(x.body).outcome])).toEqual([
+      [200, "refund_settled"],
+      [200, "refund_settled"],
+    ]);
+    expect(await refund(s, id)).toMatchObject({ status: "refunded", providerRef: pending.providerRef });
+    expect((await mailsTo(s, email)).map((m) => m.subject)).toContain("Moonport: $15.00 refunded");
+    expect((await org(s, admin.orgId)).cashBalance).toBe(M("25"));
+    await expectLedgerMatches(s, admin.orgId);
+  });
+
+  it("a pending refund is polled until Stripe settles it; a failure gives the cash back with the §8 message", async () => {
+    const admin = await signUp(s, { edition: "global" });
+    const op = await signUp(s);
+    await s.ctx.db.update(schema.users).set({ role: "operator" }).where(eq(schema.users.id, op.userId));
+    const pay = await stripePaid(admin, "4000000000007726", "30");
+    const id = (await admin.client.post(R(admin), { items: [{ paymentId: pay.id, amount: "30" }], email: EMAIL })).body
+      .items[0].id;
+    await op.client.post(`${A}/${id}/approve`);
+    await s.ctx.jobs.runDue();
+    expect((await refund(s, id)).status).toBe("refunding");
+    expect((await org(s, admin.orgId)).cashBalance).toBe(0n);
+    // First poll a minute later: still pending, asked again later.
+    const reads = stripe.seen.refundReads;
+    clock.advance(61_000);
+    await runJobs(s);
+    expect(stripe.seen.refundReads).toBe(reads + 1);
+    expect((await refund(s, id)).status).toBe("refunding");
+    // Stripe fails it; its webhook is lost: the next poll finds out.
+    stripe.settleRefund((await refund(s, id)).providerRef!, "failed");
+    stripe.events.splice(0);
+    clock.advance(121_000);
+    await runJobs(s);
+    expect(await refund(s, id)).toMatchObject({ status: "failed", failureReason: "lost_or_stolen_card" });
+    expect((await org(s, admin.orgId)).cashBalance).toBe(M("30"));
+    expect((await payment(s, pay.id)).refundedAmount).toBe(0n);
+    await expectLedgerMatches(s, admin.orgId);
+    // The console shows it as "Refund failed: {reason}" (§8) from the list's status and reason.
+    expect((await admin.client.get(R(admin))).body.items[0]).toMatchObject({
+      status: "failed",
+      failureReason: "lost_or_stolen_card",
+    });
+    // No further polls once settled.
+    clock.advance(3_600_000);
+    await runJobs(s);
+    expect(stripe.seen.refundReads).toBe(reads + 2);
+  });
+
+  it("a refund Stripe reported succeeded and later failed (charge.refund.updated) goes failed, its cash back", async () => {
+    const admin = await signUp(s, { edition: "global" });
+    const op = await signUp(s);
+    await s.ctx.db.update(schema.users).set({ role: "operator" }).where(eq(schema.users.id, op.userId));
+    const pay = await stripePaid(admin, "4242424242424242", "50");
+    const id = (await admin.client.post(R(admin), { items: [{ paymentId: pay.id, amount: "20" }], email: EMAIL })).body
+      .items[0].id;
+    await op.client.post(`${A}/${id}/approve`);
+    await runJobs(s);
+    const done = await refund(s, id);
+    expect(done.status).toBe("refunded");
+    expect((await org(s, admin.orgId)).cashBalance).toBe(M("30"));
+    stripe.settleRefund(done.providerRef!, "failed");
+    await stripe.deliverAll();
+    expect(await refund(s, id)).toMatchObject({ status: "failed", failureReason: "lost_or_stolen_card" });
+    expect((await org(s, admin.orgId)).cashBalance).toBe(M("50"));
+    expect((await payment(s, pay.id)).refundedAmount).toBe(0n);
+    await expectLedgerMatches(s, admin.orgId);
+    // A forged or unsigned refund event changes nothing.
+    const forged = JSON.stringify({
+      id: "evt_forged",
+      object: "event",
+      type: "charge.refund.updated",
+      data: { object: { id: done.providerRef, object: "refund", status: "succeeded", metadata: { refundId: id } } },
+    });
+    expect((await stripe.deliver({ body: forged }, stripe.sign(forged, "whsec_wrong"))).status).toBe(400);
+    expect((await refund(s, id)).status).toBe("failed");
   });
 });
 

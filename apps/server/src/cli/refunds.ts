@@ -1,7 +1,7 @@
 import { formatMoney } from "@moonport/contracts";
 import { approveRefund, listRefundQueue, rejectRefund } from "../modules/refunds/manage-refund.ts";
-import { decisionCommand } from "./decision-command.ts";
 import type { CliCommand } from "./commands.ts";
+import { decisionCommand } from "./decision-command.ts";
 
 /**
  * The operator's refund queue (also in the back office, Queues → Refunds). Approving here debits the cash and
@@ -29,8 +29,9 @@ export const refundQueueCommand: CliCommand = {
   },
 };
 
-const refundServices = (opts: { services: Parameters<CliCommand["run"]>[0]["services"] }) => ({
+const refundServices = (opts: Pick<Parameters<CliCommand["run"]>[0], "services" | "config">) => ({
   ...opts.services,
+  config: opts.config,
   clock: { now: () => new Date() },
 });
 
