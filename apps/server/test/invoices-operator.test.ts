@@ -14,13 +14,14 @@ import {
   completeRedLetterCommand,
   confirmRedLetterCommand,
   denyRedLetterCommand,
+  importInvoiceCommand,
   startRedLetterCommand,
   withdrawRedLetterCommand,
 } from "../src/cli/invoices.ts";
 import { confirmPayment } from "../src/modules/billing/settle-payment.ts";
 import { decideVerification } from "../src/modules/verification/decide-verification.ts";
-import { COMPANY_APPLICATION, residentId, signUp, type TestUser } from "./console-helpers.ts";
-import { createTestApp, type TestApp, testClock } from "./helpers.ts";
+import { addOrgMember, COMPANY_APPLICATION, residentId, signUp, type TestUser } from "./console-helpers.ts";
+import { createTestApp, type TestApp, TestClient, testClock } from "./helpers.ts";
 
 const clock = testClock();
 let t: TestApp;
@@ -200,5 +201,181 @@ describe("red-letter moves on the command line (the seller's side)", () => {
       .from(schema.operatorActions)
       .where(and(eq(schema.operatorActions.target, id), eq(schema.operatorActions.action, "invoice.red_letter.start")));
     expect(row).toMatchObject({ actor: "cli", after: { status: "refunding", state: "01" } });
+  });
+});
+
+describe("imported invoices (issued outside the platform)", () => {
+  const today = () => new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Shanghai" }).format(clock.now());
+  const body = (u: TestUser, items: { paymentId: string; amount: string }[], extra: object = {}) => ({
+    orgId: u.orgId,
+    invoiceNo: invoiceNo("0311"),
+    title: "Acme Technology Co., Ltd.",
+    issuedOn: "2026-01-15",
+    items,
+    ...extra,
+  });
+
+  it("an operator records one over paid recharges: held like an application, shown as imported, audited", async () => {
+    const u = await signUp(t, { edition: "cn" });
+    const p1 = await paid(u, "100");
+    const p2 = await paid(u, "50");
+    const req = body(u, [
+      { paymentId: p1, amount: "60" },
+      { paymentId: p2, amount: "50" },
+    ]);
+    const res = await operator.client.post(`${A}/import`, req);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body).toMatchObject({
+      status: "imported",
+      invoiceNo: req.invoiceNo,
+      title: req.title,
+      titleType: "company",
+      invoiceType: "general",
+      amount: M("110").toString(),
+      net: M("100.92").toString(), // 110 / 1.09 = 100.917… → 100.92, tax 9.08
+      tax: M("9.08").toString(),
+      pdfAvailable: false,
+    });
+    expect(res.body.issuedAt).toBe("2026-01-14T16:00:00.000Z"); // the day in Asia/Shanghai
+    expect((await payment(p1)).invoicedAmount).toBe(M("60"));
+    expect((await payment(p2)).invoicedAmount).toBe(M("50"));
+
+    // The customer sees it in the invoice records; the held amounts are no longer available to invoice or refund.
+    const records = await u.client.get(I(u));
+    expect(records.body.items[0]).toMatchObject({ id: res.body.id, status: "imported", invoiceNo: req.invoiceNo });
+    const overview = (await u.client.get(`/api/orgs/${u.orgId}/invoices/overview`)).body;
+    expect(overview.payments.find((p: { id: string }) => p.id === p1).available).toBe(M("40").toString());
+    const refund = await u.client.post(`/api/orgs/${u.orgId}/refunds`, {
+      items: [{ paymentId: p2, amount: "1" }],
+      email: "me@example.com",
+    });
+    expect(refund.status).toBe(409);
+    expect(refund.body.error.code).toBe("refund_invoice_held");
+    // It cannot be voided on the platform (it was not issued here), and it is listed with the issued ones.
+    expect((await operator.client.post(`${A}/${res.body.id}/red-letter`, { reason: "x" })).status).toBe(409);
+    const issued = await operator.client.get(`${A}?queue=issued`);
+    expect(issued.body.items.map((i: { id: string }) => i.id)).toContain(res.body.id);
+
+    const [audit] = await t.ctx.db
+      .select()
+      .from(schema.operatorActions)
+      .where(and(eq(schema.operatorActions.target, res.body.id), eq(schema.operatorActions.action, "invoice.import")));
+    expect(audit).toMatchObject({
+      actor: operator.userId,
+      after: { status: "imported", invoiceNo: req.invoiceNo, amount: M("110").toString() },
+      details: { orgId: u.orgId },
+    });
+  });
+
+  it("bad input changes nothing: over the available amount, foreign or unpaid payments, future date, taken number", async () => {
+    const u = await signUp(t, { edition: "cn" });
+    const other = await signUp(t, { edition: "cn" });
+    const p = await paid(u, "30");
+    const foreign = await paid(other, "30");
+    const unpaid = (
+      await u.client.post(`/api/orgs/${u.orgId}/payments`, { amount: "9", payType: "wxpay", agreement: true })
+    ).body.id;
+    const count = async () =>
+      (await t.ctx.db.select().from(schema.invoices).where(eq(schema.invoices.orgId, u.orgId))).length;
+    const refused = async (req: object, path: string, message?: string) => {
+      operator.client.locale = "zh-CN";
+      const r = await operator.client.post(`${A}/import`, req);
+      operator.client.locale = "en-US";
+      expect(r.status, JSON.stringify(r.body)).toBe(400);
+      const detail = r.body.error.details.find((d: { path: string }) => d.path === path);
+      expect(detail, JSON.stringify(r.body)).toBeDefined();
+      if (message) expect(detail.message).toBe(message);
+    };
+    await refused(body(u, [{ paymentId: p, amount: "30.01" }]), "items.0.amount", "不能超过可开票金额 ¥30.00。");
+    await refused(body(u, [{ paymentId: foreign, amount: "1" }]), "items.0.paymentId");
+    await refused(body(u, [{ paymentId: unpaid, amount: "1" }]), "items.0.paymentId");
+    await refused(body(u, [{ paymentId: p, amount: "0" }]), "items.0.amount");
+    await refused(
+      body(u, [{ paymentId: p, amount: "1" }], { issuedOn: "2999-01-01" }),
+      "issuedOn",
+      "开票日期不能晚于今天。",
+    );
+    await refused(body(u, [{ paymentId: p, amount: "1" }], { issuedOn: "2026-13-01" }), "issuedOn");
+    await refused(body(u, [{ paymentId: p, amount: "1" }], { invoiceNo: "12" }), "invoiceNo");
+    await refused(body(u, []), "items");
+    expect(
+      (await operator.client.post(`${A}/import`, body(u, [{ paymentId: p, amount: "1" }], { orgId: "org_missing" })))
+        .status,
+    ).toBe(404);
+    expect(await count()).toBe(0);
+    expect((await payment(p)).invoicedAmount).toBe(0n);
+
+    const first = body(u, [{ paymentId: p, amount: "10" }], { issuedOn: today() });
+    expect((await operator.client.post(`${A}/import`, first)).status).toBe(201);
+    const dup = await operator.client.post(`${A}/import`, { ...first, items: [{ paymentId: p, amount: "5" }] });
+    expect(dup.body.error.code).toBe("invoice_no_taken");
+    expect(await count()).toBe(1);
+    expect((await payment(p)).invoicedAmount).toBe(M("10"));
+  });
+
+  it("only operators can import (role matrix)", async () => {
+    const u = await signUp(t, { edition: "cn" });
+    const member = await signUp(t);
+    await addOrgMember(t, u.orgId, member, "member");
+    const p = await paid(u, "20");
+    const req = body(u, [{ paymentId: p, amount: "20" }]);
+    // The back office answers everyone but an operator like a missing route.
+    expect((await new TestClient(t.app).post(`${A}/import`, req)).status).toBe(404);
+    expect((await u.client.post(`${A}/import`, req)).status).toBe(404); // the organization's admin
+    expect((await member.client.post(`${A}/import`, req)).status).toBe(404);
+    expect((await payment(p)).invoicedAmount).toBe(0n);
+    expect((await operator.client.post(`${A}/import`, req)).status).toBe(201);
+  });
+
+  it("import-invoice on the command line", async () => {
+    const u = await signUp(t, { edition: "cn" });
+    const p = await paid(u, "80");
+    const no = invoiceNo("0312");
+    expect((await cli(importInvoiceCommand, [u.orgId, no])).code).toBe(2); // no title, date or payment
+    const bad = await cli(importInvoiceCommand, [
+      u.orgId,
+      no,
+      "--title",
+      "张三",
+      "--date",
+      "2026-01-02",
+      "--payment",
+      `${p}=90`,
+    ]);
+    expect(bad.code).toBe(1);
+    expect(bad.out).toContain("items.0.amount: At most the available amount of ¥80.00.");
+    const missing = await cli(importInvoiceCommand, [
+      "org_missing",
+      no,
+      "--title",
+      "x",
+      "--date",
+      "2026-01-02",
+      "--payment",
+      `${p}=1`,
+    ]);
+    expect(missing.out).toBe('No organization "org_missing".');
+    const ok = await cli(importInvoiceCommand, [
+      u.orgId,
+      no,
+      "--title",
+      "张三",
+      "--title-type",
+      "personal",
+      "--date",
+      "2026-01-02",
+      "--payment",
+      `${p}=80`,
+    ]);
+    expect(ok.code, ok.out).toBe(0);
+    expect(ok.out).toContain(`Imported ${no} as inv_`);
+    const [row] = (await u.client.get(I(u))).body.items;
+    expect(row).toMatchObject({ status: "imported", invoiceNo: no, titleType: "personal", amount: M("80").toString() });
+    expect((await payment(p)).invoicedAmount).toBe(M("80"));
+    const [audit] = await t.ctx.db
+      .select()
+      .from(schema.operatorActions)
+      .where(and(eq(schema.operatorActions.target, row.id), eq(schema.operatorActions.action, "invoice.import")));
+    expect(audit?.actor).toBe("cli");
   });
 });

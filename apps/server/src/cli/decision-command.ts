@@ -1,4 +1,4 @@
-import { errorMessage } from "@moonport/contracts";
+import { errorMessage, translateValidation } from "@moonport/contracts";
 import { AppError } from "../lib/app-error.ts";
 import type { CliCommand } from "./commands.ts";
 
@@ -62,13 +62,15 @@ export function decisionCommand(def: {
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
         if (err.code === "not_found") opts.print(`No ${def.noun} ${JSON.stringify(parsed.id)}.`);
-        else {
-          opts.print(
-            `Refused: ${errorMessage(err.code, "en-US", err.params)} The ${def.noun} ${parsed.id} was not changed.`,
-          );
-        }
+        else printRefusal(opts.print, err, `The ${def.noun} ${parsed.id} was not changed.`);
         return 1;
       }
     },
   };
+}
+
+/** A domain refusal in English, with its field problems one a line, and what it means for the operator. */
+export function printRefusal(print: (line: string) => void, err: AppError, outcome: string): void {
+  print(`Refused: ${errorMessage(err.code, "en-US", err.params)} ${outcome}`);
+  for (const d of err.details ?? []) print(`    ${d.path}: ${translateValidation(d.message, "en-US")}`);
 }

@@ -1,22 +1,36 @@
 /**
  * The operator's invoice queue on the command line (the back office's Queues → Invoices does the same):
  * `invoice-queue`, `issue-invoice <id> <invoice-number>`, `fail-invoice <id> --reason "…"`, the seller's
- * red-letter moves `red-letter-start|confirm|deny|withdraw|complete`. Issuing renders the
+ * red-letter moves `red-letter-start|confirm|deny|withdraw|complete`, and `import-invoice` for one issued outside. Issuing renders the
  * PDF into the same store as the server (DATA_DIR/exports, or the S3 bucket) and queues its e-mail as a job, which
  * the server sends once it runs.
  */
 
 import path from "node:path";
-import { formatMoney, IssueInvoiceRequest, RED_LETTER_STATE_TEXT, type RedLetterState } from "@moonport/contracts";
+import {
+  formatMoney,
+  ImportInvoiceRequest,
+  IssueInvoiceRequest,
+  RED_LETTER_STATE_TEXT,
+  type RedLetterState,
+  translateValidation,
+} from "@moonport/contracts";
 import type { AppContext } from "../context.ts";
 import { createJobRunner } from "../jobs/runner.ts";
+import { AppError } from "../lib/app-error.ts";
 import { localFileStorage, objectFileStorage } from "../lib/file-storage.ts";
 import { createFileStore } from "../modules/files/store/index.ts";
+import { importInvoice } from "../modules/invoices/import-invoice.ts";
 import { failInvoice, type IssueContext, issueInvoice } from "../modules/invoices/issue-invoice.ts";
 import { listInvoiceQueue } from "../modules/invoices/list-invoices.ts";
-import { answerRedLetter, completeRedLetter, startRedLetter, withdrawRedLetter } from "../modules/invoices/red-letter.ts";
-import { decisionCommand } from "./decision-command.ts";
+import {
+  answerRedLetter,
+  completeRedLetter,
+  startRedLetter,
+  withdrawRedLetter,
+} from "../modules/invoices/red-letter.ts";
 import type { CliCommand } from "./commands.ts";
+import { decisionCommand, printRefusal } from "./decision-command.ts";
 
 function issueContext(opts: Parameters<CliCommand["run"]>[0]): IssueContext {
   const { config, services } = opts;
@@ -146,3 +160,66 @@ export const completeRedLetterCommand = decisionCommand({
     return `Voided ${id} by the red-letter invoice ${redInvoiceNo}; its amount can be invoiced again or refunded.`;
   },
 });
+
+/** `--name value` options (repeatable ones collected), for import-invoice. */
+function readOptions(args: string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (!a.startsWith("--")) continue;
+    const value = args[i + 1] !== undefined && !args[i + 1]!.startsWith("--") ? args[++i]! : "";
+    out.set(a.slice(2), [...(out.get(a.slice(2)) ?? []), value]);
+  }
+  return out;
+}
+
+/**
+ * Records an invoice issued outside the platform over an organization's paid recharges (status `imported`; the
+ * back office's Queues → Invoices → Import does the same): its amounts are held on the payments like an
+ * application's.
+ */
+export const importInvoiceCommand: CliCommand = {
+  name: "import-invoice",
+  summary: "Record an invoice issued outside the platform for an organization's paid recharges (imported)",
+  async run({ config, services, args, print }) {
+    const [orgId, invoiceNo] = args;
+    const o = readOptions(args.slice(2));
+    const one = (k: string) => o.get(k)?.[0];
+    const parsed = ImportInvoiceRequest.safeParse({
+      orgId: orgId?.startsWith("--") ? undefined : orgId,
+      invoiceNo,
+      title: one("title"),
+      issuedOn: one("date"),
+      titleType: one("title-type"),
+      invoiceType: one("type"),
+      method: one("method"),
+      items: (o.get("payment") ?? []).map((p) => {
+        const [paymentId, amount] = p.split("=");
+        return { paymentId, amount };
+      }),
+    });
+    if (!parsed.success) {
+      print(
+        'Usage: npm run moonport -- import-invoice <org-id> <invoice-number> --title "<buyer\'s title>" --date YYYY-MM-DD --payment <payment-id>=<amount> [--payment …] [--title-type personal|company] [--type general|special] [--method electronic|paper]',
+      );
+      for (const i of parsed.error.issues) print(`    ${i.path.join(".")}: ${translateValidation(i.message, "en-US")}`);
+      return 2;
+    }
+    try {
+      const row = await importInvoice({
+        ctx: { ...services, config, clock: { now: () => new Date() } },
+        body: parsed.data,
+        operator: "cli",
+      });
+      print(
+        `Imported ${row.invoiceNo} as ${row.id}: ${formatMoney(row.amount, row.currency, 2)} for org ${row.orgId}, held on ${parsed.data.items.length} payment(s).`,
+      );
+      return 0;
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      if (err.code === "not_found") print(`No organization ${JSON.stringify(parsed.data.orgId)}.`);
+      else printRefusal(print, err, "Nothing was recorded.");
+      return 1;
+    }
+  },
+};

@@ -1,6 +1,6 @@
 import { decideVerification, listPendingVerifications } from "../modules/verification/decide-verification.ts";
-import { decisionCommand } from "./decision-command.ts";
 import type { CliCommand } from "./commands.ts";
+import { decisionCommand } from "./decision-command.ts";
 
 /** The operator's review queue of verification applications (back-office screens come later). */
 export const verificationQueueCommand: CliCommand = {
@@ -25,8 +25,7 @@ export const verificationQueueCommand: CliCommand = {
 function verificationDecision(decision: "approve" | "reject") {
   return decisionCommand({
     name: `${decision}-verification`,
-    usage:
-      decision === "approve" ? "<application-id>" : '<application-id> --reason "<why, shown to the applicant>"',
+    usage: decision === "approve" ? "<application-id>" : '<application-id> --reason "<why, shown to the applicant>"',
     noun: "application",
     reasonRequired: decision === "reject",
     summary:

@@ -32,7 +32,7 @@ export function assertInvoicingAllowed(org: OrgAccess["org"]): void {
   if (org.verification === "unverified") throw new AppError("invoice_needs_verification");
 }
 
-type Problem = { path: string; message: string };
+export type Problem = { path: string; message: string };
 
 export async function applyInvoice(opts: {
   ctx: AppContext;
@@ -46,15 +46,7 @@ export async function applyInvoice(opts: {
   assertInvoicingAllowed(org);
 
   const problems: Problem[] = [];
-  const seen = new Set<string>();
-  const wanted = body.items.map((item, i) => {
-    const amount = parseMoney(item.amount);
-    if (amount <= 0n) problems.push({ path: `items.${i}.amount`, message: vmsg("invoice_amount_positive") });
-    if (seen.has(item.paymentId))
-      problems.push({ path: `items.${i}.paymentId`, message: vmsg("invoice_duplicate_payment") });
-    seen.add(item.paymentId);
-    return { index: i, paymentId: item.paymentId, amount };
-  });
+  const wanted = readWantedItems(body.items, problems);
 
   const [title] = await ctx.db
     .select()
@@ -73,28 +65,7 @@ export async function applyInvoice(opts: {
   const { net, tax } = splitTax(gross, VAT_RATE_BP);
   const id = newId("inv");
   const row = await withTransaction(ctx, async (tx) => {
-    const ids = [...new Set(wanted.map((w) => w.paymentId))].sort();
-    const payments = await tx
-      .select()
-      .from(schema.payments)
-      .where(and(inArray(schema.payments.id, ids), eq(schema.payments.orgId, org.id)))
-      .orderBy(asc(schema.payments.id))
-      .for("update");
-    for (const w of wanted) {
-      const p = payments.find((x) => x.id === w.paymentId);
-      if (p?.status !== "success") {
-        problems.push({ path: `items.${w.index}.paymentId`, message: vmsg("invoice_payment_unavailable") });
-        continue;
-      }
-      const available = p.amount - p.invoicedAmount - p.refundedAmount;
-      if (w.amount > available) {
-        problems.push({
-          path: `items.${w.index}.amount`,
-          message: vmsg("invoice_amount_exceeds", { available: formatMoney(available, p.currency) }),
-        });
-      }
-    }
-    if (problems.length) throw new AppError("validation_failed", { details: problems });
+    await checkAvailable(tx, org.id, wanted);
     const [inserted] = await tx
       .insert(schema.invoices)
       .values({
@@ -121,15 +92,7 @@ export async function applyInvoice(opts: {
         createdAt: ctx.clock.now(),
       })
       .returning();
-    await tx
-      .insert(schema.invoicePayments)
-      .values(wanted.map((w) => ({ invoiceId: id, paymentId: w.paymentId, amount: w.amount })));
-    for (const w of wanted) {
-      await tx
-        .update(schema.payments)
-        .set({ invoicedAmount: sql`${schema.payments.invoicedAmount} + ${w.amount}` })
-        .where(eq(schema.payments.id, w.paymentId));
-    }
+    await holdInvoiceAmount(tx, id, wanted);
     // Electronic general invoices may be issued without an operator (INVOICE_AUTO_ISSUE): a job after the commit.
     if (ctx.config.invoices.autoIssue && body.method === "electronic" && body.invoiceType === "general") {
       await ctx.jobs.enqueue({ name: AUTO_ISSUE_JOB, payload: { invoiceId: id } }, { tx });
@@ -138,6 +101,70 @@ export async function applyInvoice(opts: {
   });
   const [view] = await toInvoices(ctx.db, [row]);
   return view!;
+}
+
+/** One recharge an invoice covers: `index` is its place in the request, for field problems. */
+export interface WantedItem {
+  index: number;
+  paymentId: string;
+  amount: bigint;
+}
+
+/** The requested recharges as exact amounts; a non-positive amount or a payment listed twice is a problem. */
+export function readWantedItems(items: { paymentId: string; amount: string }[], problems: Problem[]): WantedItem[] {
+  const seen = new Set<string>();
+  return items.map((item, i) => {
+    const amount = parseMoney(item.amount);
+    if (amount <= 0n) problems.push({ path: `items.${i}.amount`, message: vmsg("invoice_amount_positive") });
+    if (seen.has(item.paymentId))
+      problems.push({ path: `items.${i}.paymentId`, message: vmsg("invoice_duplicate_payment") });
+    seen.add(item.paymentId);
+    return { index: i, paymentId: item.paymentId, amount };
+  });
+}
+
+/**
+ * Locks the organization's payments an invoice is to cover (in id order) and checks each amount against what is
+ * available (amount − invoiced − refunded); field problems as a validation error. The caller's transaction keeps
+ * the locks until `holdInvoiceAmount` has taken the amounts.
+ */
+export async function checkAvailable(tx: Tx, orgId: string, wanted: WantedItem[]): Promise<void> {
+  const problems: Problem[] = [];
+  const ids = [...new Set(wanted.map((w) => w.paymentId))].sort();
+  const payments = await tx
+    .select()
+    .from(schema.payments)
+    .where(and(inArray(schema.payments.id, ids), eq(schema.payments.orgId, orgId)))
+    .orderBy(asc(schema.payments.id))
+    .for("update");
+  for (const w of wanted) {
+    const p = payments.find((x) => x.id === w.paymentId);
+    if (p?.status !== "success") {
+      problems.push({ path: `items.${w.index}.paymentId`, message: vmsg("invoice_payment_unavailable") });
+      continue;
+    }
+    const available = p.amount - p.invoicedAmount - p.refundedAmount;
+    if (w.amount > available) {
+      problems.push({
+        path: `items.${w.index}.amount`,
+        message: vmsg("invoice_amount_exceeds", { available: formatMoney(available, p.currency) }),
+      });
+    }
+  }
+  if (problems.length) throw new AppError("validation_failed", { details: problems });
+}
+
+/** Records which payments the (inserted) invoice covers and adds the amounts to their invoiced amount. */
+export async function holdInvoiceAmount(tx: Tx, invoiceId: string, wanted: WantedItem[]): Promise<void> {
+  await tx
+    .insert(schema.invoicePayments)
+    .values(wanted.map((w) => ({ invoiceId, paymentId: w.paymentId, amount: w.amount })));
+  for (const w of wanted) {
+    await tx
+      .update(schema.payments)
+      .set({ invoicedAmount: sql`${schema.payments.invoicedAmount} + ${w.amount}` })
+      .where(eq(schema.payments.id, w.paymentId));
+  }
 }
 
 /** Locks an invoice of the organization (any organization when `orgId` is undefined: operators). */
