@@ -7,7 +7,6 @@
 import { parseMoney } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { and, eq } from "drizzle-orm";
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CliCommand } from "../src/cli/commands.ts";
 import {
@@ -19,8 +18,15 @@ import {
   withdrawRedLetterCommand,
 } from "../src/cli/invoices.ts";
 import { confirmPayment } from "../src/modules/billing/settle-payment.ts";
-import { decideVerification } from "../src/modules/verification/decide-verification.ts";
-import { addOrgMember, COMPANY_APPLICATION, residentId, signUp, type TestUser } from "./console-helpers.ts";
+import {
+  addOrgMember,
+  COMPANY_APPLICATION,
+  runCli,
+  signUp,
+  type TestUser,
+  verifyCompany as verifyCompanyAs,
+  verifyPersonally,
+} from "./console-helpers.ts";
 import { createTestApp, type TestApp, TestClient, testClock } from "./helpers.ts";
 
 const clock = testClock();
@@ -37,37 +43,8 @@ const M = parseMoney;
 const I = (u: TestUser) => `/api/orgs/${u.orgId}/invoices`;
 const A = "/api/admin/invoices";
 
-async function cli(cmd: CliCommand, args: string[]) {
-  const lines: string[] = [];
-  const code = await cmd.run({
-    config: t.ctx.config,
-    db: t.ctx.db,
-    services: { db: t.ctx.db, keyEvents: t.ctx.keyEvents, log: pino({ level: "silent" }) },
-    args,
-    print: (l) => lines.push(l),
-    readInput: async () => "",
-  });
-  return { code, out: lines.join("\n") };
-}
-
-async function verifyPersonally(u: TestUser) {
-  const r = await u.client.post(`/api/orgs/${u.orgId}/verification/personal`, {
-    realName: "张三",
-    idNumber: residentId("11010519491231002"),
-  });
-  expect(r.body.state).toBe("personal");
-}
-
-async function verifyCompany(u: TestUser) {
-  await verifyPersonally(u);
-  const c = await u.client.post(`/api/orgs/${u.orgId}/verification/company`, COMPANY_APPLICATION);
-  await decideVerification({
-    ctx: t.ctx,
-    applicationId: c.body.applications[0].id,
-    decision: "approve",
-    operator: operator.userId,
-  });
-}
+const cli = (cmd: CliCommand, args: string[]) => runCli(t, cmd, args);
+const verifyCompany = (u: TestUser) => verifyCompanyAs(t, u, operator.userId);
 
 /** A paid recharge: a WeChat Pay order confirmed by an operator. */
 async function paid(u: TestUser, amount: string): Promise<string> {

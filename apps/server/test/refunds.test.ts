@@ -7,8 +7,8 @@
 import { parseMoney } from "@moonport/contracts";
 import { newId, schema } from "@moonport/db";
 import { and, eq, sql } from "drizzle-orm";
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CliCommand } from "../src/cli/commands.ts";
 import { approveRefundCommand, refundQueueCommand, rejectRefundCommand } from "../src/cli/refunds.ts";
 import { withTransaction } from "../src/lib/transaction.ts";
 import { chargeOrganizations } from "../src/modules/billing/charge-organizations.ts";
@@ -16,7 +16,7 @@ import { issueVoucher } from "../src/modules/billing/credit.ts";
 import { confirmPayment, settlePayment } from "../src/modules/billing/settle-payment.ts";
 import { providerNamed } from "../src/modules/payments/providers/index.ts";
 import { tokenizeCard } from "../src/modules/payments/sandbox-psp.ts";
-import { addOrgMember, saveInvoiceInfo, signUp, type TestUser } from "./console-helpers.ts";
+import { addOrgMember, runCli, saveInvoiceInfo, signUp, type TestUser } from "./console-helpers.ts";
 import { orgMoney } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp, testClock } from "./helpers.ts";
 import { startFakeAlipay } from "./support/fake-alipay.ts";
@@ -369,16 +369,8 @@ describe("transitions", () => {
     expect(enRejected?.text).toContain("The operator's reason: Recharged for a contract still running");
     expect(enRejected?.text).toContain(a.id);
     // The CLI's rejection e-mails too (a running server sends the queued mail).
-    const out: string[] = [];
-    const code = await rejectRefundCommand.run({
-      config: t.ctx.config,
-      db: t.ctx.db,
-      services: { db: t.ctx.db, keyEvents: t.ctx.keyEvents, log: pino({ level: "silent" }) },
-      args: [b.id, "--reason", "请先结清未付账单"],
-      print: (l) => out.push(l),
-      readInput: async () => "",
-    });
-    expect(code, out.join("\n")).toBe(0);
+    const rejected = await runCli(t, rejectRefundCommand, [b.id, "--reason", "请先结清未付账单"]);
+    expect(rejected.code, rejected.out).toBe(0);
     const [zhRejected] = (await mailsTo(t, zhMail)).filter((m) => m.subject.includes("未通过"));
     expect(zhRejected?.subject).toBe("Moonport：¥8.00 的退款申请未通过");
     expect(zhRejected?.text).toContain("运营人员给出的原因：请先结清未付账单");
@@ -520,18 +512,7 @@ describe("provider failure", () => {
 });
 
 describe("CLI", () => {
-  async function cli(cmd: typeof approveRefundCommand, args: string[]) {
-    const lines: string[] = [];
-    const code = await cmd.run({
-      config: t.ctx.config,
-      db: t.ctx.db,
-      services: { db: t.ctx.db, keyEvents: t.ctx.keyEvents, log: pino({ level: "silent" }) },
-      args,
-      print: (l) => lines.push(l),
-      readInput: async () => "",
-    });
-    return { code, out: lines.join("\n") };
-  }
+  const cli = (cmd: CliCommand, args: string[]) => runCli(t, cmd, args);
 
   it("refund-queue, approve-refund (the server's job refunds), reject-refund --reason", async () => {
     const u = await signUp(t, { edition: "cn" });
@@ -740,6 +721,8 @@ describe("Stripe against its loopback fake", () => {
     clock.advance(3_600_000);
     await runJobs(s);
     expect(stripe.seen.refundReads).toBe(reads + 2);
+    // Back to the wall clock: the providers' notifications later in this file are checked against it.
+    clock.advance(-(61_000 + 121_000 + 3_600_000));
   });
 
   it("a refund Stripe reported succeeded and later failed (charge.refund.updated) goes failed, its cash back", async () => {
@@ -859,6 +842,49 @@ describe("Alipay and WeChat Pay against their loopback fakes", () => {
     );
     expect(refused).toEqual({ status: "refused", reason: "INVALID_REQUEST" });
     await expectLedgerMatches(a, admin.orgId);
+  });
+
+  it("a WeChat Pay refund answered PROCESSING stays refunding and is polled until SUCCESS or ABNORMAL", async () => {
+    const admin = await signUp(a, { edition: "cn" });
+    const op = await signUp(a);
+    await a.ctx.db.update(schema.users).set({ role: "operator" }).where(eq(schema.users.id, op.userId));
+    const order = await admin.client.post(`/api/orgs/${admin.orgId}/payments`, {
+      amount: "50",
+      payType: "wxpay",
+      agreement: true,
+    });
+    expect((await wechat.pay(order.body.id)).status).toBe(200);
+    const ask = async (amount: string) => {
+      const id = (await admin.client.post(R(admin), { items: [{ paymentId: order.body.id, amount }], email: EMAIL }))
+        .body.items[0].id as string;
+      await op.client.post(`${A}/${id}/approve`);
+      return id;
+    };
+    wechat.refundMode.processing = true;
+    try {
+      const ok = await ask("20");
+      const lost = await ask("10");
+      await a.ctx.jobs.runDue();
+      expect((await refund(a, ok)).status).toBe("refunding");
+      expect((await refund(a, lost)).status).toBe("refunding");
+      expect((await org(a, admin.orgId)).cashBalance).toBe(M("20"));
+      const queries = wechat.seen.refundQueries;
+      clock.advance(61_000);
+      await runJobs(a);
+      expect(wechat.seen.refundQueries).toBe(queries + 2); // still PROCESSING: asked again later
+      wechat.settleRefund(`moonport-refund-${ok}-1`, "SUCCESS");
+      wechat.settleRefund(`moonport-refund-${lost}-1`, "ABNORMAL");
+      clock.advance(121_000);
+      await runJobs(a);
+      expect(await refund(a, ok)).toMatchObject({ status: "refunded" });
+      expect(await refund(a, lost)).toMatchObject({ status: "failed", failureReason: "ABNORMAL" });
+      expect((await org(a, admin.orgId)).cashBalance).toBe(M("30"));
+      expect((await payment(a, order.body.id)).refundedAmount).toBe(M("20"));
+      await expectLedgerMatches(a, admin.orgId);
+    } finally {
+      wechat.refundMode.processing = false;
+      clock.advance(-(61_000 + 121_000));
+    }
   });
 
   it("refunds part of a paid order by alipay.trade.refund, once per out_request_no (signed both ways)", async () => {

@@ -41,6 +41,8 @@ export const EXECUTE_ATTEMPTS = 8;
 /** What the state changes need: the CLI has these too (the job it enqueues runs in a server). */
 type Ctx = Pick<AppContext, "db" | "log" | "clock" | "keyEvents">;
 const debitReference = (r: Pick<RefundRow, "id" | "attempt">) => `refund:${r.id}:${r.attempt}`;
+/** The provider's idempotency key of one attempt (WeChat Pay's `out_refund_no`, by which it is looked up too). */
+const refundIdempotencyKey = (refundId: string, attempt: number) => `moonport-refund-${refundId}-${attempt}`;
 
 /** Whether the payment's provider refunds through its API; otherwise an operator pays back by hand. */
 export function refundsByHand(ctx: AppContext, payment: Pick<PaymentRow, "provider">): boolean {
@@ -241,7 +243,7 @@ export async function executeRefund(ctx: AppContext, job: { refundId: string; at
     outcome = await provider.refund(
       row.payment,
       {
-        idempotencyKey: `moonport-refund-${row.refund.id}-${job.attempt}`,
+        idempotencyKey: refundIdempotencyKey(row.refund.id, job.attempt),
         refundId: row.refund.id,
         amount: row.refund.amount,
       },
@@ -345,7 +347,10 @@ export async function pollRefund(ctx: AppContext, p: PollPayload) {
   if (row?.refund.status !== "refunding" || row.refund.attempt !== p.attempt || !row.refund.providerRef) return;
   const provider = providerNamed(ctx, row.payment.provider);
   if (!provider?.refundStatus) return;
-  const outcome = await provider.refundStatus(row.payment, row.refund.providerRef);
+  const outcome = await provider.refundStatus(row.payment, {
+    providerRef: row.refund.providerRef,
+    idempotencyKey: refundIdempotencyKey(p.refundId, p.attempt),
+  });
   if (outcome.status !== "pending") {
     await recordRefundOutcome(ctx, p.refundId, p.attempt, outcome, row.refund.providerRef);
     return;

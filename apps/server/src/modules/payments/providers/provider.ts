@@ -106,8 +106,11 @@ export interface PaymentProvider {
   readonly acknowledgement: Acknowledgement;
   /** Refunds part or all of a paid order (absent: the provider cannot refund through its API). */
   refund?(payment: PaymentRow, order: RefundOrder, card: CardRow | null): Promise<RefundOutcome>;
-  /** Asks where a `pending` refund stands (by the provider's refund id); the poll job's question. */
-  refundStatus?(payment: PaymentRow, providerRef: string): Promise<RefundOutcome>;
+  /**
+   * Asks where a `pending` refund stands, by the provider's refund id or our idempotency key (WeChat Pay looks
+   * refunds up by `out_refund_no`); the poll job's question.
+   */
+  refundStatus?(payment: PaymentRow, ref: { providerRef: string; idempotencyKey: string }): Promise<RefundOutcome>;
   /** What the browser needs to tokenize a card with this provider (cards only). */
   readonly cardClient?: { name: string; tokenizeUrl: string | null; publishableKey: string | null };
 }

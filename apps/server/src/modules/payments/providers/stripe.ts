@@ -139,7 +139,7 @@ export function stripeProvider(ctx: Pick<AppContext, "config" | "log">): Payment
         throw err;
       }
     },
-    async refundStatus(_payment, providerRef) {
+    async refundStatus(_payment, { providerRef }) {
       return refundOutcome(await stripe.refunds.retrieve(providerRef));
     },
     async removeCard(card) {

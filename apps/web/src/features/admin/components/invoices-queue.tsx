@@ -38,7 +38,9 @@ export function InvoicesQueue() {
             {r.title}
           </Text>
           <Text size="xs" c="dimmed">
-            {t(`invoices.types.${r.invoiceType}`)} · {t(`invoices.methods.${r.method}`)} · {r.email}
+            {[t(`invoices.types.${r.invoiceType}`), t(`invoices.methods.${r.method}`), r.email]
+              .filter(Boolean)
+              .join(" · ")}
           </Text>
           {r.uscc ? <Text size="xs">USCC {r.uscc}</Text> : null}
           {r.invoiceType === "special" ? (
@@ -61,10 +63,15 @@ export function InvoicesQueue() {
       cell: (r) => (
         <Stack gap={2}>
           <InvoiceStatusCell status={r.status} redLetter={r.redLetters[0]} />
-          {r.invoiceNo ? (
+          {r.invoiceNo && r.pdfAvailable ? (
             <Anchor href={adminInvoicePdfUrl(r.id)} size="xs" ff="monospace">
               {r.invoiceNo}
             </Anchor>
+          ) : r.invoiceNo ? (
+            // An imported invoice has no PDF here: its number only.
+            <Text size="xs" ff="monospace">
+              {r.invoiceNo}
+            </Text>
           ) : null}
         </Stack>
       ),
