@@ -41,8 +41,8 @@ test("the operator works the back office; every action lands in the audit log", 
   // Corporate transfer needs a verified company: personal verification first, then the company application that
   // waits for the operator.
   const V = `/api/orgs/${orgId}/verification`;
-  expect((await customer.request.post(`${V}/personal`, { headers: h, data: PERSON })).status()).toBe(200);
-  const applied = await customer.request.post(`${V}/company`, { headers: h, data: COMPANY });
+  expect((await customer.request.post(`${V}/personal`, { headers: h, data: PERSON.cn })).status()).toBe(200);
+  const applied = await customer.request.post(`${V}/company`, { headers: h, data: COMPANY.cn });
   expect((await applied.json()).state).toBe("company_changing");
   const me = await (await customer.request.get("/api/me")).json();
   const orgName = (me.organizations as { id: string; name: string }[]).find((o) => o.id === orgId)!.name;

@@ -4,10 +4,14 @@ import {
   bindCard,
   COMPANY,
   caughtMail,
+  confirmTransfer,
   csrfHeaders,
+  decideCompany,
+  dialogSubmit,
   fillInvoiceInfo,
   operatorPage,
   PERSON,
+  refundByBank,
   signUpInLocale,
   uniqueUsername,
 } from "./support.ts";
@@ -20,15 +24,14 @@ import {
  * records → voided through the red-letter flow (buyer enters 03, seller confirms 04 and issues the red-letter
  * invoice; the invoice is voided and its amount available again) → part of it refunded (the operator approves and
  * marks the bank transfer back done) → every operator step in the audit log.
- * global: the invoice information before a card payment, then the paid order's GST invoice downloads.
+ * global: the same journey with a wire transfer — company verification approved in the back office, a wire
+ * transfer ordered on the recharge screen and confirmed, a tax invoice with GST requested to the invoice
+ * information, issued in the back office (numbered by the platform), e-mailed and downloaded, voided by a credit
+ * note (e-mailed, downloadable), then part of the amount refunded; and the invoice information before a card
+ * payment, whose paid order's GST invoice downloads.
  * Screenshots of the new screens in both locales and themes at 1280 and 390 px go to .tmp/shots/.
  */
 test.setTimeout(300_000);
-
-async function dialogSubmit(page: Page) {
-  await page.getByRole("dialog").getByRole("button").last().click();
-  await expect(page.getByRole("dialog")).toBeHidden();
-}
 
 async function shots(browser: Browser, page: Page, name: string, url: string, prepare?: (p: Page) => Promise<void>) {
   fs.mkdirSync(".tmp/shots", { recursive: true });
@@ -58,10 +61,8 @@ test("cn: verify, transfer, apply, issue in the back office, PDF by e-mail and d
   browser,
   baseURL,
 }) => {
-  const { page: customer, orgId } = await signUpInLocale(browser, "zh-CN", baseURL!, "inv");
+  const { page: customer, orgId, orgName } = await signUpInLocale(browser, "zh-CN", baseURL!, "inv");
   const h = await csrfHeaders(customer);
-  const me = await (await customer.request.get("/api/me")).json();
-  const orgName = (me.organizations as { id: string; name: string }[]).find((o) => o.id === orgId)!.name;
 
   // Before identity verification the screen says what is needed.
   await customer.goto("/console/billing/invoices");
@@ -69,28 +70,20 @@ test("cn: verify, transfer, apply, issue in the back office, PDF by e-mail and d
   await expect(customer.getByTestId("invoice-apply-open")).toBeDisabled();
 
   const V = `/api/orgs/${orgId}/verification`;
-  expect((await customer.request.post(`${V}/personal`, { headers: h, data: PERSON })).status()).toBe(200);
-  expect((await (await customer.request.post(`${V}/company`, { headers: h, data: COMPANY })).json()).state).toBe(
+  expect((await customer.request.post(`${V}/personal`, { headers: h, data: PERSON.cn })).status()).toBe(200);
+  expect((await (await customer.request.post(`${V}/company`, { headers: h, data: COMPANY.cn })).json()).state).toBe(
     "company_changing",
   );
 
   // The operator approves the company in the back office, then confirms the customer's corporate transfer.
   const op = await operatorPage(browser, baseURL!);
-  await op.goto("/admin/queues/verifications");
-  const application = op.getByTestId("verification-row").filter({ hasText: orgName });
-  await application.getByTestId("verification-approve").click();
-  await dialogSubmit(op);
-  await expect(application).toHaveCount(0);
+  await decideCompany(op, orgName, "approve");
   const transfer = await customer.request.post(`/api/orgs/${orgId}/payments`, {
     headers: h,
     data: { amount: "1000", payType: "b2btransfer", agreement: true },
   });
   expect(transfer.status(), await transfer.text()).toBe(201);
-  await op.goto("/admin/queues/transfers");
-  const transferRow = op.getByTestId("transfer-row").filter({ hasText: orgName });
-  await transferRow.getByTestId("transfer-confirm").click();
-  await dialogSubmit(op);
-  await expect(transferRow).toHaveCount(0);
+  await confirmTransfer(op, orgName);
 
   // The company is verified and has recharged ¥1,000: the algorithm-filing letter downloads.
   const letter = await customer.request.get(`${V}/filing-letter.pdf`);
@@ -102,23 +95,23 @@ test("cn: verify, transfer, apply, issue in the back office, PDF by e-mail and d
   await customer.goto("/console/billing/invoices");
   await expect(customer.getByTestId("invoice-gate")).toHaveCount(0);
   await customer.getByTestId("title-add").click();
-  await customer.getByTestId("title-name").fill(COMPANY.companyName);
+  await customer.getByTestId("title-name").fill(COMPANY.cn.companyName);
   await customer.getByTestId("title-uscc").fill("91350100M000100Y44");
-  await customer.getByTestId("title-bank").fill(COMPANY.bankName);
-  await customer.getByTestId("title-account").fill(COMPANY.bankAccountNumber);
+  await customer.getByTestId("title-bank").fill(COMPANY.cn.bankName);
+  await customer.getByTestId("title-account").fill(COMPANY.cn.bankAccountNumber);
   await customer.getByTestId("title-address").fill("北京市海淀区中关村大街 1 号");
   await customer.getByTestId("title-phone").fill("010-12345678");
   await customer.getByRole("dialog").getByRole("button").last().click();
   await expect(customer.getByRole("dialog")).toContainText("校验位不符");
-  await customer.getByTestId("title-uscc").fill(COMPANY.creditCode);
+  await customer.getByTestId("title-uscc").fill(COMPANY.cn.creditCode);
   await dialogSubmit(customer);
-  await expect(customer.getByTestId("title-row")).toContainText(COMPANY.creditCode);
+  await expect(customer.getByTestId("title-row")).toContainText(COMPANY.cn.creditCode);
 
   const email = `${uniqueUsername("fin")}@example.test`;
   await customer.getByTestId("invoice-apply-open").click();
   const dialog = customer.getByRole("dialog");
   await dialog.getByTestId("apply-title").click();
-  await customer.getByRole("option", { name: new RegExp(COMPANY.companyName) }).click();
+  await customer.getByRole("option", { name: new RegExp(COMPANY.cn.companyName) }).click();
   await dialog.getByText("增值税专用发票").click();
   await dialog.getByTestId("apply-email").fill(email);
   await dialog.getByTestId("apply-payment-pick").check();
@@ -165,7 +158,7 @@ test("cn: verify, transfer, apply, issue in the back office, PDF by e-mail and d
   expect(file.subarray(0, 5).toString()).toBe("%PDF-");
 
   // Red-letter voiding: the buyer enters it (03), the seller confirms (04) and issues the red-letter invoice.
-  await row.getByRole("button", { name: COMPANY.companyName }).click();
+  await row.getByRole("button", { name: COMPANY.cn.companyName }).click();
   await customer.getByRole("menuitem", { name: "红冲（申请红字发票）" }).click();
   await customer.getByTestId("void-reason").fill("金额有误");
   await dialogSubmit(customer);
@@ -198,23 +191,7 @@ test("cn: verify, transfer, apply, issue in the back office, PDF by e-mail and d
 
   // …so it can be refunded. A corporate transfer goes back by bank: the operator approves the request (the cash
   // leaves the balance), pays it, and marks it done with the bank's reference.
-  await customer.goto("/console/billing/refunds");
-  const choice = customer.getByTestId("refund-payment").first();
-  await choice.getByRole("checkbox").check();
-  await choice.getByTestId("refund-amount").fill("100");
-  await customer.getByTestId("refund-email").fill(email);
-  await customer.getByTestId("refund-submit").click();
-  await expect(customer.getByTestId("refund-sent")).toBeVisible();
-  await op.goto("/admin/queues/refunds");
-  const refund = op.getByTestId("admin-refund-row").filter({ hasText: orgName });
-  await refund.getByTestId("refund-approve").click();
-  await op.getByRole("dialog").getByRole("button").last().click();
-  await expect(op.getByRole("dialog")).toBeHidden();
-  await refund.getByTestId("refund-complete").click();
-  await op.getByTestId("refund-reference").fill("BANK-20261125-0001");
-  await op.getByRole("dialog").getByRole("button").last().click();
-  await expect(op.getByRole("dialog")).toBeHidden();
-  await customer.reload();
+  await refundByBank(customer, op, { orgName, amount: "100", email, reference: "BANK-20261125-0001" });
   await expect(customer.getByTestId("refund-row").first().getByTestId("refund-status")).toHaveText("已退款");
   await expect(customer.getByTestId("refund-cash")).toHaveText("¥900.00");
   const after = await (await customer.request.get(`/api/orgs/${orgId}/invoices/overview`)).json();
@@ -234,6 +211,111 @@ test("cn: verify, transfer, apply, issue in the back office, PDF by e-mail and d
   ]) {
     await expect(actions.filter({ hasText: new RegExp(`^${action.replaceAll(".", "\\.")}$`) }).first()).toBeVisible();
   }
+});
+
+test("global: verify, wire transfer, request a tax invoice, issue in the back office, PDF by e-mail and download, credit note, refund", async ({
+  browser,
+  baseURL,
+}) => {
+  const { page: customer, orgId, orgName } = await signUpInLocale(browser, "en-US", baseURL!, "ginv");
+  const h = await csrfHeaders(customer);
+
+  await customer.goto("/console/billing/invoices");
+  await expect(customer.getByTestId("invoice-gate")).toBeVisible();
+  await expect(customer.getByTestId("invoice-apply-open")).toBeDisabled();
+
+  // Verified personally, then as a company (a wire transfer needs it), approved in the back office.
+  const V = `/api/orgs/${orgId}/verification`;
+  expect((await customer.request.post(`${V}/personal`, { headers: h, data: PERSON.global })).status()).toBe(200);
+  const applied = await customer.request.post(`${V}/company`, { headers: h, data: COMPANY.global });
+  expect((await applied.json()).state).toBe("company_changing");
+  const op = await operatorPage(browser, baseURL!);
+  await decideCompany(op, orgName, "approve");
+
+  // A wire transfer ordered on the recharge screen shows the USD account with its SWIFT and the reference; the
+  // operator confirms it when the money arrives.
+  await customer.goto("/console/billing/recharge");
+  await customer.getByTestId("recharge-amount").fill("1000");
+  await customer.getByTestId("paytype-b2btransfer").check();
+  await customer.getByTestId("recharge-agreement").check();
+  await customer.getByTestId("recharge-pay").click();
+  await expect(customer.getByTestId("transfer-details")).toContainText("SWIFT");
+  await confirmTransfer(op, orgName);
+
+  // The invoice information is the bill-to of every invoice; then the request, with a refused amount first.
+  await fillInvoiceInfo(customer);
+  await expect(customer.getByTestId("invoice-gate")).toHaveCount(0);
+  const email = `${uniqueUsername("ap")}@example.test`;
+  await customer.getByTestId("invoice-apply-open").click();
+  const dialog = customer.getByRole("dialog");
+  await expect(dialog.getByTestId("apply-bill-to")).toContainText("Ada Lovelace Ltd");
+  await dialog.getByTestId("apply-email").fill(email);
+  await dialog.getByTestId("apply-payment-pick").check();
+  await dialog.getByTestId("apply-payment-amount").fill("1000.01");
+  await dialog.getByTestId("apply-submit").click();
+  await expect(dialog).toContainText("At most the available amount of $1,000.00.");
+  await dialog.getByTestId("apply-payment-amount").fill("654.32");
+  await expect(dialog.getByTestId("apply-total")).toContainText("net $600.29, GST $54.03 at 9 %");
+  await customer.screenshot({ path: ".tmp/shots/invoices-apply-en-US.png", fullPage: true });
+  await dialog.getByTestId("apply-submit").click();
+  await expect(dialog).toBeHidden();
+  const row = customer.getByTestId("invoice-row").first();
+  await expect(row.getByTestId("invoice-status")).toHaveAttribute("data-status", "waiting");
+  await expect(row).toContainText("Tax invoice (GST)");
+
+  // The operator issues it without typing a number: the platform numbers it.
+  await op.goto("/admin/queues/invoices");
+  const queued = op.getByTestId("invoice-queue-row").filter({ hasText: orgName });
+  await expect(queued).toContainText("Tax invoice (GST)");
+  await queued.getByTestId("invoice-issue").click();
+  await dialogSubmit(op);
+  await expect(queued).toHaveCount(0);
+
+  await customer.reload();
+  await expect(row.getByTestId("invoice-status")).toHaveAttribute("data-status", "success");
+  const number = (await row.getByText(/^INV-\d{8}-[0-9A-Z]{6}$/).textContent())!;
+  await expect.poll(async () => (await caughtMail(customer, email)).length, { timeout: 30_000 }).toBeGreaterThan(0);
+  const [mail] = await caughtMail(customer, email);
+  expect(mail!.subject).toContain(number);
+  expect(mail!.text).toContain("tax invoice");
+  expect(mail!.attachments[0]).toMatchObject({ filename: `invoice-${number}.pdf`, contentType: "application/pdf" });
+  expect(mail!.attachments[0]!.head.startsWith("%PDF-")).toBe(true);
+  const [download] = await Promise.all([customer.waitForEvent("download"), row.getByTestId("invoice-pdf").click()]);
+  expect(download.suggestedFilename()).toBe(`invoice-${number}.pdf`);
+  fs.mkdirSync(".tmp/shots", { recursive: true });
+  fs.copyFileSync((await download.path())!, ".tmp/shots/tax-invoice-global.pdf");
+
+  // Voided by a credit note: the buyer (a company, with a tax ID on record) requests it (03), the seller confirms
+  // (04) and issues the credit note.
+  await row.getByRole("button", { name: "Ada Lovelace Ltd" }).click();
+  await customer.getByRole("menuitem", { name: "Void (credit note)" }).click();
+  await customer.getByTestId("void-reason").fill("Wrong amount");
+  await dialogSubmit(customer);
+  await expect(row.getByTestId("red-letter-state")).toHaveAttribute("data-state", "03");
+  await op.goto("/admin/queues/invoices");
+  await op.getByTestId("invoice-queue-filter").getByText("Issued and voiding").click();
+  const voiding = op.getByTestId("invoice-queue-row").filter({ hasText: number });
+  await voiding.getByTestId("red-letter-confirm").click();
+  await expect(voiding).toContainText("the platform issues the credit note");
+  await voiding.getByTestId("red-letter-complete").click();
+  await dialogSubmit(op);
+  await expect(voiding).toHaveCount(0);
+
+  await customer.reload();
+  await expect(row.getByTestId("invoice-status")).toHaveAttribute("data-status", "refunded");
+  await expect(row).toContainText("Voided by a credit note");
+  await expect.poll(async () => (await caughtMail(customer, email)).length, { timeout: 30_000 }).toBeGreaterThan(1);
+  const credit = (await caughtMail(customer, email)).find((m) => m.subject.includes("voided"))!;
+  expect(credit.attachments[0]!.filename).toMatch(/^credit-note-CN-\d{8}-[0-9A-Z]{6}\.pdf$/);
+  const [note] = await Promise.all([customer.waitForEvent("download"), row.getByTestId("invoice-void-pdf").click()]);
+  expect(note.suggestedFilename()).toBe(credit.attachments[0]!.filename);
+  fs.copyFileSync((await note.path())!, ".tmp/shots/credit-note-global.pdf");
+  await shots(browser, customer, "invoices-global", "/console/billing/invoices");
+
+  // The voided amount can be refunded: back by wire, approved and marked done by the operator.
+  await refundByBank(customer, op, { orgName, amount: "100", email, reference: "WIRE-20261126-0001" });
+  await expect(customer.getByTestId("refund-row").first().getByTestId("refund-status")).toHaveText("Refunded");
+  await expect(customer.getByTestId("refund-cash")).toHaveText("$900.00");
 });
 
 test("global: invoice information before a card payment; the paid order's GST invoice downloads", async ({
@@ -272,5 +354,4 @@ test("global: invoice information before a card payment; the paid order's GST in
       .subarray(0, 5)
       .toString(),
   ).toBe("%PDF-");
-  await shots(browser, page, "invoices-global", "/console/billing/invoices");
 });

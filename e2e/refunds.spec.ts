@@ -1,6 +1,16 @@
 import fs from "node:fs";
 import { type Browser, expect, type Page, test } from "@playwright/test";
-import { caughtMail, csrfHeaders, fillInvoiceInfo, operatorPage, signUpInLocale, uniqueUsername } from "./support.ts";
+import {
+  COMPANY,
+  caughtMail,
+  csrfHeaders,
+  decideCompany,
+  fillInvoiceInfo,
+  operatorPage,
+  PERSON,
+  signUpInLocale,
+  uniqueUsername,
+} from "./support.ts";
 
 /**
  * Issue 14 in the browser, both editions: an organization admin verifies personally and then as a company on the
@@ -15,33 +25,7 @@ test.setTimeout(300_000);
 
 const SHOTS = ".tmp/shots";
 const LOCALE = { cn: "zh-CN", global: "en-US" } as const;
-const PERSON = {
-  cn: { realName: "张三", idNumber: "11010519491231002X" },
-  global: {
-    realName: "Ada Lovelace",
-    idNumber: "X12345678",
-    nationality: "GB",
-    dateOfBirth: "1985-12-10",
-    documentExpiry: "2033-06-30",
-  },
-};
 const BAD_ID = { cn: "110105194912310021", global: "A1" };
-const COMPANY = {
-  cn: {
-    companyName: "差分机科技有限公司",
-    creditCode: "91350100M000100Y43",
-    bankAccountName: "差分机科技有限公司",
-    bankName: "沙盒银行北京分行",
-    bankAccountNumber: "6222020200112233445",
-  },
-  global: {
-    companyName: "Difference Engines Ltd",
-    creditCode: "GB 123456789",
-    bankAccountName: "Difference Engines Ltd",
-    bankName: "Sandbox Bank London",
-    bankAccountNumber: "20000012345678",
-  },
-};
 const BAD_CODE = { cn: "91350100M000100Y44", global: "#" };
 
 /**
@@ -73,18 +57,6 @@ async function shoot(page: Page, browser: Browser, baseURL: string, name: string
 
 async function fill(form: ReturnType<Page["getByTestId"]>, values: Record<string, string>) {
   for (const [name, value] of Object.entries(values)) await form.locator(`input[name="${name}"]`).fill(value);
-}
-
-/** The operator decides the organization's pending company application in Queues → Verifications. */
-async function decideCompany(op: Page, orgName: string, decision: "approve" | "reject") {
-  await op.goto("/admin/queues/verifications");
-  const row = op.getByTestId("verification-row").filter({ hasText: orgName });
-  await expect(row).toHaveCount(1);
-  await row.getByTestId(`verification-${decision}`).click();
-  if (decision === "reject") await op.getByTestId("reject-reason").fill("The bank account name does not match.");
-  await op.getByRole("dialog").getByRole("button").last().click();
-  await expect(op.getByRole("dialog")).toBeHidden();
-  await expect(row).toHaveCount(0);
 }
 
 /** A paid recharge through the sandbox PSP: cn a WeChat Pay QR paid on the hosted page, global a test card. */

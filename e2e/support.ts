@@ -165,7 +165,61 @@ export async function signUpInLocale(browser: Browser, locale: "zh-CN" | "en-US"
   const page = await context.newPage();
   await signUpByPhone(page, { phone: uniquePhone(), username: uniqueUsername(prefix), password: PASSWORD });
   const me = await (await page.request.get("/api/me")).json();
-  return { page, orgId: me.currentOrganizationId as string };
+  const orgId = me.currentOrganizationId as string;
+  const orgName = (me.organizations as { id: string; name: string }[]).find((o) => o.id === orgId)!.name;
+  return { page, orgId, orgName };
+}
+
+/** Submits the open dialog with its last button (the primary action) and waits for it to close. */
+export async function dialogSubmit(page: Page) {
+  await page.getByRole("dialog").getByRole("button").last().click();
+  await expect(page.getByRole("dialog")).toBeHidden();
+}
+
+/** The operator decides the organization's pending company application in Queues → Verifications. */
+export async function decideCompany(op: Page, orgName: string, decision: "approve" | "reject") {
+  await op.goto("/admin/queues/verifications");
+  const row = op.getByTestId("verification-row").filter({ hasText: orgName });
+  await expect(row).toHaveCount(1);
+  await row.getByTestId(`verification-${decision}`).click();
+  if (decision === "reject") await op.getByTestId("reject-reason").fill("The bank account name does not match.");
+  await dialogSubmit(op);
+  await expect(row).toHaveCount(0);
+}
+
+/** The operator confirms the organization's waiting corporate transfer in Queues → Transfers (the money arrived). */
+export async function confirmTransfer(op: Page, orgName: string) {
+  await op.goto("/admin/queues/transfers");
+  const row = op.getByTestId("transfer-row").filter({ hasText: orgName });
+  await row.getByTestId("transfer-confirm").click();
+  await dialogSubmit(op);
+  await expect(row).toHaveCount(0);
+}
+
+/**
+ * Part of a corporate transfer refunded: the admin requests it on the refund screen, the operator approves it in
+ * Queues → Refunds (the cash leaves the balance), pays it back by bank and marks it done with the reference.
+ */
+export async function refundByBank(
+  customer: Page,
+  op: Page,
+  r: { orgName: string; amount: string; email: string; reference: string },
+) {
+  await customer.goto("/console/billing/refunds");
+  const choice = customer.getByTestId("refund-payment").first();
+  await choice.getByRole("checkbox").check();
+  await choice.getByTestId("refund-amount").fill(r.amount);
+  await customer.getByTestId("refund-email").fill(r.email);
+  await customer.getByTestId("refund-submit").click();
+  await expect(customer.getByTestId("refund-sent")).toBeVisible();
+  await op.goto("/admin/queues/refunds");
+  const refund = op.getByTestId("admin-refund-row").filter({ hasText: r.orgName });
+  await refund.getByTestId("refund-approve").click();
+  await dialogSubmit(op);
+  await refund.getByTestId("refund-complete").click();
+  await op.getByTestId("refund-reference").fill(r.reference);
+  await dialogSubmit(op);
+  await customer.reload();
 }
 
 /**
@@ -216,14 +270,35 @@ export async function fillInvoiceInfo(page: Page) {
   await expect(page.getByTestId("invoice-info-saved")).toBeVisible();
 }
 
-/** A cn personal verification and a company application with a valid credit code (the operator approves it). */
-export const PERSON = { realName: "张三", idNumber: "11010519491231002X" };
+/**
+ * Per edition, a personal verification and a company application that pass the built-in provider's checks (cn: a
+ * resident ID and a USCC with their check characters; global: passport-style fields and a registration number).
+ */
+export const PERSON = {
+  cn: { realName: "张三", idNumber: "11010519491231002X" },
+  global: {
+    realName: "Ada Lovelace",
+    idNumber: "X12345678",
+    nationality: "GB",
+    dateOfBirth: "1985-12-10",
+    documentExpiry: "2033-06-30",
+  },
+};
 export const COMPANY = {
-  companyName: "差分机科技有限公司",
-  creditCode: "91350100M000100Y43",
-  bankAccountName: "差分机科技有限公司",
-  bankName: "沙盒银行北京分行",
-  bankAccountNumber: "6222020200112233445",
+  cn: {
+    companyName: "差分机科技有限公司",
+    creditCode: "91350100M000100Y43",
+    bankAccountName: "差分机科技有限公司",
+    bankName: "沙盒银行北京分行",
+    bankAccountNumber: "6222020200112233445",
+  },
+  global: {
+    companyName: "Difference Engines Ltd",
+    creditCode: "GB 123456789",
+    bankAccountName: "Difference Engines Ltd",
+    bankName: "Sandbox Bank London",
+    bankAccountNumber: "20000012345678",
+  },
 };
 
 /** Binds a card on the recharge screen (the sandbox PSP tokenizes it in the browser). */

@@ -191,10 +191,14 @@ export const EnvSchema = z.object({
   WECHATPAY_PUBLIC_KEY_ID: z.string().optional(),
   /** WeChat Pay API address; unset = api.mch.weixin.qq.com. Tests point it at a local fake. */
   WECHATPAY_API_URL: url(/^https?:\/\//, "http:// or https://").default("https://api.mch.weixin.qq.com"),
-  /** Our bank details shown for corporate transfers (cn). */
+  /** Our bank details shown for corporate transfers (cn, CNY). */
   TRANSFER_ACCOUNT_NAME: z.string().min(1).default("Moonport Technology Co., Ltd."),
   TRANSFER_BANK: z.string().min(1).default("Sandbox Bank, Beijing Branch"),
   TRANSFER_ACCOUNT_NUMBER: z.string().min(1).default("6222 0000 0000 0000"),
+  /** …and for wire transfers on the global edition (USD): the bank line carries its SWIFT/BIC. */
+  GLOBAL_TRANSFER_ACCOUNT_NAME: z.string().min(1).default("Moonport Inc."),
+  GLOBAL_TRANSFER_BANK: z.string().min(1).default("Sandbox Bank N.A., New York (SWIFT SBOXUS33)"),
+  GLOBAL_TRANSFER_ACCOUNT_NUMBER: z.string().min(1).default("000 111 222 333"),
   /**
    * Organization verification (modules/verification): `builtin` checks formats and checksums and queues company
    * applications for an operator; `http` asks an identity service at VERIFICATION_HTTP_URL (bearer
@@ -321,7 +325,8 @@ export interface Config {
       publicKeyId: string;
       apiUrl: string;
     };
-    transfer: { accountName: string; bank: string; accountNumber: string };
+    /** Our bank account for corporate transfers, per edition (each in its currency). */
+    transfer: Record<"cn" | "global", { accountName: string; bank: string; accountNumber: string }>;
     signupVoucher: { amount: number; days: number };
   };
   files: FilesConfig;
@@ -631,9 +636,16 @@ export function buildConfig(raw: Record<string, string | undefined>): Config {
             }
           : undefined,
       transfer: {
-        accountName: e.TRANSFER_ACCOUNT_NAME,
-        bank: e.TRANSFER_BANK,
-        accountNumber: e.TRANSFER_ACCOUNT_NUMBER,
+        cn: {
+          accountName: e.TRANSFER_ACCOUNT_NAME,
+          bank: e.TRANSFER_BANK,
+          accountNumber: e.TRANSFER_ACCOUNT_NUMBER,
+        },
+        global: {
+          accountName: e.GLOBAL_TRANSFER_ACCOUNT_NAME,
+          bank: e.GLOBAL_TRANSFER_BANK,
+          accountNumber: e.GLOBAL_TRANSFER_ACCOUNT_NUMBER,
+        },
       },
       signupVoucher: { amount: e.SIGNUP_VOUCHER_AMOUNT, days: e.SIGNUP_VOUCHER_DAYS },
     },

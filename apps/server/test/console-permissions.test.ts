@@ -544,17 +544,26 @@ const CASES: Case[] = [
     }),
     reached: { status: 403, code: "invoice_needs_verification" },
   },
+  // Tax invoices are the global edition's application: the cn fixture answers 404.
+  {
+    name: "request a tax invoice",
+    route: "POST /api/orgs/:orgId/tax-invoices",
+    url: (f) => `${O(f)}/tax-invoices`,
+    body: () => ({ email: "a@example.test", items: [{ paymentId: "pay_missing", amount: "1" }] }),
+    reached: { status: 404, code: "not_found" },
+  },
   ...(
     [
       ["withdraw an invoice application", "POST", "withdraw", undefined],
-      ["download an invoice PDF", "GET", "pdf", undefined],
+      ["download an invoice's or its voiding document's PDF", "GET", ":document", undefined],
       ["start a red-letter voiding", "POST", "red-letter", { reason: "matrix" }],
       ["answer or withdraw a red-letter voiding", "POST", "red-letter/:action", undefined],
     ] as const
   ).map(([name, method, path, body]) => ({
     name,
     route: `${method} /api/orgs/:orgId/invoices/:invoiceId/${path}`,
-    url: (f: Fixture) => `${O(f)}/invoices/inv_missing/${path.replace(":action", "confirm")}`,
+    url: (f: Fixture) =>
+      `${O(f)}/invoices/inv_missing/${path.replace(":action", "confirm").replace(":document", "pdf")}`,
     body: body === undefined ? undefined : () => body,
     reached: { status: 404, code: "not_found" },
   })),
@@ -1140,7 +1149,7 @@ const CASES: Case[] = [
   },
   ...(
     [
-      ["download an invoice PDF", "GET", "pdf", undefined],
+      ["download an invoice's or its voiding document's PDF", "GET", ":document", undefined],
       ["issue an invoice", "POST", "issue", { invoiceNo: "26110000000000000000" }],
       ["fail an invoice", "POST", "fail", { reason: "matrix" }],
       ["start a red-letter voiding", "POST", "red-letter", { reason: "matrix" }],
@@ -1150,7 +1159,7 @@ const CASES: Case[] = [
   ).map(([name, method, path, body]) => ({
     name: `${name} (back office)`,
     route: `${method} /api/admin/invoices/:invoiceId/${path}`,
-    url: () => `/api/admin/invoices/inv_missing/${path.replace(":action", "deny")}`,
+    url: () => `/api/admin/invoices/inv_missing/${path.replace(":action", "deny").replace(":document", "void-pdf")}`,
     body: body === undefined ? undefined : () => body,
     reached: { status: 404, code: "not_found" },
   })),

@@ -137,12 +137,14 @@ describe("red-letter moves on the command line (the seller's side)", () => {
     // 02 → the buyer confirms (04) → the red-letter invoice: voided, the amount released.
     await cli(startRedLetterCommand, [id, "--reason", "Duplicate invoice"]);
     await u.client.post(`${R}/confirm`);
-    expect((await cli(completeRedLetterCommand, [id])).code).toBe(2); // no red-letter number
+    const unnumbered = await cli(completeRedLetterCommand, [id]); // cn: the tax system's number is required
+    expect(unnumbered.code).toBe(1);
+    expect(unnumbered.out).toContain("invoiceNo: This field is required.");
     expect((await cli(completeRedLetterCommand, [id, "x"])).code).toBe(2);
     const red = invoiceNo("R");
     const done = await cli(completeRedLetterCommand, [id, red]);
     expect(done.code, done.out).toBe(0);
-    expect(done.out).toContain(`Voided ${id} by the red-letter invoice ${red}`);
+    expect(done.out).toContain(`Voided ${id} by ${red}`);
     const body = (await u.client.get(I(u))).body.items.find((i: { id: string }) => i.id === id);
     expect(body).toMatchObject({ status: "refunded", redInvoiceNo: red });
     expect((await payment(paymentId)).invoicedAmount).toBe(0n);

@@ -16,6 +16,7 @@ import { tokenizeCard } from "../src/modules/payments/sandbox-psp.ts";
 import { decideVerification } from "../src/modules/verification/decide-verification.ts";
 import { COMPANY_APPLICATION, residentId, signUp, type TestUser } from "./console-helpers.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
+import { CARD_CUSTOMER } from "./support/fixtures.ts";
 import { startSmtpServer, textPart } from "./support/smtp.ts";
 
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
@@ -407,8 +408,19 @@ describe("red-letter voiding (§4 01–09)", () => {
     expect(state((await u.client.post(`${R}/withdraw`)).body)).toEqual(["success", "08"]);
     expect(state((await u.client.post(R, { reason: "Wrong title" })).body)).toEqual(["refunding", "01"]);
     expect((await payment(paymentId)).invoicedAmount).toBe(parseMoney("20"));
+    // cn needs the tax system's number for the red-letter invoice.
+    const unnumbered = await operator.client.post(`${A}/${id}/red-letter/complete`, {});
+    expect(unnumbered.body.error.details).toEqual([{ path: "invoiceNo", message: "This field is required." }]);
+    expect((await payment(paymentId)).invoicedAmount).toBe(parseMoney("20"));
     const done = await operator.client.post(`${A}/${id}/red-letter/complete`, { invoiceNo: "R2611000000000001" });
-    expect(done.body).toMatchObject({ status: "refunded", redInvoiceNo: "R2611000000000001" });
+    expect(done.body).toMatchObject({ status: "refunded", redInvoiceNo: "R2611000000000001", voidPdfAvailable: true });
+    // The red-letter invoice is e-mailed as an attachment and downloads.
+    await drain();
+    const mail = smtp.received.find((m) => textPart(m.raw).includes("R2611000000000001"));
+    expect(mail?.raw).toMatch(/filename=red-invoice-R2611000000000001\.pdf/);
+    const red = await u.client.get(`${I(u)}/${id}/void-pdf`);
+    expect(red.headers["content-disposition"]).toContain("red-invoice-R2611000000000001.pdf");
+    expect(red.raw.rawPayload.subarray(0, 5).toString()).toBe("%PDF-");
     expect(done.body.redLetters.map((x: { state: string }) => x.state)).toEqual(["01", "08"]);
     expect((await payment(paymentId)).invoicedAmount).toBe(0n);
     // Voided is final.
@@ -610,5 +622,193 @@ describe("global: international invoice info and GST order invoices", () => {
     const cn = await signUp(t, { edition: "cn" });
     expect((await cn.client.get(`/api/orgs/${cn.orgId}/invoice-info`)).status).toBe(404);
     expect(VAT_RATE_BP).toBe(900);
+  });
+});
+
+describe("global: tax invoices applied for, issued, e-mailed and voided by a credit note", () => {
+  const info = {
+    name: "Ada Lovelace Ltd",
+    email: "billing@ada.example",
+    tax_id: "GB123456789",
+    street: "10 Downing Street",
+    city: "London",
+    postal_code: "SW1A 2AA",
+    country_code: "GB",
+  };
+  async function transfer(u: TestUser, amount: string): Promise<string> {
+    const r = await u.client.post(`/api/orgs/${u.orgId}/payments`, { amount, payType: "b2btransfer", agreement: true });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    await confirmPayment({ ctx: t.ctx, paymentId: r.body.id, operator: operator.userId, now: clock.now() });
+    return r.body.id;
+  }
+  /** Personal, then company verification (a corporate transfer needs it), approved by the operator. */
+  const verifyGlobal = async (u: TestUser) => {
+    const V = `/api/orgs/${u.orgId}/verification`;
+    const r = await u.client.post(`${V}/personal`, {
+      realName: "Ada Lovelace",
+      idNumber: "P12345678",
+      nationality: "GB",
+      dateOfBirth: "1990-05-17",
+      documentExpiry: "2099-01-01",
+    });
+    expect(r.body.state).toBe("personal");
+    const c = await u.client.post(`${V}/company`, { ...company, creditCode: "GB 12345678" });
+    await decideVerification({
+      ctx: t.ctx,
+      applicationId: c.body.applications[0].id,
+      decision: "approve",
+      operator: operator.userId,
+    });
+  };
+  const mailTo = (to: string, mentioning: string) =>
+    smtp.received.find((m) => m.to.includes(to) && textPart(m.raw).includes(mentioning));
+  const attached = (raw: string, name: string) => {
+    const m = new RegExp(`filename=${name.replaceAll(".", "\\.")}\\r\\n\\r\\n([\\s\\S]*?)\\r\\n--`).exec(raw);
+    return m ? Buffer.from(m[1]!.replace(/\s+/g, ""), "base64") : undefined;
+  };
+
+  it("gates and §5 rules: cn and global routes stay apart, verification and invoice info first, bad amounts refused", async () => {
+    const unverified = await signUp(t, { edition: "global" });
+    const refused = await unverified.client.post(`/api/orgs/${unverified.orgId}/tax-invoices`, {
+      email: "ap@ada.example",
+      items: [{ paymentId: "pay_any", amount: "1" }],
+    });
+    expect(refused.body.error.code).toBe("invoice_needs_verification");
+    const u = await signUp(t, { edition: "global" });
+    const T = `/api/orgs/${u.orgId}/tax-invoices`;
+    await verifyGlobal(u);
+    const p = await transfer(u, "500");
+    const body = { email: "ap@ada.example", items: [{ paymentId: p, amount: "500" }] };
+    const noInfo = await u.client.post(T, body);
+    expect(noInfo.status).toBe(409);
+    expect(noInfo.body.error.message).toContain("invoice information");
+    await u.client.put(`/api/orgs/${u.orgId}/invoice-info`, info);
+    // The cn application does not exist on global, nor the tax invoice on cn.
+    expect((await u.client.post(I(u), { ...body, titleId: "x", invoiceType: "general" })).status).toBe(404);
+    const cn = await signUp(t, { edition: "cn" });
+    expect((await cn.client.post(`/api/orgs/${cn.orgId}/tax-invoices`, body)).status).toBe(404);
+    // Bad input: field errors, nothing recorded.
+    const over = await u.client.post(T, { ...body, items: [{ paymentId: p, amount: "500.01" }] });
+    expect(over.body.error.details).toEqual([
+      { path: "items.0.amount", message: "At most the available amount of $500.00." },
+    ]);
+    expect((await u.client.post(T, { ...body, email: "nope" })).status).toBe(400);
+    expect((await u.client.post(T, { ...body, items: [{ paymentId: "pay_other", amount: "1" }] })).status).toBe(400);
+    expect(await invoiceCount(u.orgId)).toBe(0);
+    expect((await payment(p)).invoicedAmount).toBe(0n);
+    // The overview lists the transfer with the GST rate.
+    const o = (await u.client.get(`${I(u)}/overview`)).body;
+    expect(o).toMatchObject({ verified: true, taxRateBp: 900 });
+    expect(o.payments.map((x: { id: string }) => x.id)).toEqual([p]);
+  });
+
+  it("apply → operator issues (numbered by the platform) → PDF e-mailed and downloadable → credit note → refundable again", async () => {
+    const u = await signUp(t, { edition: "global" });
+    await verifyGlobal(u);
+    await u.client.put(`/api/orgs/${u.orgId}/invoice-info`, info);
+    const p = await transfer(u, "500");
+    const T = `/api/orgs/${u.orgId}/tax-invoices`;
+    const email = `ap-${u.orgId}@ada.example`;
+    const r = await u.client.post(T, { email, items: [{ paymentId: p, amount: "123.45" }] });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const { net, tax } = splitTax(parseMoney("123.45"), 900);
+    expect(r.body).toMatchObject({
+      status: "waiting",
+      currency: "USD",
+      amount: parseMoney("123.45").toString(),
+      net: net.toString(),
+      tax: tax.toString(),
+      taxRateBp: 900,
+      title: "Ada Lovelace Ltd",
+      titleType: "company",
+      uscc: "GB123456789",
+      billTo: { name: "Ada Lovelace Ltd", city: "London", country_code: "GB", tax_id: "GB123456789" },
+    });
+    expect(net + tax).toBe(parseMoney("123.45"));
+    expect((await payment(p)).invoicedAmount).toBe(parseMoney("123.45"));
+
+    // The operator issues it without typing a number: the platform numbers it.
+    const issued = await operator.client.post(`${A}/${r.body.id}/issue`, {});
+    expect(issued.status, JSON.stringify(issued.body)).toBe(200);
+    const invoiceNo: string = issued.body.invoiceNo;
+    expect(invoiceNo).toMatch(/^INV-\d{8}-[0-9A-Z]{6}$/);
+    await drain();
+    const mail = mailTo(email, invoiceNo);
+    expect(mail).toBeDefined();
+    expect(textPart(mail!.raw)).toContain("tax invoice");
+    expect(textPart(mail!.raw)).toContain("$123.45");
+    expect(attached(mail!.raw, `invoice-${invoiceNo}.pdf`)?.subarray(0, 5).toString()).toBe("%PDF-");
+    const pdf = await u.client.get(`${I(u)}/${r.body.id}/pdf`);
+    expect(pdf.headers["content-disposition"]).toContain(`invoice-${invoiceNo}.pdf`);
+    expect(pdf.raw.rawPayload.subarray(0, 5).toString()).toBe("%PDF-");
+    // No credit note yet.
+    expect((await u.client.get(`${I(u)}/${r.body.id}/void-pdf`)).body.error.code).toBe("invoice_pdf_unavailable");
+    // Nothing of it is refundable while the invoice stands.
+    const options = (await u.client.get(`/api/orgs/${u.orgId}/refunds/options`)).body;
+    expect(JSON.stringify(options)).toContain(parseMoney("376.55").toString());
+
+    // Voiding: the buyer (a company: a tax ID is on record) requests it → 03; the seller confirms → 04 and issues
+    // the credit note, numbered by the platform.
+    const R = `${I(u)}/${r.body.id}/red-letter`;
+    expect((await u.client.post(R, { reason: "Wrong amount" })).body.redLetters[0].state).toBe("03");
+    expect((await operator.client.post(`${A}/${r.body.id}/red-letter/confirm`)).body.redLetters[0].state).toBe("04");
+    const done = await operator.client.post(`${A}/${r.body.id}/red-letter/complete`, {});
+    expect(done.body).toMatchObject({ status: "refunded", voidPdfAvailable: true });
+    const creditNo: string = done.body.redInvoiceNo;
+    expect(creditNo).toMatch(/^CN-\d{8}-[0-9A-Z]{6}$/);
+    expect((await payment(p)).invoicedAmount).toBe(0n);
+    await drain();
+    const voided = mailTo(email, creditNo);
+    expect(voided).toBeDefined();
+    expect(textPart(voided!.raw)).toContain(`voided in full by credit note ${creditNo}`);
+    expect(attached(voided!.raw, `credit-note-${creditNo}.pdf`)?.subarray(0, 5).toString()).toBe("%PDF-");
+    const credit = await u.client.get(`${I(u)}/${r.body.id}/void-pdf`);
+    expect(credit.headers["content-disposition"]).toContain(`credit-note-${creditNo}.pdf`);
+    expect(credit.raw.rawPayload.subarray(0, 5).toString()).toBe("%PDF-");
+    const admin = await operator.client.get(`${A}/${r.body.id}/void-pdf`);
+    expect(admin.raw.rawPayload.subarray(0, 5).toString()).toBe("%PDF-");
+    // The whole transfer is refundable again.
+    const after = (await u.client.get(`/api/orgs/${u.orgId}/refunds/options`)).body;
+    expect(JSON.stringify(after)).toContain(parseMoney("500").toString());
+    // A member who is not an admin sees none of it.
+    const audit = await t.ctx.db
+      .select()
+      .from(schema.operatorActions)
+      .where(eq(schema.operatorActions.target, r.body.id));
+    expect(audit.map((a) => a.action)).toEqual(
+      expect.arrayContaining(["invoice.issue", "invoice.red_letter.confirm", "invoice.red_letter.complete"]),
+    );
+  });
+
+  it("a card order has its own invoice: it cannot be applied for again", async () => {
+    const u = await signUp(t, { edition: "global" });
+    await verifyGlobal(u);
+    await u.client.put(`/api/orgs/${u.orgId}/invoice-info`, info);
+    const good = tokenizeCard(
+      t.config.payments.sandboxSecret,
+      { number: "4242 4242 4242 4242", cvc: "123", expMonth: 12, expYear: 2099 },
+      clock.now(),
+    );
+    if (!good.ok) throw new Error("tokenize");
+    const card = await u.client.post(`/api/orgs/${u.orgId}/cards`, { token: good.token, customer: CARD_CUSTOMER });
+    const pay = await u.client.post(`/api/orgs/${u.orgId}/payments`, {
+      amount: "25",
+      payType: "credit_card",
+      cardId: card.body.id,
+      agreement: true,
+    });
+    await drain();
+    expect((await payment(pay.body.id)).status).toBe("success");
+    const r = await u.client.post(`/api/orgs/${u.orgId}/tax-invoices`, {
+      email: "a@b.co",
+      items: [{ paymentId: pay.body.id, amount: "25" }],
+    });
+    expect(r.body.error.details).toEqual([
+      {
+        path: "items.0.paymentId",
+        message: "This card order already has its own invoice (see the order invoices below).",
+      },
+    ]);
+    expect((await u.client.get(`${I(u)}/overview`)).body.payments).toEqual([]);
   });
 });

@@ -348,6 +348,10 @@ export const ERROR_MESSAGES = {
     "en-US": "Payment failed: complete the invoice information (Billing → Invoices) before paying by card.",
     "zh-CN": "支付失败：请先完善发票信息（费用 → 发票）再使用银行卡支付。",
   },
+  invoice_info_missing: {
+    "en-US": "Save the invoice information (the bill-to details) before requesting a tax invoice.",
+    "zh-CN": "请先保存发票信息（开票对象信息），再申请税务发票。",
+  },
   internal: {
     "en-US": "Something went wrong on our side. Try again later (request {requestId}).",
     "zh-CN": "服务器内部错误，请稍后重试（请求 {requestId}）。",

@@ -193,6 +193,10 @@ export const VALIDATION_MESSAGES = {
     "en-US": "This recharge cannot be invoiced (not paid, or not this organization's).",
     "zh-CN": "该充值记录不可开票（未支付或不属于本组织）。",
   },
+  invoice_order_has_invoice: {
+    "en-US": "This card order already has its own invoice (see the order invoices below).",
+    "zh-CN": "该银行卡订单已有对应发票（见下方订单发票）。",
+  },
   invoice_duplicate_payment: { "en-US": "This recharge is listed twice.", "zh-CN": "该充值记录重复。" },
   invoice_title_invalid: {
     "en-US": "This invoice title is marked invalid; pick a normal one.",

@@ -1077,8 +1077,9 @@ export const invoiceTitles = pgTable(
 );
 
 /**
- * VAT invoices (cn, modules/invoices). The title is copied in at application (a later edit of the saved title does
- * not change an invoice). `amount` is the tax-inclusive gross; `net` and `tax` are computed once at application
+ * Invoices applied for over paid recharges (modules/invoices): cn VAT invoices, whose title is copied in at
+ * application (a later edit of the saved title does not change an invoice), and the global edition's tax invoices
+ * with GST, whose bill-to block is copied in. `amount` is the tax-inclusive gross; `net` and `tax` are computed once at application
  * (contracts `splitTax`) and never again. `status`: waiting → success | failed; waiting → invalid (withdrawn by the
  * applicant); success ⇄ refunding (a red-letter round, `red_letter_requests`) → refunded; imported (recorded by an
  * operator, issued outside the platform).
@@ -1116,8 +1117,15 @@ export const invoices = pgTable(
     failReason: text("fail_reason"),
     /** The issued PDF in the generated-files store (ctx.exportFiles). */
     pdfKey: text("pdf_key"),
-    /** The red-letter invoice's number once voided. */
+    /**
+     * global: the bill-to block (the organization's international invoice information, §3) as it was at
+     * application; null for cn, whose buyer is the title above.
+     */
+    billTo: jsonb("bill_to").$type<Record<string, string | null>>(),
+    /** The number of the document that voided it: the red-letter invoice (cn) or the credit note (global). */
     redInvoiceNo: text("red_invoice_no"),
+    /** That document's PDF in the generated-files store. */
+    voidPdfKey: text("void_pdf_key"),
     /** Language of the e-mails about this invoice (the applicant's). */
     locale: text("locale").notNull(),
     createdBy: text("created_by").notNull(),

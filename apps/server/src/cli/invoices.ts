@@ -15,6 +15,8 @@ import {
   type RedLetterState,
   translateValidation,
 } from "@moonport/contracts";
+import { schema } from "@moonport/db";
+import { eq } from "drizzle-orm";
 import type { AppContext } from "../context.ts";
 import { createJobRunner } from "../jobs/runner.ts";
 import { AppError } from "../lib/app-error.ts";
@@ -69,13 +71,16 @@ export const invoiceQueueCommand: CliCommand = {
   },
 };
 
-/** Parses the tax system's invoice number (issuing, and the red-letter invoice that completes a voiding). */
-function invoiceNumber(rest: string[]): string | null {
-  const parsed = IssueInvoiceRequest.safeParse({ invoiceNo: rest[0] ?? "" });
-  return parsed.success ? parsed.data.invoiceNo : null;
+/**
+ * The tax system's number of an issued or red-letter invoice: required for cn (the domain refuses without it), left
+ * out for global (the platform numbers the tax invoice or credit note). null: given but malformed (usage).
+ */
+function invoiceNumber(rest: string[]): { invoiceNo?: string } | null {
+  const parsed = IssueInvoiceRequest.safeParse({ invoiceNo: rest[0] });
+  return parsed.success ? parsed.data : null;
 }
 
-const NUMBER = "<invoice-number (8–32 letters, digits, -)>";
+const NUMBER = "[<invoice-number (8–32 letters, digits, -); cn only>]";
 
 export const issueInvoiceCommand = decisionCommand({
   name: "issue-invoice",
@@ -83,9 +88,14 @@ export const issueInvoiceCommand = decisionCommand({
   noun: "invoice",
   summary: "Issue a waiting invoice with the number the tax system gave it (the PDF is e-mailed by the server)",
   async decide(opts, { id, rest }) {
-    const invoiceNo = invoiceNumber(rest);
-    if (!invoiceNo) return null;
-    const row = await issueInvoice({ ctx: issueContext(opts), invoiceId: id, invoiceNo, operator: "cli" });
+    const number = invoiceNumber(rest);
+    if (!number) return null;
+    const row = await issueInvoice({
+      ctx: issueContext(opts),
+      invoiceId: id,
+      invoiceNo: number.invoiceNo,
+      operator: "cli",
+    });
     return `Issued ${id} as ${row.invoiceNo}; the PDF goes to ${row.email} when the server runs its jobs.`;
   },
 });
@@ -150,14 +160,24 @@ export const withdrawRedLetterCommand = decisionCommand({
 
 export const completeRedLetterCommand = decisionCommand({
   name: "red-letter-complete",
-  usage: "<invoice-id> <red-letter invoice number (8–32 letters, digits, -)>",
+  usage: "<invoice-id> [<red-letter invoice number (8–32 letters, digits, -); cn only>]",
   noun: "invoice",
-  summary: "Complete a red-letter voiding in state 01 or 04 with the red-letter invoice's number (it is voided)",
+  summary:
+    "Complete a red-letter voiding in state 01 or 04 with the red-letter invoice's number (global: a credit note)",
   async decide(opts, { id, rest }) {
-    const redInvoiceNo = invoiceNumber(rest);
-    if (!redInvoiceNo) return null;
-    await completeRedLetter({ ctx: issueContext(opts), invoiceId: id, redInvoiceNo, operator: "cli" });
-    return `Voided ${id} by the red-letter invoice ${redInvoiceNo}; its amount can be invoiced again or refunded.`;
+    const number = invoiceNumber(rest);
+    if (!number) return null;
+    await completeRedLetter({
+      ctx: issueContext(opts),
+      invoiceId: id,
+      redInvoiceNo: number.invoiceNo,
+      operator: "cli",
+    });
+    const [row] = await opts.db
+      .select({ redInvoiceNo: schema.invoices.redInvoiceNo })
+      .from(schema.invoices)
+      .where(eq(schema.invoices.id, id));
+    return `Voided ${id} by ${row?.redInvoiceNo}; its amount can be invoiced again or refunded (the PDF is e-mailed by the server).`;
   },
 });
 

@@ -110,6 +110,7 @@ export const STATUS = {
   invoice_no_taken: 409,
   invoice_pdf_unavailable: 409,
   invoice_info_required: 409,
+  invoice_info_missing: 409,
   internal: 500,
 } as const satisfies Record<ErrorCode, number>;
 

@@ -136,6 +136,22 @@ export const MAIL_TEMPLATES = {
       ],
     },
   },
+  invoice_voided: {
+    subject: {
+      "en-US": "{brand}: invoice {invoiceNo} voided by {document} {voidNo}",
+      "zh-CN": "{brand}：发票 {invoiceNo} 已由{document} {voidNo} 冲销",
+    },
+    body: {
+      "en-US": [
+        "Invoice {invoiceNo} to {title} for {amount} (tax included) has been voided in full by {document} {voidNo}. Its PDF is attached.",
+        "The voided amount can be invoiced again or refunded in the console under Billing: {consoleUrl}",
+      ],
+      "zh-CN": [
+        "抬头为 {title}、价税合计 {amount} 的发票 {invoiceNo} 已由{document} {voidNo} 全额冲销，PDF 见附件。",
+        "冲销的金额可在控制台“费用”中重新申请开票或退款：{consoleUrl}",
+      ],
+    },
+  },
   refund_requested: {
     subject: {
       "en-US": "{brand}: refund of {amount} requested",

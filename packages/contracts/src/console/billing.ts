@@ -15,7 +15,7 @@ export type PayType = z.infer<typeof PayType>;
 /** What each edition offers at the recharge screen (spec §9 pay types; corporate transfer is `b2btransfer`). */
 export const PAY_TYPES_BY_EDITION: Record<Edition, PayType[]> = {
   cn: ["wxpay", "alipay", "unionpay", "b2btransfer"],
-  global: ["credit_card"],
+  global: ["credit_card", "b2btransfer"],
 };
 
 /**

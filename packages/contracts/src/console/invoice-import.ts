@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { requiredText, vmsg } from "../validation.ts";
 import { LocalDay } from "./bills.ts";
-import { InvoiceAmount, InvoiceMethod, InvoiceType, IssueInvoiceRequest, TitleType } from "./invoices.ts";
+import { InvoiceAmount, InvoiceMethod, InvoiceType, TitleType } from "./invoices.ts";
 
 export const ImportInvoiceRequest = z.object({
   orgId: z
@@ -14,7 +14,11 @@ export const ImportInvoiceRequest = z.object({
     .trim()
     .min(1, vmsg("required"))
     .max(64),
-  invoiceNo: IssueInvoiceRequest.shape.invoiceNo,
+  /** The number the tax system gave it (required: it was issued already). */
+  invoiceNo: z
+    .string({ error: vmsg("required") })
+    .trim()
+    .regex(/^[0-9A-Za-z-]{8,32}$/, vmsg("invoice_number")),
   /** The buyer's title as printed on the invoice. */
   title: requiredText(100),
   titleType: TitleType.default("company"),

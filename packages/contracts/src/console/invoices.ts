@@ -134,6 +134,54 @@ export const RED_LETTER_STATE_TEXT: Record<RedLetterState, Localized> = {
   },
 };
 
+/**
+ * The global edition voids an invoice with a credit note instead of a red-letter invoice, through the same
+ * confirmation states; only the words that name the document differ.
+ */
+const CREDIT_NOTE_STATUS_TEXT: Partial<Record<InvoiceStatus, { label: Localized; meaning: Localized }>> = {
+  waiting: {
+    label: INVOICE_STATUS_TEXT.waiting.label,
+    meaning: {
+      "en-US": "Requested; the platform issues it within 3 working days.",
+      "zh-CN": "已申请，平台将在 3 个工作日内开具。",
+    },
+  },
+  refunding: {
+    label: { "en-US": "Voiding", "zh-CN": "冲销中" },
+    meaning: {
+      "en-US": "Voiding by a credit note is in progress; see its confirmation state.",
+      "zh-CN": "正在以贷项通知单（credit note）冲销，请查看确认状态。",
+    },
+  },
+  refunded: {
+    label: { "en-US": "Voided", "zh-CN": "已冲销" },
+    meaning: {
+      "en-US": "Voided by a credit note; the amount can be invoiced again or refunded.",
+      "zh-CN": "已开具贷项通知单冲销，该金额可重新开票或退款。",
+    },
+  },
+};
+const CREDIT_NOTE_STATE_TEXT: Partial<Record<RedLetterState, Localized>> = {
+  "01": {
+    "en-US": "01 No confirmation needed (individual): the platform issues the credit note.",
+    "zh-CN": "01 无需确认（个人）：平台将开具贷项通知单。",
+  },
+  "04": {
+    "en-US": "04 Confirmed by both: the platform issues the credit note.",
+    "zh-CN": "04 双方已确认：平台将开具贷项通知单。",
+  },
+};
+
+/** An invoice status's label and meaning in the invoice's edition (known by its currency). */
+export function invoiceStatusText(status: InvoiceStatus, currency: Currency) {
+  return (currency === "USD" ? CREDIT_NOTE_STATUS_TEXT[status] : undefined) ?? INVOICE_STATUS_TEXT[status];
+}
+
+/** A voiding round's state in the invoice's edition: red-letter invoice (cn) or credit note (global). */
+export function redLetterStateText(state: RedLetterState, currency: Currency): Localized {
+  return (currency === "USD" ? CREDIT_NOTE_STATE_TEXT[state] : undefined) ?? RED_LETTER_STATE_TEXT[state];
+}
+
 /** Red-letter confirmation times out after 72 hours (§9). */
 export const RED_LETTER_TIMEOUT_MS = 72 * 60 * 60 * 1000;
 
@@ -230,6 +278,13 @@ export const ApplyInvoiceRequest = z.object({
 });
 export type ApplyInvoiceRequest = z.infer<typeof ApplyInvoiceRequest>;
 
+/**
+ * global: a tax invoice over paid orders that have none yet (corporate transfers; card orders get theirs when
+ * paid). The bill-to block is the organization's invoice information; the GST rate is the configured one.
+ */
+export const ApplyTaxInvoiceRequest = ApplyInvoiceRequest.pick({ email: true, items: true });
+export type ApplyTaxInvoiceRequest = z.infer<typeof ApplyTaxInvoiceRequest>;
+
 /** What a special VAT invoice needs of its title (§5), as field problems on the title's fields. */
 export function specialInvoiceProblems(title: {
   titleType: TitleType;
@@ -277,11 +332,16 @@ export const Invoice = z.object({
   invoiceNo: z.string().nullable(),
   failReason: z.string().nullable(),
   issuedAt: z.string().nullable(),
+  /** The red-letter invoice's (cn) or the credit note's (global) number once voided. */
   redInvoiceNo: z.string().nullable(),
+  /** global: the bill-to block copied at application (name, email, tax_id, address lines, country_code). */
+  billTo: z.record(z.string(), z.string().nullable()).nullable(),
   items: z.array(z.object({ paymentId: z.string(), amount: Nanos })),
   /** Red-letter rounds, newest first; the first is open when the invoice is refunding. */
   redLetters: z.array(RedLetterRound),
   pdfAvailable: z.boolean(),
+  /** The red-letter invoice's or credit note's PDF can be downloaded. */
+  voidPdfAvailable: z.boolean(),
 });
 export type Invoice = z.infer<typeof Invoice>;
 
@@ -310,12 +370,19 @@ export type InvoiceOverview = z.infer<typeof InvoiceOverview>;
 export const ReasonRequest = z.object({ reason: text(200) });
 export type ReasonRequest = z.infer<typeof ReasonRequest>;
 
-/** The operator issues an invoice with the number the tax system gave it. */
+/**
+ * The operator issues an invoice (or its red-letter invoice / credit note) with the number the tax system gave
+ * it. cn needs that number; a global document left without one is numbered by the platform.
+ */
 export const IssueInvoiceRequest = z.object({
-  invoiceNo: z
-    .string({ error: vmsg("required") })
-    .trim()
-    .regex(/^[0-9A-Za-z-]{8,32}$/, vmsg("invoice_number")),
+  invoiceNo: z.preprocess(
+    (v) => (typeof v === "string" && v.trim() === "" ? undefined : v),
+    z
+      .string()
+      .trim()
+      .regex(/^[0-9A-Za-z-]{8,32}$/, vmsg("invoice_number"))
+      .optional(),
+  ),
 });
 export type IssueInvoiceRequest = z.infer<typeof IssueInvoiceRequest>;
 

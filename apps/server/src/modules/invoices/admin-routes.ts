@@ -34,8 +34,10 @@ export default async function invoiceAdminRoutes(app: App, ctx: AppContext) {
     { config: op, schema: { querystring: AdminInvoiceQuery, response: { 200: AdminInvoiceList } } },
     async (req) => listInvoiceQueue({ ctx, queue: req.query.queue }),
   );
-  app.get("/invoices/:invoiceId/pdf", { config: op, schema: { params: AdminInvoiceParams } }, async (req, reply) => {
-    const file = await openInvoicePdf({ ctx, invoiceId: req.params.invoiceId });
+  const Document = AdminInvoiceParams.extend({ document: z.enum(["pdf", "void-pdf"]) });
+  app.get("/invoices/:invoiceId/:document", { config: op, schema: { params: Document } }, async (req, reply) => {
+    const { invoiceId, document } = req.params;
+    const file = await openInvoicePdf({ ctx, invoiceId, document: document === "void-pdf" ? "void" : "invoice" });
     return sendPdf(reply, file.fileName, file.stream);
   });
   app.post(

@@ -1,5 +1,6 @@
 /**
- * Applying for a cn VAT invoice over paid recharges (§5), and withdrawing an application before it is issued.
+ * Applying for an invoice over paid recharges (§5) — a cn VAT invoice under a saved title, or a global tax invoice
+ * with GST to the organization's invoice information — and withdrawing an application before it is issued.
  *
  * The available amount of a payment is amount − invoiced − refunded (`payments.invoiced_amount` is written only
  * here and by the release below, `refunded_amount` only by modules/refunds). The check and the increase happen
@@ -8,6 +9,7 @@
  */
 import {
   type ApplyInvoiceRequest,
+  type ApplyTaxInvoiceRequest,
   EDITION_TIME_ZONE,
   formatMoney,
   type Invoice,
@@ -33,7 +35,72 @@ export function assertInvoicingAllowed(org: OrgAccess["org"]): void {
 }
 
 export type Problem = { path: string; message: string };
+export type Wanted = { index: number; paymentId: string; amount: bigint };
+type InvoiceValues = Omit<
+  typeof schema.invoices.$inferInsert,
+  "id" | "orgId" | "currency" | "amount" | "net" | "tax" | "taxRateBp" | "locale" | "createdBy" | "createdAt"
+>;
 
+/** The typed amounts of an application's items, with their field problems. */
+export function readItems(items: ApplyInvoiceRequest["items"], problems: Problem[]): Wanted[] {
+  const seen = new Set<string>();
+  return items.map((item, i) => {
+    const amount = parseMoney(item.amount);
+    if (amount <= 0n) problems.push({ path: `items.${i}.amount`, message: vmsg("invoice_amount_positive") });
+    if (seen.has(item.paymentId))
+      problems.push({ path: `items.${i}.paymentId`, message: vmsg("invoice_duplicate_payment") });
+    seen.add(item.paymentId);
+    return { index: i, paymentId: item.paymentId, amount };
+  });
+}
+
+/**
+ * The part both editions share: under the payments' row locks, checks each amount against what is still
+ * available (`checkAvailable`), records the invoice at `rateBp` (the split computed once, here) and holds the
+ * amounts on the payments (`holdInvoiceAmount`; an operator's import does the same).
+ */
+async function recordApplication(opts: {
+  ctx: AppContext;
+  access: OrgAccess;
+  locale: Locale;
+  wanted: Wanted[];
+  rateBp: number;
+  values: InvoiceValues;
+  ownInvoice?: (tx: Tx, paymentIds: string[]) => Promise<Set<string>>;
+  afterInsert?: (tx: Tx, id: string) => Promise<void>;
+}): Promise<Invoice> {
+  const { ctx, access, wanted } = opts;
+  const { org } = access;
+  const gross = wanted.reduce((s, w) => s + w.amount, 0n);
+  const { net, tax } = splitTax(gross, opts.rateBp);
+  const id = newId("inv");
+  const row = await withTransaction(ctx, async (tx) => {
+    await checkAvailable(tx, org.id, wanted, opts.ownInvoice);
+    const [inserted] = await tx
+      .insert(schema.invoices)
+      .values({
+        ...opts.values,
+        id,
+        orgId: org.id,
+        currency: org.currency,
+        amount: gross,
+        net,
+        tax,
+        taxRateBp: opts.rateBp,
+        locale: opts.locale,
+        createdBy: access.userId,
+        createdAt: ctx.clock.now(),
+      })
+      .returning();
+    await holdInvoiceAmount(tx, id, wanted);
+    await opts.afterInsert?.(tx, id);
+    return inserted!;
+  });
+  const [view] = await toInvoices(ctx.db, [row]);
+  return view!;
+}
+
+/** cn: a VAT invoice under a saved title (§5). */
 export async function applyInvoice(opts: {
   ctx: AppContext;
   access: OrgAccess;
@@ -46,8 +113,7 @@ export async function applyInvoice(opts: {
   assertInvoicingAllowed(org);
 
   const problems: Problem[] = [];
-  const wanted = readWantedItems(body.items, problems);
-
+  const wanted = readItems(body.items, problems);
   const [title] = await ctx.db
     .select()
     .from(schema.invoiceTitles)
@@ -61,74 +127,104 @@ export async function applyInvoice(opts: {
   }
   if (problems.length) throw new AppError("validation_failed", { details: problems });
 
-  const gross = wanted.reduce((s, w) => s + w.amount, 0n);
-  const { net, tax } = splitTax(gross, VAT_RATE_BP);
-  const id = newId("inv");
-  const row = await withTransaction(ctx, async (tx) => {
-    await checkAvailable(tx, org.id, wanted);
-    const [inserted] = await tx
-      .insert(schema.invoices)
-      .values({
-        id,
-        orgId: org.id,
-        titleId: title!.id,
-        method: body.method,
-        titleType: title!.titleType,
-        invoiceType: body.invoiceType,
-        title: title!.title,
-        uscc: title!.uscc,
-        bankName: title!.bankName,
-        bankAccount: title!.bankAccount,
-        companyAddress: title!.companyAddress,
-        companyPhone: title!.companyPhone,
-        email: body.email,
-        currency: org.currency,
-        amount: gross,
-        net,
-        tax,
-        taxRateBp: VAT_RATE_BP,
-        locale: opts.locale,
-        createdBy: access.userId,
-        createdAt: ctx.clock.now(),
-      })
-      .returning();
-    await holdInvoiceAmount(tx, id, wanted);
+  return recordApplication({
+    ctx,
+    access,
+    locale: opts.locale,
+    wanted,
+    rateBp: VAT_RATE_BP,
+    values: {
+      titleId: title!.id,
+      method: body.method,
+      titleType: title!.titleType,
+      invoiceType: body.invoiceType,
+      title: title!.title,
+      uscc: title!.uscc,
+      bankName: title!.bankName,
+      bankAccount: title!.bankAccount,
+      companyAddress: title!.companyAddress,
+      companyPhone: title!.companyPhone,
+      email: body.email,
+    },
     // Electronic general invoices may be issued without an operator (INVOICE_AUTO_ISSUE): a job after the commit.
-    if (ctx.config.invoices.autoIssue && body.method === "electronic" && body.invoiceType === "general") {
-      await ctx.jobs.enqueue({ name: AUTO_ISSUE_JOB, payload: { invoiceId: id } }, { tx });
-    }
-    return inserted!;
+    afterInsert: async (tx, id) => {
+      if (ctx.config.invoices.autoIssue && body.method === "electronic" && body.invoiceType === "general") {
+        await ctx.jobs.enqueue({ name: AUTO_ISSUE_JOB, payload: { invoiceId: id } }, { tx });
+      }
+    },
   });
-  const [view] = await toInvoices(ctx.db, [row]);
-  return view!;
 }
 
-/** One recharge an invoice covers: `index` is its place in the request, for field problems. */
-export interface WantedItem {
-  index: number;
-  paymentId: string;
-  amount: bigint;
-}
-
-/** The requested recharges as exact amounts; a non-positive amount or a payment listed twice is a problem. */
-export function readWantedItems(items: { paymentId: string; amount: string }[], problems: Problem[]): WantedItem[] {
-  const seen = new Set<string>();
-  return items.map((item, i) => {
-    const amount = parseMoney(item.amount);
-    if (amount <= 0n) problems.push({ path: `items.${i}.amount`, message: vmsg("invoice_amount_positive") });
-    if (seen.has(item.paymentId))
-      problems.push({ path: `items.${i}.paymentId`, message: vmsg("invoice_duplicate_payment") });
-    seen.add(item.paymentId);
-    return { index: i, paymentId: item.paymentId, amount };
+/**
+ * global: a tax invoice with GST over paid orders without an invoice of their own (corporate transfers). The
+ * bill-to block is the organization's invoice information as it is now; an operator issues it (§2 records).
+ * With a tax ID on record the buyer is a company (voiding then needs both sides' confirmation), else a person.
+ */
+export async function applyTaxInvoice(opts: {
+  ctx: AppContext;
+  access: OrgAccess;
+  body: ApplyTaxInvoiceRequest;
+  locale: Locale;
+}): Promise<Invoice> {
+  const { ctx, access, body } = opts;
+  const { org } = access;
+  if (org.edition !== "global") throw new AppError("not_found");
+  assertInvoicingAllowed(org);
+  const problems: Problem[] = [];
+  const wanted = readItems(body.items, problems);
+  if (problems.length) throw new AppError("validation_failed", { details: problems });
+  const [info] = await ctx.db.select().from(schema.invoiceInfos).where(eq(schema.invoiceInfos.orgId, org.id));
+  if (!info) throw new AppError("invoice_info_missing");
+  const { updatedAt: _u, updatedBy: _b, orgId: _o, ...fields } = info;
+  const billTo = {
+    name: fields.name,
+    email: fields.email,
+    tax_id: fields.taxId,
+    street: fields.street,
+    address_line1: fields.addressLine1,
+    address_line2: fields.addressLine2,
+    city: fields.city,
+    state: fields.state,
+    postal_code: fields.postalCode,
+    country_code: fields.countryCode,
+  };
+  return recordApplication({
+    ctx,
+    access,
+    locale: opts.locale,
+    wanted,
+    rateBp: ctx.config.invoices.gstRateBp,
+    values: {
+      method: "electronic",
+      titleType: info.taxId ? "company" : "personal",
+      invoiceType: "general",
+      title: info.name,
+      uscc: info.taxId,
+      email: body.email,
+      billTo,
+    },
+    ownInvoice: async (tx, ids) => {
+      const rows = await tx
+        .select({ id: schema.orderInvoices.paymentId })
+        .from(schema.orderInvoices)
+        .where(inArray(schema.orderInvoices.paymentId, ids));
+      return new Set(rows.map((r) => r.id));
+    },
   });
 }
 
 /**
  * Locks the organization's payments an invoice is to cover (in id order) and checks each amount against what is
- * available (amount − invoiced − refunded); field problems as a validation error. The caller's transaction keeps
- * the locks until `holdInvoiceAmount` has taken the amounts.
+ * still available (amount − invoiced − refunded); field problems as a validation error. The caller's transaction
+ * keeps the locks until `holdInvoiceAmount` has taken the amounts (applications and operator imports alike).
+ * `ownInvoice` names payments that already have an invoice of their own (global card orders): not available.
  */
-export async function checkAvailable(tx: Tx, orgId: string, wanted: WantedItem[]): Promise<void> {
+export async function checkAvailable(
+  tx: Tx,
+  orgId: string,
+  wanted: Wanted[],
+  ownInvoice?: (tx: Tx, paymentIds: string[]) => Promise<Set<string>>,
+): Promise<void> {
   const problems: Problem[] = [];
   const ids = [...new Set(wanted.map((w) => w.paymentId))].sort();
   const payments = await tx
@@ -137,10 +233,15 @@ export async function checkAvailable(tx: Tx, orgId: string, wanted: WantedItem[]
     .where(and(inArray(schema.payments.id, ids), eq(schema.payments.orgId, orgId)))
     .orderBy(asc(schema.payments.id))
     .for("update");
+  const own = ownInvoice ? await ownInvoice(tx, ids) : new Set<string>();
   for (const w of wanted) {
     const p = payments.find((x) => x.id === w.paymentId);
     if (p?.status !== "success") {
       problems.push({ path: `items.${w.index}.paymentId`, message: vmsg("invoice_payment_unavailable") });
+      continue;
+    }
+    if (own.has(p.id)) {
+      problems.push({ path: `items.${w.index}.paymentId`, message: vmsg("invoice_order_has_invoice") });
       continue;
     }
     const available = p.amount - p.invoicedAmount - p.refundedAmount;
@@ -155,7 +256,7 @@ export async function checkAvailable(tx: Tx, orgId: string, wanted: WantedItem[]
 }
 
 /** Records which payments the (inserted) invoice covers and adds the amounts to their invoiced amount. */
-export async function holdInvoiceAmount(tx: Tx, invoiceId: string, wanted: WantedItem[]): Promise<void> {
+export async function holdInvoiceAmount(tx: Tx, invoiceId: string, wanted: Wanted[]): Promise<void> {
   await tx
     .insert(schema.invoicePayments)
     .values(wanted.map((w) => ({ invoiceId, paymentId: w.paymentId, amount: w.amount })));

@@ -21,7 +21,7 @@ import { isUniqueViolation } from "../../lib/db-errors.ts";
 import { startOfLocalDay } from "../../lib/edition-time.ts";
 import { withTransaction } from "../../lib/transaction.ts";
 import { recordOperatorAction } from "../admin/record-operator-action.ts";
-import { checkAvailable, editionDate, holdInvoiceAmount, type Problem, readWantedItems } from "./apply-invoice.ts";
+import { checkAvailable, editionDate, holdInvoiceAmount, type Problem, readItems } from "./apply-invoice.ts";
 import type { InvoiceRow } from "./invoice-view.ts";
 
 export async function importInvoice(opts: {
@@ -34,7 +34,7 @@ export async function importInvoice(opts: {
   const [org] = await ctx.db.select().from(schema.organizations).where(eq(schema.organizations.id, body.orgId));
   if (!org) throw new AppError("not_found");
   const problems: Problem[] = [];
-  const wanted = readWantedItems(body.items, problems);
+  const wanted = readItems(body.items, problems);
   const now = ctx.clock.now();
   if (body.issuedOn > editionDate(org.edition, now)) {
     problems.push({ path: "issuedOn", message: vmsg("invoice_issued_future") });

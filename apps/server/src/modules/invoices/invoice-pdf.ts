@@ -1,7 +1,8 @@
 /**
- * The invoice documents, laid out by the shared PDF kit (lib/pdf): the cn VAT invoice (Chinese labels with
- * English under them, amounts from the invoice row: net, tax and gross were computed once at application) and the
- * global edition's order invoice with GST.
+ * The invoice documents, laid out by the shared PDF kit (lib/pdf), amounts always from the stored rows (net, tax
+ * and gross were computed once at application): the cn VAT invoice and its red-letter invoice (Chinese labels with
+ * English beside them), and the global edition's GST documents — a paid card order's invoice, a tax invoice
+ * applied for, and the credit note that voids one.
  */
 import { formatMoney, formatRate } from "@moonport/contracts";
 import type { Config } from "../../env.ts";
@@ -11,8 +12,44 @@ import type { InvoiceRow } from "./invoice-view.ts";
 
 const both = (zh: string, en: string) => `${zh} ${en}`;
 
-export function renderVatInvoicePdf(config: Config, inv: InvoiceRow): Promise<Buffer> {
-  const money = (n: bigint) => formatMoney(n, inv.currency, 2);
+/** An issued invoice's PDF, in its edition's form. */
+export function renderInvoicePdf(config: Config, inv: InvoiceRow): Promise<Buffer> {
+  return inv.currency === "CNY" ? renderVatInvoicePdf(config, inv) : renderGstPdf(config, gstDocument(inv, "invoice"));
+}
+
+/**
+ * The document that voids an issued invoice: a red-letter invoice (cn: the same lines, negative, naming the blue
+ * invoice) or a credit note (global). `inv` carries the void document's number in `redInvoiceNo`.
+ */
+export function renderVoidPdf(config: Config, inv: InvoiceRow, at: Date): Promise<Buffer> {
+  return inv.currency === "CNY"
+    ? renderVatInvoicePdf(config, inv, at)
+    : renderGstPdf(config, gstDocument(inv, "credit_note", at));
+}
+
+function gstDocument(inv: InvoiceRow, kind: "invoice" | "credit_note", at?: Date): GstDocument {
+  const sign = kind === "credit_note" ? -1n : 1n;
+  return {
+    kind,
+    number: (kind === "credit_note" ? inv.redInvoiceNo : inv.invoiceNo) ?? "-",
+    date: at ?? inv.issuedAt ?? inv.createdAt,
+    references:
+      kind === "credit_note"
+        ? [["Credits invoice", inv.invoiceNo ?? "-"]]
+        : [["Applied", editionDate("global", inv.createdAt)]],
+    currency: inv.currency,
+    amount: sign * inv.amount,
+    net: sign * inv.net,
+    tax: sign * inv.tax,
+    taxRateBp: inv.taxRateBp,
+    billTo: inv.billTo ?? { name: inv.title, email: inv.email, tax_id: inv.uscc },
+  };
+}
+
+function renderVatInvoicePdf(config: Config, inv: InvoiceRow, voidedAt?: Date): Promise<Buffer> {
+  // A red-letter invoice repeats the blue one's lines with negative amounts and names it.
+  const sign = voidedAt ? -1n : 1n;
+  const money = (n: bigint) => formatMoney(sign * n, inv.currency, 2);
   const rate = `${formatRate(inv.taxRateBp)}%`;
   const kind =
     inv.invoiceType === "special"
@@ -23,17 +60,25 @@ export function renderVatInvoicePdf(config: Config, inv: InvoiceRow): Promise<Bu
         ? "增值税电子普通发票"
         : "增值税普通发票";
   const kindEn = inv.invoiceType === "special" ? "Special VAT invoice" : "General VAT invoice";
+  const meta: [string, string][] = voidedAt
+    ? [
+        [both("发票号码", "Invoice No."), inv.redInvoiceNo ?? "-"],
+        [both("开票日期", "Issued"), editionDate("cn", voidedAt)],
+        [both("原发票号码", "Voids No."), inv.invoiceNo ?? "-"],
+        [both("发票类型", "Type"), `${kindEn} (red-letter)`],
+      ]
+    : [
+        [both("发票号码", "Invoice No."), inv.invoiceNo ?? "-"],
+        [both("开票日期", "Issued"), inv.issuedAt ? editionDate("cn", inv.issuedAt) : "-"],
+        [both("申请日期", "Applied"), editionDate("cn", inv.createdAt)],
+        [both("发票类型", "Type"), kindEn],
+      ];
   return renderPdf({
     brand: config.brandName,
-    title: kind,
+    title: voidedAt ? `${kind}（红字）` : kind,
     author: config.invoices.sellerName,
     language: "zh-CN",
-    meta: [
-      [both("发票号码", "Invoice No."), inv.invoiceNo ?? "-"],
-      [both("开票日期", "Issued"), inv.issuedAt ? editionDate("cn", inv.issuedAt) : "-"],
-      [both("申请日期", "Applied"), editionDate("cn", inv.createdAt)],
-      [both("发票类型", "Type"), kindEn],
-    ],
+    meta,
     parties: [
       {
         heading: both("购买方", "Buyer"),
@@ -69,6 +114,12 @@ export function renderVatInvoicePdf(config: Config, inv: InvoiceRow): Promise<Bu
       [both("价税合计", "Total incl. tax"), money(inv.amount)],
     ],
     notes: [
+      ...(voidedAt
+        ? [
+            `本红字发票冲销蓝字发票 ${inv.invoiceNo ?? "-"}。`,
+            `This red-letter invoice voids invoice ${inv.invoiceNo ?? "-"}.`,
+          ]
+        : []),
       `税额计算：不含税金额 = 价税合计 ÷ (1 + ${rate})，四舍五入到分；税额 = 价税合计 − 不含税金额。`,
       `Tax rule: net = total ÷ (1 + ${rate}) rounded half up to the cent; tax = total − net.`,
       `${config.invoices.sellerName} · ${config.brandName}`,
@@ -81,33 +132,62 @@ function joinNonEmpty(parts: (string | null)[]): string | null {
   return kept.length ? kept.join("  ") : null;
 }
 
+type GstDocument = {
+  kind: "order" | "invoice" | "credit_note";
+  number: string;
+  date: Date;
+  /** Lines under the number: the order, the invoice a credit note voids, … */
+  references: [string, string][];
+  currency: "CNY" | "USD";
+  /** Signed: a credit note's amounts are negative. */
+  amount: bigint;
+  net: bigint;
+  tax: bigint;
+  taxRateBp: number;
+  billTo: Record<string, string | null>;
+};
+
+/** A paid card order's invoice (global): made when the order is paid, from the order's snapshot. */
 export function renderOrderInvoicePdf(
   config: Config,
-  order: {
+  order: Omit<GstDocument, "kind" | "number" | "date" | "references"> & {
     invoiceNo: string;
     paidAt: Date;
     paymentId: string;
-    currency: "CNY" | "USD";
-    amount: bigint;
-    net: bigint;
-    tax: bigint;
-    taxRateBp: number;
-    billTo: Record<string, string | null>;
   },
 ): Promise<Buffer> {
-  const money = (n: bigint) => formatMoney(n, order.currency, 2);
-  const rate = `${formatRate(order.taxRateBp)}%`;
-  const b = order.billTo;
+  return renderGstPdf(config, {
+    ...order,
+    kind: "order",
+    number: order.invoiceNo,
+    date: order.paidAt,
+    references: [
+      ["Order", order.paymentId],
+      ["Status", "Paid"],
+    ],
+  });
+}
+
+const GST_TITLE: Record<GstDocument["kind"], string> = {
+  order: "Tax invoice",
+  invoice: "Tax invoice",
+  credit_note: "Credit note",
+};
+
+function renderGstPdf(config: Config, doc: GstDocument): Promise<Buffer> {
+  const money = (n: bigint) => formatMoney(n, doc.currency, 2);
+  const rate = `${formatRate(doc.taxRateBp)}%`;
+  const b = doc.billTo;
+  const credit = doc.kind === "credit_note";
   return renderPdf({
     brand: config.brandName,
-    title: "Tax invoice",
+    title: GST_TITLE[doc.kind],
     author: config.invoices.sellerName,
     language: "en-US",
     meta: [
-      ["Invoice No.", order.invoiceNo],
-      ["Date", editionDate("global", order.paidAt)],
-      ["Order", order.paymentId],
-      ["Status", "Paid"],
+      [credit ? "Credit note No." : "Invoice No.", doc.number],
+      ["Date", editionDate("global", doc.date)],
+      ...doc.references,
     ],
     parties: [
       {
@@ -126,7 +206,7 @@ export function renderOrderInvoicePdf(
               b.country_code,
             ]
               .filter(Boolean)
-              .join("\n"),
+              .join("\n") || null,
           ],
         ],
       },
@@ -146,14 +226,24 @@ export function renderOrderInvoicePdf(
         { label: "GST", width: 1.2, align: "right" },
         { label: "Tax", width: 2, align: "right" },
       ],
-      rows: [[`${config.brandName} API credit (prepaid recharge)`, money(order.net), rate, money(order.tax)]],
+      rows: [
+        [
+          doc.kind === "order"
+            ? `${config.brandName} API credit (prepaid recharge)`
+            : `${config.brandName} API service (prepaid recharges)`,
+          money(doc.net),
+          rate,
+          money(doc.tax),
+        ],
+      ],
     },
     totals: [
-      ["Net total", money(order.net)],
-      [`GST ${rate}`, money(order.tax)],
-      ["Total paid", money(order.amount)],
+      ["Net total", money(doc.net)],
+      [`GST ${rate}`, money(doc.tax)],
+      [credit ? "Total credited" : doc.kind === "order" ? "Total paid" : "Total", money(doc.amount)],
     ],
     notes: [
+      ...(credit ? [`This credit note voids invoice ${doc.references[0]?.[1] ?? "-"} in full.`] : []),
       `Amounts include GST at ${rate}: net = total ÷ (1 + ${rate}) rounded half up to the cent; GST = total − net.`,
       `${config.invoices.sellerName} · ${config.brandName}`,
     ],

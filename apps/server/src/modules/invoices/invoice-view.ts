@@ -54,11 +54,13 @@ export async function toInvoices(db: Db | Tx, rows: InvoiceRow[]): Promise<Invoi
     failReason: r.failReason,
     issuedAt: iso(r.issuedAt),
     redInvoiceNo: r.redInvoiceNo,
+    billTo: r.billTo ?? null,
     items: items
       .filter((i) => i.invoiceId === r.id)
       .map((i) => ({ paymentId: i.paymentId, amount: i.amount.toString() })),
     redLetters: rounds.filter((x) => x.invoiceId === r.id).map(toRedLetterRound),
     pdfAvailable: r.pdfKey !== null,
+    voidPdfAvailable: r.voidPdfKey !== null,
   }));
 }
 

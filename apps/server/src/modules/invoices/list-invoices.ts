@@ -1,24 +1,30 @@
 import { type AdminInvoice, type InvoiceOverview, VAT_RATE_BP } from "@moonport/contracts";
 import { schema } from "@moonport/db";
-import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import type { OrgAccess } from "../orgs/access.ts";
 import { toInvoices } from "./invoice-view.ts";
 import { listInvoiceTitles } from "./titles.ts";
 
-/** What the application form needs: the gate, the paid recharges with their available amounts, the titles. */
+/**
+ * What the application form needs: the gate, the paid recharges with their available amounts, the titles (cn).
+ * global card orders are left out: each has its own invoice from the moment it is paid.
+ */
 export async function getInvoiceOverview(opts: { ctx: AppContext; access: OrgAccess }): Promise<InvoiceOverview> {
   const { ctx, access } = opts;
   const p = schema.payments;
+  const o = schema.orderInvoices;
   const rows = await ctx.db
-    .select()
+    .select({ p })
     .from(p)
-    .where(and(eq(p.orgId, access.org.id), eq(p.status, "success")))
+    .leftJoin(o, eq(o.paymentId, p.id))
+    .where(and(eq(p.orgId, access.org.id), eq(p.status, "success"), isNull(o.paymentId)))
     .orderBy(desc(p.finishedAt), desc(p.id))
-    .limit(200);
+    .limit(200)
+    .then((r) => r.map((x) => x.p));
   return {
     verified: access.org.verification !== "unverified",
-    taxRateBp: VAT_RATE_BP,
+    taxRateBp: access.org.edition === "cn" ? VAT_RATE_BP : ctx.config.invoices.gstRateBp,
     payments: rows.map((r) => ({
       id: r.id,
       createdAt: (r.finishedAt ?? r.createdAt).toISOString(),

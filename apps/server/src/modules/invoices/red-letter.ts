@@ -8,8 +8,9 @@
  *              seller denied the buyer's 03). A denial ends the round; the invoice is `success` again.
  *   timeout    02/03 unanswered for 72 hours → 07 (the `invoices.red-letter-timeout` job, clock-driven).
  *   withdraw   by the initiator: 01/02/03 → 08, after both confirmed 04 → 09. The invoice is `success` again.
- *   complete   01 or 04: the seller issues the red-letter invoice → the invoice is `refunded` and its amount goes
- *              back to the payments' available amount (it can be invoiced again or refunded).
+ *   complete   01 or 04: the seller issues the red-letter invoice (global: a credit note) → the invoice is
+ *              `refunded`, its amount goes back to the payments' available amount (it can be invoiced again or
+ *              refunded), and the document's PDF is e-mailed.
  *
  * Every move locks the invoice first; a round is open while `closed_at` is null (at most one per invoice).
  */
@@ -21,9 +22,9 @@ import { AppError } from "../../lib/app-error.ts";
 import { withTransaction } from "../../lib/transaction.ts";
 import { recordOperatorAction } from "../admin/record-operator-action.ts";
 import { invoiceStateError, lockInvoice, releaseInvoiceAmount } from "./apply-invoice.ts";
+import { renderVoidPdf } from "./invoice-pdf.ts";
 import type { InvoiceRow, RedLetterRow } from "./invoice-view.ts";
-// The CLI acts as the seller too, with what issuing needs (not a whole AppContext).
-import type { IssueContext } from "./issue-invoice.ts";
+import { documentNumber, type IssueContext, mailInvoiceDocument, storePdf } from "./issue-invoice.ts";
 
 export const RED_LETTER_TIMEOUT_JOB = "invoices.red-letter-timeout";
 
@@ -57,7 +58,7 @@ async function audit(tx: Tx, actor: RedLetterActor, inv: InvoiceRow, action: str
 
 /** Runs one red-letter move on the locked invoice and its open round. */
 async function move<T>(
-  ctx: IssueContext,
+  ctx: Pick<AppContext, "db" | "clock">,
   invoiceId: string,
   actor: RedLetterActor,
   fn: (tx: Tx, inv: InvoiceRow, round: RedLetterRow | undefined) => Promise<T>,
@@ -141,11 +142,15 @@ export async function withdrawRedLetter(opts: { ctx: IssueContext; invoiceId: st
   });
 }
 
-/** The seller issues the red-letter invoice of a round in 01 or 04: the invoice is voided (`refunded`). */
+/**
+ * The seller issues the voiding document of a round in 01 or 04 — the red-letter invoice (cn, with the tax
+ * system's number) or the credit note (global, numbered by the platform unless given): the invoice is voided
+ * (`refunded`), its amount is available again, and the document's PDF is stored and e-mailed like the invoice's.
+ */
 export async function completeRedLetter(opts: {
   ctx: IssueContext;
   invoiceId: string;
-  redInvoiceNo: string;
+  redInvoiceNo: string | undefined;
   operator: string;
 }) {
   const { ctx } = opts;
@@ -154,20 +159,31 @@ export async function completeRedLetter(opts: {
     if (!round) throw invoiceStateError(inv.status);
     if (round.state !== "01" && round.state !== "04") throw stateError(round.state);
     const now = ctx.clock.now();
+    const redInvoiceNo = documentNumber(inv, opts.redInvoiceNo, "CN", now);
+    const voided: InvoiceRow = { ...inv, status: "refunded", redInvoiceNo, finishedAt: now };
+    const voidPdfKey = `invoices/${inv.orgId}/${inv.id}-void.pdf`;
+    await storePdf(ctx, voidPdfKey, await renderVoidPdf(ctx.config, voided, now));
     await tx.update(schema.redLetterRequests).set({ closedAt: now }).where(eq(schema.redLetterRequests.id, round.id));
     await releaseInvoiceAmount(tx, inv.id);
-    await setInvoice(tx, inv.id, { status: "refunded", redInvoiceNo: opts.redInvoiceNo.trim(), finishedAt: now });
-    await audit(
-      tx,
-      actor,
-      inv,
-      "complete",
-      { status: inv.status },
-      { status: "refunded", redInvoiceNo: opts.redInvoiceNo },
-    );
+    await setInvoice(tx, inv.id, { status: "refunded", redInvoiceNo, voidPdfKey, finishedAt: now });
+    await mailInvoiceDocument(ctx, tx, inv, {
+      template: "invoice_voided",
+      params: (locale) => ({
+        invoiceNo: inv.invoiceNo ?? "-",
+        voidNo: redInvoiceNo,
+        document: VOID_DOCUMENT[inv.currency === "CNY" ? "cn" : "global"][locale],
+      }),
+      file: { name: `${inv.currency === "CNY" ? "red-invoice" : "credit-note"}-${redInvoiceNo}.pdf`, key: voidPdfKey },
+    });
+    await audit(tx, actor, inv, "complete", { status: inv.status }, { status: "refunded", redInvoiceNo });
     return round.state;
   });
 }
+
+const VOID_DOCUMENT = {
+  cn: { "en-US": "red-letter invoice", "zh-CN": "红字发票" },
+  global: { "en-US": "credit note", "zh-CN": "贷项通知单（credit note）" },
+} as const;
 
 /** 02/03 rounds unanswered for 72 hours become 07 and their invoices `success` again. Returns how many. */
 export async function expireRedLetters(opts: { ctx: AppContext; now: Date }): Promise<number> {

@@ -1,6 +1,7 @@
 import type { Readable } from "node:stream";
 import {
   ApplyInvoiceRequest,
+  ApplyTaxInvoiceRequest,
   Invoice,
   InvoiceInfoRequest,
   InvoiceInfoResponse,
@@ -20,7 +21,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { type App, orgAccess } from "../../http/route.ts";
-import { applyInvoice, withdrawInvoice } from "./apply-invoice.ts";
+import { applyInvoice, applyTaxInvoice, withdrawInvoice } from "./apply-invoice.ts";
 import { getInvoiceInfo, listOrderInvoices, renderOrderInvoice, saveInvoiceInfo } from "./invoice-info.ts";
 import { readInvoice } from "./invoice-view.ts";
 import { openInvoicePdf } from "./issue-invoice.ts";
@@ -39,7 +40,9 @@ export function sendPdf(reply: FastifyReply, fileName: string, body: Buffer | Re
 
 /**
  * Invoices: organization admins only, like every billing screen (invoices cover the organization's payments and
- * carry its bank details). The buyer's side of red-letter voiding is here; the seller's is in the back office.
+ * carry its bank details). cn applies under a title (`/invoices`), global for a tax invoice to its invoice
+ * information (`/tax-invoices`); records, PDFs and the buyer's side of voiding (red-letter / credit note) are shared.
+ * The seller's side is in the back office.
  */
 export default async function invoiceRoutes(app: App, ctx: AppContext) {
   const admin = { access: "orgAdmin" } as const;
@@ -68,16 +71,31 @@ export default async function invoiceRoutes(app: App, ctx: AppContext) {
     },
   );
   app.post(
+    "/orgs/:orgId/tax-invoices",
+    { config: admin, schema: { params: OrgIdParams, body: ApplyTaxInvoiceRequest, response: { 201: Invoice } } },
+    async (req, reply) => {
+      const invoice = await applyTaxInvoice({ ctx, access: orgAccess(req), body: req.body, locale: req.locale });
+      reply.status(201);
+      return invoice;
+    },
+  );
+  app.post(
     "/orgs/:orgId/invoices/:invoiceId/withdraw",
     { config: admin, schema: { params: InvoiceParams, response: { 200: Invoice } } },
     async (req) =>
       withdrawInvoice({ ctx, access: orgAccess(req), invoiceId: req.params.invoiceId, locale: req.locale }),
   );
+  const InvoiceDocument = InvoiceParams.extend({ document: z.enum(["pdf", "void-pdf"]) });
   app.get(
-    "/orgs/:orgId/invoices/:invoiceId/pdf",
-    { config: admin, schema: { params: InvoiceParams } },
+    "/orgs/:orgId/invoices/:invoiceId/:document",
+    { config: admin, schema: { params: InvoiceDocument } },
     async (req, reply) => {
-      const file = await openInvoicePdf({ ctx, orgId: orgAccess(req).org.id, invoiceId: req.params.invoiceId });
+      const file = await openInvoicePdf({
+        ctx,
+        orgId: orgAccess(req).org.id,
+        invoiceId: req.params.invoiceId,
+        document: req.params.document === "void-pdf" ? "void" : "invoice",
+      });
       return sendPdf(reply, file.fileName, file.stream);
     },
   );

@@ -26,7 +26,7 @@ export function toPayment(
             currency: p.currency,
             payType: p.payType,
           });
-  const t = ctx.config.payments.transfer;
+  const t = ctx.config.payments.transfer[p.currency === "CNY" ? "cn" : "global"];
   return {
     id: p.id,
     amount: p.amount.toString(),

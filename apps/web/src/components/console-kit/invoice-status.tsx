@@ -1,10 +1,10 @@
 import { Badge, Stack, Text } from "@mantine/core";
 import {
   type Currency,
-  INVOICE_STATUS_TEXT,
   type InvoiceStatus,
-  RED_LETTER_STATE_TEXT,
+  invoiceStatusText,
   type RedLetterRound,
+  redLetterStateText,
 } from "@moonport/contracts";
 import { useLocale } from "../../i18n/index.ts";
 import { money } from "./money.ts";
@@ -20,20 +20,23 @@ const COLOR: Record<InvoiceStatus, string> = {
 };
 
 /**
- * An invoice's status (§4) with its meaning, and the latest red-letter confirmation state (01–09) with its meaning:
- * the console's records and the back office's queue show the same words (contracts INVOICE_STATUS_TEXT).
+ * An invoice's status (§4) with its meaning, and the latest voiding round's confirmation state (01–09) with its
+ * meaning: the console's records and the back office's queue show the same words (contracts invoiceStatusText),
+ * in the invoice's edition (cn voids by a red-letter invoice, global by a credit note; told by its currency).
  */
 export function InvoiceStatusCell({
   status,
+  currency,
   redLetter,
   failReason,
 }: {
   status: InvoiceStatus;
+  currency: Currency;
   redLetter?: RedLetterRound;
   failReason?: string | null;
 }) {
   const locale = useLocale();
-  const text = INVOICE_STATUS_TEXT[status];
+  const text = invoiceStatusText(status, currency);
   return (
     <Stack gap={4} maw={320}>
       <Badge variant="light" color={COLOR[status]} data-testid="invoice-status" data-status={status}>
@@ -45,7 +48,7 @@ export function InvoiceStatusCell({
       </Text>
       {redLetter ? (
         <Text size="xs" data-testid="red-letter-state" data-state={redLetter.state}>
-          {RED_LETTER_STATE_TEXT[redLetter.state][locale]}
+          {redLetterStateText(redLetter.state, currency)[locale]}
         </Text>
       ) : null}
     </Stack>

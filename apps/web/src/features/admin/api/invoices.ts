@@ -13,10 +13,11 @@ export const invoiceQueueQuery = (queue: "waiting" | "issued") =>
     queryFn: () => api(`${A}?queue=${queue}`, { schema: AdminInvoiceList }),
   });
 
-export const adminInvoicePdfUrl = (id: string) => `${A}/${encodeURIComponent(id)}/pdf`;
+export const adminInvoicePdfUrl = (id: string, document: "invoice" | "void" = "invoice") =>
+  `${A}/${encodeURIComponent(id)}/${document === "void" ? "void-pdf" : "pdf"}`;
 
 export type SellerAction =
-  | { id: string; kind: "issue" | "complete"; invoiceNo: string }
+  | { id: string; kind: "issue" | "complete"; invoiceNo: string | undefined }
   | { id: string; kind: "fail" | "void"; reason: string }
   | { id: string; kind: "confirm" | "deny" | "withdraw" };
 

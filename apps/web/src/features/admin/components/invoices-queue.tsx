@@ -38,11 +38,21 @@ export function InvoicesQueue() {
             {r.title}
           </Text>
           <Text size="xs" c="dimmed">
-            {[t(`invoices.types.${r.invoiceType}`), t(`invoices.methods.${r.method}`), r.email]
+            {[
+              r.currency === "CNY"
+                ? `${t(`invoices.types.${r.invoiceType}`)} · ${t(`invoices.methods.${r.method}`)}`
+                : t("invoices.taxInvoice"),
+              r.email,
+            ]
               .filter(Boolean)
               .join(" · ")}
           </Text>
-          {r.uscc ? <Text size="xs">USCC {r.uscc}</Text> : null}
+          {r.uscc ? <Text size="xs">{r.currency === "CNY" ? `USCC ${r.uscc}` : `Tax ID ${r.uscc}`}</Text> : null}
+          {r.billTo ? (
+            <Text size="xs">
+              {[r.billTo.street, r.billTo.city, r.billTo.postal_code, r.billTo.country_code].filter(Boolean).join(", ")}
+            </Text>
+          ) : null}
           {r.invoiceType === "special" ? (
             <Text size="xs">
               {[r.bankName, r.bankAccount, r.companyAddress, r.companyPhone].filter(Boolean).join(" · ")}
@@ -62,7 +72,7 @@ export function InvoicesQueue() {
       header: t("invoices.status"),
       cell: (r) => (
         <Stack gap={2}>
-          <InvoiceStatusCell status={r.status} redLetter={r.redLetters[0]} />
+          <InvoiceStatusCell status={r.status} currency={r.currency} redLetter={r.redLetters[0]} />
           {r.invoiceNo && r.pdfAvailable ? (
             <Anchor href={adminInvoicePdfUrl(r.id)} size="xs" ff="monospace">
               {r.invoiceNo}
@@ -72,6 +82,11 @@ export function InvoicesQueue() {
             <Text size="xs" ff="monospace">
               {r.invoiceNo}
             </Text>
+          ) : null}
+          {r.voidPdfAvailable && r.redInvoiceNo ? (
+            <Anchor href={adminInvoicePdfUrl(r.id, "void")} size="xs" ff="monospace">
+              {r.redInvoiceNo}
+            </Anchor>
           ) : null}
         </Stack>
       ),
@@ -114,7 +129,11 @@ export function InvoicesQueue() {
         }
         if (open && (open.state === "01" || open.state === "04")) {
           buttons.push(
-            button(t("invoices.complete"), () => setDialog({ row: r, kind: "complete" }), "red-letter-complete"),
+            button(
+              r.currency === "CNY" ? t("invoices.complete") : t("invoices.completeCredit"),
+              () => setDialog({ row: r, kind: "complete" }),
+              "red-letter-complete",
+            ),
           );
         }
         if (open && open.initiator === "seller") {
@@ -195,19 +214,28 @@ function NumberDialog({ target, onClose }: { target: Dialog; onClose: () => void
     failure: (reason) => t("queues.failed", { reason }),
   });
   const complete = target?.kind === "complete";
+  // A global document may be left unnumbered: the platform numbers it (INV-… / CN-…); cn needs the tax system's.
+  const cn = target?.row.currency !== "USD";
+  const action = complete ? (cn ? t("invoices.complete") : t("invoices.completeCredit")) : t("invoices.issue");
   return (
-    <FormDialog
-      {...dialog}
-      title={complete ? t("invoices.complete") : t("invoices.issue")}
-      submitLabel={complete ? t("invoices.complete") : t("invoices.issue")}
-    >
+    <FormDialog {...dialog} title={action} submitLabel={action}>
       <Text size="sm">
         {complete
-          ? t("invoices.completeText", { title: target?.row.title ?? "" })
+          ? t(cn ? "invoices.completeText" : "invoices.completeCreditText", { title: target?.row.title ?? "" })
           : t("invoices.issueText", { title: target?.row.title ?? "", email: target?.row.email ?? "" })}
       </Text>
       <TextInput
-        label={complete ? t("invoices.redNumber") : t("invoices.number")}
+        label={
+          complete
+            ? cn
+              ? t("invoices.redNumber")
+              : t("invoices.creditNumber")
+            : cn
+              ? t("invoices.number")
+              : t("invoices.numberOptional")
+        }
+        description={cn ? undefined : t("invoices.numberHint")}
+        required={cn}
         {...field("invoiceNo")}
         data-testid="invoice-number"
       />
@@ -236,9 +264,9 @@ function ReasonDialog({ target, onClose }: { target: Dialog; onClose: () => void
       <Text size="sm">
         {fail
           ? t("invoices.failText")
-          : target?.row.titleType === "personal"
-            ? t("invoices.voidPersonal")
-            : t("invoices.voidCompany")}
+          : t(
+              `invoices.${target?.row.titleType === "personal" ? "voidPersonal" : "voidCompany"}${target?.row.currency === "USD" ? "Global" : ""}`,
+            )}
       </Text>
       <Textarea label={t("invoices.reason")} autosize minRows={2} {...field("reason")} data-testid="invoice-reason" />
     </FormDialog>

@@ -1,5 +1,6 @@
 import {
   type ApplyInvoiceRequest,
+  type ApplyTaxInvoiceRequest,
   Invoice,
   type InvoiceInfoRequest,
   InvoiceInfoResponse,
@@ -47,14 +48,16 @@ export const orderInvoicesQuery = (orgId: string) =>
     queryFn: () => api(`${orgApi(orgId)}/order-invoices`, { schema: z.object({ items: z.array(OrderInvoice) }) }),
   });
 
-export const invoicePdfUrl = (orgId: string, invoiceId: string) =>
-  `${orgApi(orgId)}/invoices/${encodeURIComponent(invoiceId)}/pdf`;
+/** An issued invoice's PDF, or (`void`) that of the red-letter invoice / credit note voiding it. */
+export const invoicePdfUrl = (orgId: string, invoiceId: string, document: "invoice" | "void" = "invoice") =>
+  `${orgApi(orgId)}/invoices/${encodeURIComponent(invoiceId)}/${document === "void" ? "void-pdf" : "pdf"}`;
 export const orderInvoicePdfUrl = (orgId: string, paymentId: string) =>
   `${orgApi(orgId)}/order-invoices/${encodeURIComponent(paymentId)}/pdf`;
 
-export function useApplyInvoice(orgId: string) {
-  return useOrgMutation(orgId, (body: ApplyInvoiceRequest) =>
-    api(`${orgApi(orgId)}/invoices`, { body, schema: Invoice }),
+/** cn applies for a VAT invoice under a title; global requests a tax invoice to its invoice information. */
+export function useApplyInvoice(orgId: string, edition: "cn" | "global") {
+  return useOrgMutation(orgId, (body: ApplyInvoiceRequest | ApplyTaxInvoiceRequest) =>
+    api(`${orgApi(orgId)}/${edition === "cn" ? "invoices" : "tax-invoices"}`, { body, schema: Invoice }),
   );
 }
 

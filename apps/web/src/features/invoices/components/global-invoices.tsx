@@ -11,20 +11,61 @@ import { EmptyState, LoadingBlock } from "../../../components/console-kit/states
 import { useZodForm } from "../../../components/console-kit/use-zod-form.ts";
 import { FormError } from "../../../components/form-error.tsx";
 import { PageHeader } from "../../../components/page-header.tsx";
-import { invoiceInfoQuery, orderInvoicePdfUrl, orderInvoicesQuery, useSaveInvoiceInfo } from "../api/invoices-api.ts";
+import {
+  invoiceInfoQuery,
+  invoiceOverviewQuery,
+  orderInvoicePdfUrl,
+  orderInvoicesQuery,
+  useSaveInvoiceInfo,
+} from "../api/invoices-api.ts";
+import { ApplyDialog } from "./apply-dialog.tsx";
+import { RecordsSection } from "./invoice-records.tsx";
+import { VerificationGate } from "./verification-gate.tsx";
 
-/** global: the international invoice information (needed before a card payment) and each paid order's invoice. */
+/**
+ * global: the international invoice information (every invoice's bill-to; needed before a card payment), tax
+ * invoices requested over wire transfers with their records and credit notes, and each paid card order's invoice.
+ */
 export function GlobalInvoices({ orgId }: { orgId: string }) {
   const { t } = useTranslation("invoices");
   const info = useQuery(invoiceInfoQuery(orgId));
+  const overview = useQuery(invoiceOverviewQuery(orgId));
+  const [requesting, setRequesting] = useState(false);
+  const o = overview.data;
+  const saved = info.data?.info ?? null;
   return (
     <Stack gap="lg">
       <PageHeader
         title={t("global.title")}
         description={t("global.description", { rate: info.data ? formatRate(info.data.gstRateBp) : "…" })}
+        actions={
+          <Button
+            leftSection={<IconFileInvoice size={16} />}
+            onClick={() => setRequesting(true)}
+            disabled={!o?.verified || !saved}
+            data-testid="invoice-apply-open"
+          >
+            {t("global.request")}
+          </Button>
+        }
       />
-      {info.data ? <InfoForm orgId={orgId} info={info.data.info} /> : <LoadingBlock />}
+      {o && !o.verified ? <VerificationGate /> : null}
+      {info.data && !saved ? <Alert color="blue">{t("global.needInfo")}</Alert> : null}
+      {info.data ? <InfoForm orgId={orgId} info={saved} /> : <LoadingBlock />}
+      <RecordsSection orgId={orgId} edition="global" />
       <OrderInvoices orgId={orgId} />
+      {o && saved ? (
+        <ApplyDialog
+          orgId={orgId}
+          edition="global"
+          opened={requesting}
+          onClose={() => setRequesting(false)}
+          billTo={saved.name}
+          defaultEmail={saved.email}
+          payments={o.payments}
+          taxRateBp={o.taxRateBp}
+        />
+      ) : null}
     </Stack>
   );
 }
