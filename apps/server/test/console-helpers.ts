@@ -6,7 +6,10 @@
 import { MeWithOrgs, usccCheckCharacter } from "@moonport/contracts";
 import { newId, randomString, schema } from "@moonport/db";
 import { and, eq } from "drizzle-orm";
+import pino from "pino";
 import { expect } from "vitest";
+import type { CliCommand } from "../src/cli/commands.ts";
+import { decideVerification } from "../src/modules/verification/decide-verification.ts";
 import { type TestApp, TestClient } from "./helpers.ts";
 
 export interface TestUser {
@@ -129,3 +132,33 @@ export const COMPANY_APPLICATION = {
   bankName: "Bank of Sandbox, Beijing",
   bankAccountNumber: "6222020200112233445",
 };
+
+/** Runs an operator CLI command against the test app's database; its exit code and printed lines. */
+export async function runCli(t: TestApp, cmd: CliCommand, args: string[]) {
+  const lines: string[] = [];
+  const code = await cmd.run({
+    config: t.ctx.config,
+    db: t.ctx.db,
+    services: { db: t.ctx.db, keyEvents: t.ctx.keyEvents, log: pino({ level: "silent" }) },
+    args,
+    print: (l) => lines.push(l),
+    readInput: async () => "",
+  });
+  return { code, out: lines.join("\n") };
+}
+
+/** Personal verification of the user's organization (cn: a resident ID with a valid check character). */
+export async function verifyPersonally(u: TestUser) {
+  const r = await u.client.post(`/api/orgs/${u.orgId}/verification/personal`, {
+    realName: "张三",
+    idNumber: residentId("11010519491231002"),
+  });
+  expect(r.body.state).toBe("personal");
+}
+
+/** Personal, then company verification approved by `operator` (the organization is a verified company). */
+export async function verifyCompany(t: TestApp, u: TestUser, operator: string) {
+  await verifyPersonally(u);
+  const c = await u.client.post(`/api/orgs/${u.orgId}/verification/company`, COMPANY_APPLICATION);
+  await decideVerification({ ctx: t.ctx, applicationId: c.body.applications[0].id, decision: "approve", operator });
+}

@@ -1134,6 +1134,19 @@ const CASES: Case[] = [
     route: "GET /api/admin/invoices",
     url: () => "/api/admin/invoices?queue=waiting",
   },
+  {
+    name: "import an invoice issued outside the platform (back office)",
+    route: "POST /api/admin/invoices/import",
+    url: () => "/api/admin/invoices/import",
+    body: () => ({
+      orgId: "org_missing",
+      invoiceNo: "03110000000000000000",
+      title: "matrix",
+      issuedOn: "2026-01-15",
+      items: [{ paymentId: "pay_missing", amount: "1" }],
+    }),
+    reached: { status: 404, code: "not_found" },
+  },
   ...(
     [
       ["download an invoice's or its voiding document's PDF", "GET", ":document", undefined],

@@ -7,8 +7,8 @@
 import { parseMoney } from "@moonport/contracts";
 import { newId, schema } from "@moonport/db";
 import { and, eq, sql } from "drizzle-orm";
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CliCommand } from "../src/cli/commands.ts";
 import { approveRefundCommand, refundQueueCommand, rejectRefundCommand } from "../src/cli/refunds.ts";
 import { withTransaction } from "../src/lib/transaction.ts";
 import { chargeOrganizations } from "../src/modules/billing/charge-organizations.ts";
@@ -16,7 +16,7 @@ import { issueVoucher } from "../src/modules/billing/credit.ts";
 import { confirmPayment, settlePayment } from "../src/modules/billing/settle-payment.ts";
 import { providerNamed } from "../src/modules/payments/providers/index.ts";
 import { tokenizeCard } from "../src/modules/payments/sandbox-psp.ts";
-import { addOrgMember, saveInvoiceInfo, signUp, type TestUser } from "./console-helpers.ts";
+import { addOrgMember, runCli, saveInvoiceInfo, signUp, type TestUser } from "./console-helpers.ts";
 import { orgMoney } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp, testClock } from "./helpers.ts";
 import { startFakeAlipay } from "./support/fake-alipay.ts";
@@ -349,6 +349,36 @@ describe("transitions", () => {
     expect(audit).toMatchObject({ after: { status: "rejected", reason: "duplicate request" } });
   });
 
+  it("a rejection e-mails the requester the operator's reason, in the request's language (en-US and zh-CN)", async () => {
+    const en = await signUp(t, { edition: "cn" });
+    const zh = await signUp(t, { edition: "cn" });
+    zh.client.locale = "zh-CN";
+    const enMail = `${en.username}@example.com`;
+    const zhMail = `${zh.username}@example.com`;
+    const a = (
+      await en.client.post(R(en), { items: [{ paymentId: await paid(t, en, "40"), amount: "12.5" }], email: enMail })
+    ).body.items[0];
+    const b = (
+      await zh.client.post(R(zh), { items: [{ paymentId: await paid(t, zh, "40"), amount: "8" }], email: zhMail })
+    ).body.items[0];
+    expect(
+      (await operator.client.post(`${A}/${a.id}/reject`, { reason: "Recharged for a contract still running" })).status,
+    ).toBe(200);
+    const [enRejected] = (await mailsTo(t, enMail)).filter((m) => m.subject.includes("not approved"));
+    expect(enRejected?.subject).toBe("Moonport: refund of ¥12.50 not approved");
+    expect(enRejected?.text).toContain("The operator's reason: Recharged for a contract still running");
+    expect(enRejected?.text).toContain(a.id);
+    // The CLI's rejection e-mails too (a running server sends the queued mail).
+    const rejected = await runCli(t, rejectRefundCommand, [b.id, "--reason", "请先结清未付账单"]);
+    expect(rejected.code, rejected.out).toBe(0);
+    const [zhRejected] = (await mailsTo(t, zhMail)).filter((m) => m.subject.includes("未通过"));
+    expect(zhRejected?.subject).toBe("Moonport：¥8.00 的退款申请未通过");
+    expect(zhRejected?.text).toContain("运营人员给出的原因：请先结清未付账单");
+    // Nothing left the balances.
+    expect((await org(t, en.orgId)).cashBalance).toBe(M("40"));
+    await expectLedgerMatches(t, zh.orgId);
+  });
+
   it("a corporate transfer is paid back by hand: the operator marks it done with the bank reference", async () => {
     const u = await signUp(t, { edition: "cn" });
     const email = `${u.username}@example.com`;
@@ -482,18 +512,7 @@ describe("provider failure", () => {
 });
 
 describe("CLI", () => {
-  async function cli(cmd: typeof approveRefundCommand, args: string[]) {
-    const lines: string[] = [];
-    const code = await cmd.run({
-      config: t.ctx.config,
-      db: t.ctx.db,
-      services: { db: t.ctx.db, keyEvents: t.ctx.keyEvents, log: pino({ level: "silent" }) },
-      args,
-      print: (l) => lines.push(l),
-      readInput: async () => "",
-    });
-    return { code, out: lines.join("\n") };
-  }
+  const cli = (cmd: CliCommand, args: string[]) => runCli(t, cmd, args);
 
   it("refund-queue, approve-refund (the server's job refunds), reject-refund --reason", async () => {
     const u = await signUp(t, { edition: "cn" });
@@ -637,6 +656,103 @@ describe("Stripe against its loopback fake", () => {
     expect((await org(s, admin.orgId)).cashBalance).toBe(M("25"));
     await expectLedgerMatches(s, admin.orgId);
   });
+  it("a refund Stripe answers pending stays refunding until charge.refund.updated says succeeded", async () => {
+    const admin = await signUp(s, { edition: "global" });
+    const op = await signUp(s);
+    await s.ctx.db.update(schema.users).set({ role: "operator" }).where(eq(schema.users.id, op.userId));
+    const email = `${admin.username}@example.com`;
+    const pay = await stripePaid(admin, "4000000000007726", "40");
+    const id = (await admin.client.post(R(admin), { items: [{ paymentId: pay.id, amount: "15" }], email })).body
+      .items[0].id;
+    await op.client.post(`${A}/${id}/approve`);
+    await s.ctx.jobs.runDue();
+    const pending = await refund(s, id);
+    // Not counted as refunded: no receipt, still in the operator's queue, the cash held out of the balance.
+    expect(pending).toMatchObject({ status: "refunding", finishedAt: null });
+    expect(pending.providerRef).toMatch(/^re_/);
+    expect((await admin.client.get(R(admin))).body.items[0].status).toBe("refunding");
+    expect((await mailsTo(s, email)).filter((m) => m.subject.includes("refunded"))).toEqual([]);
+    expect((await org(s, admin.orgId)).cashBalance).toBe(M("25"));
+    // A webhook about another refund id (a stale attempt) changes nothing; then Stripe's real answer settles it.
+    stripe.settleRefund(pending.providerRef!, "succeeded");
+    const sent = await stripe.deliverAll();
+    expect(sent.map((x) => [x.status, JSON.parse(x.body).outcome])).toEqual([
+      [200, "refund_settled"],
+      [200, "refund_settled"],
+    ]);
+    expect(await refund(s, id)).toMatchObject({ status: "refunded", providerRef: pending.providerRef });
+    expect((await mailsTo(s, email)).map((m) => m.subject)).toContain("Moonport: $15.00 refunded");
+    expect((await org(s, admin.orgId)).cashBalance).toBe(M("25"));
+    await expectLedgerMatches(s, admin.orgId);
+  });
+
+  it("a pending refund is polled until Stripe settles it; a failure gives the cash back with the §8 message", async () => {
+    const admin = await signUp(s, { edition: "global" });
+    const op = await signUp(s);
+    await s.ctx.db.update(schema.users).set({ role: "operator" }).where(eq(schema.users.id, op.userId));
+    const pay = await stripePaid(admin, "4000000000007726", "30");
+    const id = (await admin.client.post(R(admin), { items: [{ paymentId: pay.id, amount: "30" }], email: EMAIL })).body
+      .items[0].id;
+    await op.client.post(`${A}/${id}/approve`);
+    await s.ctx.jobs.runDue();
+    expect((await refund(s, id)).status).toBe("refunding");
+    expect((await org(s, admin.orgId)).cashBalance).toBe(0n);
+    // First poll a minute later: still pending, asked again later.
+    const reads = stripe.seen.refundReads;
+    clock.advance(61_000);
+    await runJobs(s);
+    expect(stripe.seen.refundReads).toBe(reads + 1);
+    expect((await refund(s, id)).status).toBe("refunding");
+    // Stripe fails it; its webhook is lost: the next poll finds out.
+    stripe.settleRefund((await refund(s, id)).providerRef!, "failed");
+    stripe.events.splice(0);
+    clock.advance(121_000);
+    await runJobs(s);
+    expect(await refund(s, id)).toMatchObject({ status: "failed", failureReason: "lost_or_stolen_card" });
+    expect((await org(s, admin.orgId)).cashBalance).toBe(M("30"));
+    expect((await payment(s, pay.id)).refundedAmount).toBe(0n);
+    await expectLedgerMatches(s, admin.orgId);
+    // The console shows it as "Refund failed: {reason}" (§8) from the list's status and reason.
+    expect((await admin.client.get(R(admin))).body.items[0]).toMatchObject({
+      status: "failed",
+      failureReason: "lost_or_stolen_card",
+    });
+    // No further polls once settled.
+    clock.advance(3_600_000);
+    await runJobs(s);
+    expect(stripe.seen.refundReads).toBe(reads + 2);
+    // Back to the wall clock: the providers' notifications later in this file are checked against it.
+    clock.advance(-(61_000 + 121_000 + 3_600_000));
+  });
+
+  it("a refund Stripe reported succeeded and later failed (charge.refund.updated) goes failed, its cash back", async () => {
+    const admin = await signUp(s, { edition: "global" });
+    const op = await signUp(s);
+    await s.ctx.db.update(schema.users).set({ role: "operator" }).where(eq(schema.users.id, op.userId));
+    const pay = await stripePaid(admin, "4242424242424242", "50");
+    const id = (await admin.client.post(R(admin), { items: [{ paymentId: pay.id, amount: "20" }], email: EMAIL })).body
+      .items[0].id;
+    await op.client.post(`${A}/${id}/approve`);
+    await runJobs(s);
+    const done = await refund(s, id);
+    expect(done.status).toBe("refunded");
+    expect((await org(s, admin.orgId)).cashBalance).toBe(M("30"));
+    stripe.settleRefund(done.providerRef!, "failed");
+    await stripe.deliverAll();
+    expect(await refund(s, id)).toMatchObject({ status: "failed", failureReason: "lost_or_stolen_card" });
+    expect((await org(s, admin.orgId)).cashBalance).toBe(M("50"));
+    expect((await payment(s, pay.id)).refundedAmount).toBe(0n);
+    await expectLedgerMatches(s, admin.orgId);
+    // A forged or unsigned refund event changes nothing.
+    const forged = JSON.stringify({
+      id: "evt_forged",
+      object: "event",
+      type: "charge.refund.updated",
+      data: { object: { id: done.providerRef, object: "refund", status: "succeeded", metadata: { refundId: id } } },
+    });
+    expect((await stripe.deliver({ body: forged }, stripe.sign(forged, "whsec_wrong"))).status).toBe(400);
+    expect((await refund(s, id)).status).toBe("failed");
+  });
 });
 
 describe("Alipay and WeChat Pay against their loopback fakes", () => {
@@ -726,6 +842,49 @@ describe("Alipay and WeChat Pay against their loopback fakes", () => {
     );
     expect(refused).toEqual({ status: "refused", reason: "INVALID_REQUEST" });
     await expectLedgerMatches(a, admin.orgId);
+  });
+
+  it("a WeChat Pay refund answered PROCESSING stays refunding and is polled until SUCCESS or ABNORMAL", async () => {
+    const admin = await signUp(a, { edition: "cn" });
+    const op = await signUp(a);
+    await a.ctx.db.update(schema.users).set({ role: "operator" }).where(eq(schema.users.id, op.userId));
+    const order = await admin.client.post(`/api/orgs/${admin.orgId}/payments`, {
+      amount: "50",
+      payType: "wxpay",
+      agreement: true,
+    });
+    expect((await wechat.pay(order.body.id)).status).toBe(200);
+    const ask = async (amount: string) => {
+      const id = (await admin.client.post(R(admin), { items: [{ paymentId: order.body.id, amount }], email: EMAIL }))
+        .body.items[0].id as string;
+      await op.client.post(`${A}/${id}/approve`);
+      return id;
+    };
+    wechat.refundMode.processing = true;
+    try {
+      const ok = await ask("20");
+      const lost = await ask("10");
+      await a.ctx.jobs.runDue();
+      expect((await refund(a, ok)).status).toBe("refunding");
+      expect((await refund(a, lost)).status).toBe("refunding");
+      expect((await org(a, admin.orgId)).cashBalance).toBe(M("20"));
+      const queries = wechat.seen.refundQueries;
+      clock.advance(61_000);
+      await runJobs(a);
+      expect(wechat.seen.refundQueries).toBe(queries + 2); // still PROCESSING: asked again later
+      wechat.settleRefund(`moonport-refund-${ok}-1`, "SUCCESS");
+      wechat.settleRefund(`moonport-refund-${lost}-1`, "ABNORMAL");
+      clock.advance(121_000);
+      await runJobs(a);
+      expect(await refund(a, ok)).toMatchObject({ status: "refunded" });
+      expect(await refund(a, lost)).toMatchObject({ status: "failed", failureReason: "ABNORMAL" });
+      expect((await org(a, admin.orgId)).cashBalance).toBe(M("30"));
+      expect((await payment(a, order.body.id)).refundedAmount).toBe(M("20"));
+      await expectLedgerMatches(a, admin.orgId);
+    } finally {
+      wechat.refundMode.processing = false;
+      clock.advance(-(61_000 + 121_000));
+    }
   });
 
   it("refunds part of a paid order by alipay.trade.refund, once per out_request_no (signed both ways)", async () => {

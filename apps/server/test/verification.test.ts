@@ -5,14 +5,14 @@
 import { isMainlandIdNumber, isUscc } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CliCommand } from "../src/cli/commands.ts";
 import {
   approveVerificationCommand,
   rejectVerificationCommand,
   verificationQueueCommand,
 } from "../src/cli/verification.ts";
-import { addOrgMember, COMPANY_APPLICATION, residentId, signUp } from "./console-helpers.ts";
+import { addOrgMember, COMPANY_APPLICATION, residentId, runCli, signUp } from "./console-helpers.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 
 let t: TestApp;
@@ -25,18 +25,7 @@ const ID = residentId("11010519491231002");
 const company = COMPANY_APPLICATION;
 const USCC = company.creditCode;
 
-async function cli(cmd: typeof approveVerificationCommand, args: string[]) {
-  const lines: string[] = [];
-  const code = await cmd.run({
-    config: t.ctx.config,
-    db: t.ctx.db,
-    services: { db: t.ctx.db, keyEvents: t.ctx.keyEvents, log: pino({ level: "silent" }) },
-    args,
-    print: (l) => lines.push(l),
-    readInput: async () => "",
-  });
-  return { code, out: lines.join("\n") };
-}
+const cli = (cmd: CliCommand, args: string[]) => runCli(t, cmd, args);
 
 async function state(orgId: string) {
   const [o] = await t.ctx.db.select().from(schema.organizations).where(eq(schema.organizations.id, orgId));

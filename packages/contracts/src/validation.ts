@@ -218,6 +218,10 @@ export const VALIDATION_MESSAGES = {
     "en-US": "Use only letters, digits and - _ . (an HTTP header name).",
     "zh-CN": "只能使用字母、数字和 - _ .（HTTP 请求头名称）。",
   },
+  invoice_issued_future: {
+    "en-US": "The issue date cannot be in the future.",
+    "zh-CN": "开票日期不能晚于今天。",
+  },
 } as const satisfies Record<string, Localized>;
 
 export type ValidationKey = keyof typeof VALIDATION_MESSAGES;

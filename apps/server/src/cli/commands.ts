@@ -3,7 +3,17 @@ import type { AppContext } from "../context.ts";
 import type { Config } from "../env.ts";
 import { createOperatorCommand } from "./create-operator.ts";
 import { demoKeyCommand } from "./demo-key.ts";
-import { failInvoiceCommand, invoiceQueueCommand, issueInvoiceCommand } from "./invoices.ts";
+import {
+  completeRedLetterCommand,
+  confirmRedLetterCommand,
+  denyRedLetterCommand,
+  failInvoiceCommand,
+  importInvoiceCommand,
+  invoiceQueueCommand,
+  issueInvoiceCommand,
+  startRedLetterCommand,
+  withdrawRedLetterCommand,
+} from "./invoices.ts";
 import { listOrgsCommand, listUsersCommand } from "./list.ts";
 import { confirmPaymentCommand, voucherCodesCommand } from "./payments.ts";
 import { approveRefundCommand, refundQueueCommand, rejectRefundCommand } from "./refunds.ts";
@@ -44,6 +54,12 @@ export const commands: CliCommand[] = [
   invoiceQueueCommand,
   issueInvoiceCommand,
   failInvoiceCommand,
+  startRedLetterCommand,
+  confirmRedLetterCommand,
+  denyRedLetterCommand,
+  withdrawRedLetterCommand,
+  completeRedLetterCommand,
+  importInvoiceCommand,
   refundQueueCommand,
   approveRefundCommand,
   rejectRefundCommand,

@@ -1,8 +1,7 @@
 import { formatMoney } from "@moonport/contracts";
-import { AppError } from "../lib/app-error.ts";
 import { approveRefund, listRefundQueue, rejectRefund } from "../modules/refunds/manage-refund.ts";
-import { readDecisionArgs } from "./args.ts";
 import type { CliCommand } from "./commands.ts";
+import { decisionCommand } from "./decision-command.ts";
 
 /**
  * The operator's refund queue (also in the back office, Queues → Refunds). Approving here debits the cash and
@@ -30,48 +29,33 @@ export const refundQueueCommand: CliCommand = {
   },
 };
 
-function decisionCommand(decision: "approve" | "reject"): CliCommand {
-  const usage =
-    decision === "approve"
-      ? "Usage: npm run moonport -- approve-refund <refund-id> [--retry]"
-      : 'Usage: npm run moonport -- reject-refund <refund-id> --reason "<why, shown to the organization>"';
-  return {
-    name: `${decision}-refund`,
-    summary:
-      decision === "approve"
-        ? "Approve a requested refund: the cash leaves the balance and the provider refunds (a failed one: retry)"
-        : "Reject a requested refund with a reason the organization sees",
-    async run({ services, args, print }) {
-      const parsed = readDecisionArgs(args, decision === "reject");
-      if (!parsed) {
-        print(usage);
-        return 2;
-      }
-      const { id, reason } = parsed;
-      const ctx = { ...services, clock: { now: () => new Date() } };
-      try {
-        if (decision === "reject") await rejectRefund({ ctx, refundId: id, reason: reason!, operator: "cli" });
-        else {
-          // A failed refund is retried by approving it again.
-          const retry = args.includes("--retry");
-          await approveRefund({ ctx, refundId: id, operator: "cli", retry });
-        }
-        print(
-          decision === "approve"
-            ? `Approved ${id}: the cash left the balance; a running server asks the provider to refund it.`
-            : `Rejected ${id}; the amount is refundable again.`,
-        );
-        return 0;
-      } catch (err) {
-        if (err instanceof AppError && err.code === "not_found") print(`No refund ${JSON.stringify(id)}.`);
-        else if (err instanceof AppError && err.code.startsWith("refund_")) {
-          print(`Refund ${id} was not changed: ${err.code} ${JSON.stringify(err.params)}`);
-        } else throw err;
-        return 1;
-      }
-    },
-  };
-}
+const refundServices = (opts: Pick<Parameters<CliCommand["run"]>[0], "services" | "config">) => ({
+  ...opts.services,
+  config: opts.config,
+  clock: { now: () => new Date() },
+});
 
-export const approveRefundCommand = decisionCommand("approve");
-export const rejectRefundCommand = decisionCommand("reject");
+export const approveRefundCommand = decisionCommand({
+  name: "approve-refund",
+  usage: "<refund-id> [--retry]",
+  noun: "refund",
+  summary: "Approve a requested refund: the cash leaves the balance and the provider refunds (a failed one: retry)",
+  async decide(opts, { id }) {
+    // A failed refund is retried by approving it again.
+    const retry = opts.args.includes("--retry");
+    await approveRefund({ ctx: refundServices(opts), refundId: id, operator: "cli", retry });
+    return `Approved ${id}: the cash left the balance; a running server asks the provider to refund it.`;
+  },
+});
+
+export const rejectRefundCommand = decisionCommand({
+  name: "reject-refund",
+  usage: '<refund-id> --reason "<why, shown to the organization and e-mailed to the requester>"',
+  noun: "refund",
+  reasonRequired: true,
+  summary: "Reject a requested refund with a reason the organization sees (and the requester is e-mailed)",
+  async decide(opts, { id, reason }) {
+    await rejectRefund({ ctx: refundServices(opts), refundId: id, reason: reason!, operator: "cli" });
+    return `Rejected ${id}; the amount is refundable again.`;
+  },
+});

@@ -20,7 +20,14 @@ import { AUTO_ISSUE_JOB, autoIssueInvoice } from "../modules/invoices/issue-invo
 import { expireRedLetters, RED_LETTER_TIMEOUT_JOB } from "../modules/invoices/red-letter.ts";
 import { receiveNotification } from "../modules/payments/receive-notification.ts";
 import { NOTIFY_JOB, SANDBOX, SIGNATURE_HEADER } from "../modules/payments/sandbox-psp.ts";
-import { EXECUTE_ATTEMPTS, EXECUTE_JOB, executeRefund } from "../modules/refunds/manage-refund.ts";
+import {
+  EXECUTE_ATTEMPTS,
+  EXECUTE_JOB,
+  executeRefund,
+  POLL_JOB,
+  type PollPayload,
+  pollRefund,
+} from "../modules/refunds/manage-refund.ts";
 
 export function registerJobs(ctx: AppContext) {
   // Expired vouchers are written off with ledger entries soon after they expire (issue: vouchers).
@@ -70,6 +77,14 @@ export function registerJobs(ctx: AppContext) {
     maxAttempts: EXECUTE_ATTEMPTS,
     async handler(payload, { job }) {
       await executeRefund(ctx, { ...payload, lastAttempt: job.attempts >= EXECUTE_ATTEMPTS });
+    },
+  });
+
+  // A refund the provider answered `pending` is asked about again until it settles (or its webhook comes first).
+  ctx.jobs.define<PollPayload>({
+    name: POLL_JOB,
+    async handler(payload) {
+      await pollRefund(ctx, payload);
     },
   });
 

@@ -188,6 +188,24 @@ export const MAIL_TEMPLATES = {
       ],
     },
   },
+  refund_rejected: {
+    subject: {
+      "en-US": "{brand}: refund of {amount} not approved",
+      "zh-CN": "{brand}：{amount} 的退款申请未通过",
+    },
+    body: {
+      "en-US": [
+        "The request to refund {amount} to organization {org}'s payment account(s) was not approved: {lines}.",
+        "The operator's reason: {reason}",
+        "Nothing left your balance; the amount can be refunded again or invoiced. Refund records: {consoleUrl}",
+      ],
+      "zh-CN": [
+        "组织 {org} 共 {amount} 的退款申请未通过审核：{lines}。",
+        "运营人员给出的原因：{reason}",
+        "余额未发生变化，该金额可重新申请退款或开票。退款记录：{consoleUrl}",
+      ],
+    },
+  },
 } as const satisfies Record<string, Template>;
 
 export type MailTemplate = keyof typeof MAIL_TEMPLATES;

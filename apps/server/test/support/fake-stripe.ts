@@ -1,8 +1,8 @@
 /**
  * A local fake of Stripe's HTTP API (the parts Moonport uses), for the Stripe adapter's tests. It checks our
  * secret key on every server call (the publishable key only for browser tokenization), requires an idempotency key
- * on PaymentIntents, behaves like Stripe's documented test cards, and sends `payment_intent.*` events to our
- * webhook signed like Stripe (`Stripe-Signature: t=…,v1=HMAC-SHA256(secret, "t.body")`).
+ * on PaymentIntents, behaves like Stripe's documented test cards, and sends `payment_intent.*` and refund events
+ * to our webhook signed like Stripe (`Stripe-Signature: t=…,v1=HMAC-SHA256(secret, "t.body")`).
  */
 import { createHmac, randomBytes } from "node:crypto";
 import { type FakeRequest, type FakeResponse, startFakeServer } from "./fake-http.ts";
@@ -12,6 +12,8 @@ const DECLINE_ALWAYS = "4000000000000002";
 const DECLINE_ON_CHARGE = "4000000000000341";
 /** Charges succeed, refunds fail (status `failed`, as Stripe's 5126 test card's refunds end). */
 const REFUND_FAILS = "4000000000005126";
+/** Charges succeed, refunds start `pending` (Stripe's 7726 test card); `settleRefund` ends them. */
+const REFUND_PENDING = "4000000000007726";
 
 interface PM {
   id: string;
@@ -36,9 +38,12 @@ export async function startFakeStripe(opts: { secretKey: string; publishableKey:
     intents: [] as Record<string, string>[],
     /** Refunds Stripe actually made (a replayed idempotency key is not counted). */
     refunds: [] as { id: string; paymentIntent: string; amount: number; status: string }[],
+    /** GET /v1/refunds/:id (a poll of a pending refund). */
+    refundReads: 0,
   };
   const intents = new Map<string, { amount: number; refunded: number; number: string }>();
   const refundsByKey = new Map<string, FakeResponse>();
+  const refundsById = new Map<string, Record<string, unknown> & { id: string; status: string }>();
   /** Answer this many refund calls with a 500 (an outage), before doing anything. */
   const outage = { refunds: 0 };
   let webhookUrl = "";
@@ -163,8 +168,8 @@ export async function startFakeStripe(opts: { secretKey: string; publishableKey:
           "amount_too_large",
           "Refund amount is greater than unrefunded amount.",
         );
-      const status = pi.number === REFUND_FAILS ? "failed" : "succeeded";
-      if (status === "succeeded") pi.refunded += amount;
+      const status = pi.number === REFUND_FAILS ? "failed" : pi.number === REFUND_PENDING ? "pending" : "succeeded";
+      if (status !== "failed") pi.refunded += amount;
       const refund = {
         id: id("re"),
         object: "refund",
@@ -175,9 +180,18 @@ export async function startFakeStripe(opts: { secretKey: string; publishableKey:
         metadata: { refundId: form["metadata[refundId]"] },
       };
       seen.refunds.push({ id: refund.id, paymentIntent: form.payment_intent!, amount, status });
+      refundsById.set(refund.id, refund);
       const out = json(200, refund);
       refundsByKey.set(key, out);
       return out;
+    }
+    const r = /^\/v1\/refunds\/(\w+)$/.exec(req.path);
+    if (req.method === "GET" && r) {
+      seen.refundReads++;
+      const refund = refundsById.get(r[1]!);
+      return refund
+        ? json(200, refund)
+        : stripeError(404, "invalid_request_error", "resource_missing", "No such refund");
     }
     return stripeError(
       404,
@@ -230,6 +244,20 @@ export async function startFakeStripe(opts: { secretKey: string; publishableKey:
     },
     deliver,
     sign,
+    /**
+     * What Stripe does later to a refund: a pending one succeeds or fails, a succeeded one may still fail. The
+     * status changes at once (a poll sees it) and the events are queued (`deliverAll` sends them).
+     */
+    settleRefund(refundId: string, status: "succeeded" | "failed") {
+      const refund = refundsById.get(refundId);
+      if (!refund) throw new Error(`no refund ${refundId}`);
+      refund.status = status;
+      if (status === "failed") refund.failure_reason = "lost_or_stolen_card";
+      const pi = intents.get(String(refund.payment_intent));
+      if (pi && status === "failed") pi.refunded -= Number(refund.amount);
+      event("charge.refund.updated", { ...refund });
+      event("refund.updated", { ...refund });
+    },
     /** Sends every event not yet sent (Stripe's asynchronous webhook delivery). */
     async deliverAll() {
       const out = [];

@@ -31,8 +31,12 @@ export async function startFakeWechatPay(opts: {
     orders: 0,
     /** Refunds WeChat Pay made (a repeated out_refund_no is answered, not counted). */
     refunds: [] as { outTradeNo: string; refund: number; outRefundNo: string }[],
+    /** GET /v3/refund/domestic/refunds/{out_refund_no} (a poll of a PROCESSING refund). */
+    refundQueries: 0,
   };
   const refundsByNo = new Map<string, string>();
+  /** `processing`: new refunds answer PROCESSING (as WeChat Pay's usually do) until `settleRefund`. */
+  const refundMode = { processing: false };
 
   const server = await startFakeServer((req) => {
     const auth = req.headers.authorization ?? "";
@@ -93,11 +97,19 @@ export async function startFakeWechatPay(opts: {
         out_refund_no: b.out_refund_no,
         transaction_id: o.transactionId,
         out_trade_no: o.outTradeNo,
-        status: "SUCCESS",
+        status: refundMode.processing ? "PROCESSING" : "SUCCESS",
         amount: { refund: b.amount.refund, total: o.total, currency: "CNY" },
       });
       refundsByNo.set(b.out_refund_no, body);
       return { status: 200, body };
+    }
+    const r = /^\/v3\/refund\/domestic\/refunds\/([\w-]+)$/.exec(req.path);
+    if (req.method === "GET" && r) {
+      seen.refundQueries++;
+      const found = refundsByNo.get(r[1]!);
+      return found
+        ? { status: 200, body: found }
+        : { status: 404, body: JSON.stringify({ code: "RESOURCE_NOT_EXISTS", message: "退款单不存在" }) };
     }
     return { status: 404, body: JSON.stringify({ code: "NOT_FOUND" }) };
   });
@@ -167,6 +179,16 @@ export async function startFakeWechatPay(opts: {
     seen,
     orders,
     notification,
+    refundMode,
+    /** What WeChat Pay does later to a PROCESSING refund: SUCCESS, or ABNORMAL (the payer's account cannot take it). */
+    settleRefund(outRefundNo: string, status: "SUCCESS" | "ABNORMAL") {
+      const found = refundsByNo.get(outRefundNo);
+      if (!found) throw new Error(`no refund ${outRefundNo}`);
+      const refund = JSON.parse(found) as { out_trade_no: string; status: string; amount: { refund: number } };
+      refund.status = status;
+      if (status === "ABNORMAL") orders.get(refund.out_trade_no)!.refunded -= refund.amount.refund;
+      refundsByNo.set(outRefundNo, JSON.stringify(refund));
+    },
     /** The payer scans the code and pays: WeChat Pay POSTs the signed, encrypted notification to our notify_url. */
     async pay(outTradeNo: string, n = notification(outTradeNo)) {
       const res = await fetch(orders.get(outTradeNo)!.notifyUrl, { method: "POST", headers: n.headers, body: n.body });

@@ -4,6 +4,7 @@ export * from "./bills.ts";
 export * from "./caches.ts";
 export * from "./common.ts";
 export * from "./files.ts";
+export * from "./invoice-import.ts";
 export * from "./invoices.ts";
 export * from "./keys.ts";
 export * from "./mcp.ts";

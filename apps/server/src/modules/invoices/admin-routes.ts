@@ -2,6 +2,7 @@ import {
   AdminInvoiceList,
   AdminInvoiceParams,
   AdminInvoiceQuery,
+  ImportInvoiceRequest,
   Invoice,
   IssueInvoiceRequest,
   ReasonRequest,
@@ -9,6 +10,7 @@ import {
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { type App, callerAuth } from "../../http/route.ts";
+import { importInvoice } from "./import-invoice.ts";
 import { readInvoice } from "./invoice-view.ts";
 import { failInvoice, issueInvoice, openInvoicePdf } from "./issue-invoice.ts";
 import { listInvoiceQueue } from "./list-invoices.ts";
@@ -17,7 +19,8 @@ import { sendPdf } from "./routes.ts";
 
 /**
  * The back office's invoice queue (mounted at /api/admin, operator only): issue with the tax system's number or
- * fail with a reason, and the seller's side of red-letter voiding. Each action is audited in its transaction.
+ * fail with a reason, the seller's side of red-letter voiding, and recording an invoice issued outside the
+ * platform (`imported`). Each action is audited in its transaction.
  */
 export default async function invoiceAdminRoutes(app: App, ctx: AppContext) {
   const op = { access: "operator" } as const;
@@ -37,6 +40,14 @@ export default async function invoiceAdminRoutes(app: App, ctx: AppContext) {
     const file = await openInvoicePdf({ ctx, invoiceId, document: document === "void-pdf" ? "void" : "invoice" });
     return sendPdf(reply, file.fileName, file.stream);
   });
+  app.post(
+    "/invoices/import",
+    { config: op, schema: { body: ImportInvoiceRequest, response: { 201: Invoice } } },
+    async (req, reply) => {
+      const row = await importInvoice({ ctx, body: req.body, operator: seller(req).operator, locale: req.locale });
+      return reply.status(201).send(await readInvoice(ctx.db, row.id));
+    },
+  );
   app.post(
     "/invoices/:invoiceId/issue",
     { config: op, schema: { params: AdminInvoiceParams, body: IssueInvoiceRequest, response: { 200: Invoice } } },

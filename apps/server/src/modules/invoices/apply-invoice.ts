@@ -34,15 +34,15 @@ export function assertInvoicingAllowed(org: OrgAccess["org"]): void {
   if (org.verification === "unverified") throw new AppError("invoice_needs_verification");
 }
 
-type Problem = { path: string; message: string };
-type Wanted = { index: number; paymentId: string; amount: bigint };
+export type Problem = { path: string; message: string };
+export type Wanted = { index: number; paymentId: string; amount: bigint };
 type InvoiceValues = Omit<
   typeof schema.invoices.$inferInsert,
   "id" | "orgId" | "currency" | "amount" | "net" | "tax" | "taxRateBp" | "locale" | "createdBy" | "createdAt"
 >;
 
 /** The typed amounts of an application's items, with their field problems. */
-function readItems(items: ApplyInvoiceRequest["items"], problems: Problem[]): Wanted[] {
+export function readItems(items: ApplyInvoiceRequest["items"], problems: Problem[]): Wanted[] {
   const seen = new Set<string>();
   return items.map((item, i) => {
     const amount = parseMoney(item.amount);
@@ -56,8 +56,8 @@ function readItems(items: ApplyInvoiceRequest["items"], problems: Problem[]): Wa
 
 /**
  * The part both editions share: under the payments' row locks, checks each amount against what is still
- * available, records the invoice at `rateBp` (the split computed once, here) and holds the amounts on the payments.
- * `ownInvoice` names payments that already have an invoice of their own (global card orders): not available.
+ * available (`checkAvailable`), records the invoice at `rateBp` (the split computed once, here) and holds the
+ * amounts on the payments (`holdInvoiceAmount`; an operator's import does the same).
  */
 async function recordApplication(opts: {
   ctx: AppContext;
@@ -71,38 +71,11 @@ async function recordApplication(opts: {
 }): Promise<Invoice> {
   const { ctx, access, wanted } = opts;
   const { org } = access;
-  const problems: Problem[] = [];
   const gross = wanted.reduce((s, w) => s + w.amount, 0n);
   const { net, tax } = splitTax(gross, opts.rateBp);
   const id = newId("inv");
   const row = await withTransaction(ctx, async (tx) => {
-    const ids = [...new Set(wanted.map((w) => w.paymentId))].sort();
-    const payments = await tx
-      .select()
-      .from(schema.payments)
-      .where(and(inArray(schema.payments.id, ids), eq(schema.payments.orgId, org.id)))
-      .orderBy(asc(schema.payments.id))
-      .for("update");
-    const own = opts.ownInvoice ? await opts.ownInvoice(tx, ids) : new Set<string>();
-    for (const w of wanted) {
-      const p = payments.find((x) => x.id === w.paymentId);
-      if (p?.status !== "success") {
-        problems.push({ path: `items.${w.index}.paymentId`, message: vmsg("invoice_payment_unavailable") });
-        continue;
-      }
-      if (own.has(p.id)) {
-        problems.push({ path: `items.${w.index}.paymentId`, message: vmsg("invoice_order_has_invoice") });
-        continue;
-      }
-      const available = p.amount - p.invoicedAmount - p.refundedAmount;
-      if (w.amount > available) {
-        problems.push({
-          path: `items.${w.index}.amount`,
-          message: vmsg("invoice_amount_exceeds", { available: formatMoney(available, p.currency) }),
-        });
-      }
-    }
-    if (problems.length) throw new AppError("validation_failed", { details: problems });
+    await checkAvailable(tx, org.id, wanted, opts.ownInvoice);
     const [inserted] = await tx
       .insert(schema.invoices)
       .values({
@@ -119,15 +92,7 @@ async function recordApplication(opts: {
         createdAt: ctx.clock.now(),
       })
       .returning();
-    await tx
-      .insert(schema.invoicePayments)
-      .values(wanted.map((w) => ({ invoiceId: id, paymentId: w.paymentId, amount: w.amount })));
-    for (const w of wanted) {
-      await tx
-        .update(schema.payments)
-        .set({ invoicedAmount: sql`${schema.payments.invoicedAmount} + ${w.amount}` })
-        .where(eq(schema.payments.id, w.paymentId));
-    }
+    await holdInvoiceAmount(tx, id, wanted);
     await opts.afterInsert?.(tx, id);
     return inserted!;
   });
@@ -246,6 +211,61 @@ export async function applyTaxInvoice(opts: {
       return new Set(rows.map((r) => r.id));
     },
   });
+}
+
+/**
+ * Locks the organization's payments an invoice is to cover (in id order) and checks each amount against what is
+ * still available (amount − invoiced − refunded); field problems as a validation error. The caller's transaction
+ * keeps the locks until `holdInvoiceAmount` has taken the amounts (applications and operator imports alike).
+ * `ownInvoice` names payments that already have an invoice of their own (global card orders): not available.
+ */
+export async function checkAvailable(
+  tx: Tx,
+  orgId: string,
+  wanted: Wanted[],
+  ownInvoice?: (tx: Tx, paymentIds: string[]) => Promise<Set<string>>,
+): Promise<void> {
+  const problems: Problem[] = [];
+  const ids = [...new Set(wanted.map((w) => w.paymentId))].sort();
+  const payments = await tx
+    .select()
+    .from(schema.payments)
+    .where(and(inArray(schema.payments.id, ids), eq(schema.payments.orgId, orgId)))
+    .orderBy(asc(schema.payments.id))
+    .for("update");
+  const own = ownInvoice ? await ownInvoice(tx, ids) : new Set<string>();
+  for (const w of wanted) {
+    const p = payments.find((x) => x.id === w.paymentId);
+    if (p?.status !== "success") {
+      problems.push({ path: `items.${w.index}.paymentId`, message: vmsg("invoice_payment_unavailable") });
+      continue;
+    }
+    if (own.has(p.id)) {
+      problems.push({ path: `items.${w.index}.paymentId`, message: vmsg("invoice_order_has_invoice") });
+      continue;
+    }
+    const available = p.amount - p.invoicedAmount - p.refundedAmount;
+    if (w.amount > available) {
+      problems.push({
+        path: `items.${w.index}.amount`,
+        message: vmsg("invoice_amount_exceeds", { available: formatMoney(available, p.currency) }),
+      });
+    }
+  }
+  if (problems.length) throw new AppError("validation_failed", { details: problems });
+}
+
+/** Records which payments the (inserted) invoice covers and adds the amounts to their invoiced amount. */
+export async function holdInvoiceAmount(tx: Tx, invoiceId: string, wanted: Wanted[]): Promise<void> {
+  await tx
+    .insert(schema.invoicePayments)
+    .values(wanted.map((w) => ({ invoiceId, paymentId: w.paymentId, amount: w.amount })));
+  for (const w of wanted) {
+    await tx
+      .update(schema.payments)
+      .set({ invoicedAmount: sql`${schema.payments.invoicedAmount} + ${w.amount}` })
+      .where(eq(schema.payments.id, w.paymentId));
+  }
 }
 
 /** Locks an invoice of the organization (any organization when `orgId` is undefined: operators). */

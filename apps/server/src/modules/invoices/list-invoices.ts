@@ -58,7 +58,7 @@ export async function listInvoices(opts: { ctx: AppContext; access: OrgAccess; p
 
 /**
  * The back office's queue: applications to issue, oldest first; or issued invoices (where the seller may start a
- * red-letter round) and those being voided, those being voided first.
+ * red-letter round), imported ones, and those being voided, those being voided first.
  */
 export async function listInvoiceQueue(opts: { ctx: Pick<AppContext, "db">; queue: "waiting" | "issued" }) {
   const { ctx } = opts;
@@ -67,7 +67,7 @@ export async function listInvoiceQueue(opts: { ctx: Pick<AppContext, "db">; queu
     .select({ inv: i, orgName: schema.organizations.name })
     .from(i)
     .innerJoin(schema.organizations, eq(schema.organizations.id, i.orgId))
-    .where(opts.queue === "waiting" ? eq(i.status, "waiting") : inArray(i.status, ["refunding", "success"]))
+    .where(opts.queue === "waiting" ? eq(i.status, "waiting") : inArray(i.status, ["refunding", "success", "imported"]))
     .orderBy(
       ...(opts.queue === "waiting"
         ? [asc(i.createdAt), asc(i.id)]

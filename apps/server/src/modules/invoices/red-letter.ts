@@ -74,7 +74,7 @@ async function setInvoice(tx: Tx, id: string, values: Partial<typeof schema.invo
 }
 
 export async function startRedLetter(opts: {
-  ctx: AppContext;
+  ctx: IssueContext;
   invoiceId: string;
   actor: RedLetterActor;
   reason: string;
@@ -103,7 +103,7 @@ export async function startRedLetter(opts: {
 }
 
 export async function answerRedLetter(opts: {
-  ctx: AppContext;
+  ctx: IssueContext;
   invoiceId: string;
   actor: RedLetterActor;
   answer: "confirm" | "deny";
@@ -126,7 +126,7 @@ export async function answerRedLetter(opts: {
   });
 }
 
-export async function withdrawRedLetter(opts: { ctx: AppContext; invoiceId: string; actor: RedLetterActor }) {
+export async function withdrawRedLetter(opts: { ctx: IssueContext; invoiceId: string; actor: RedLetterActor }) {
   const { ctx, actor } = opts;
   return move(ctx, opts.invoiceId, actor, async (tx, inv, round) => {
     if (!round) throw invoiceStateError(inv.status);

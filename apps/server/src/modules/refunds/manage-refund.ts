@@ -2,6 +2,7 @@
  * The refund state machine (ARCHITECTURE.md "Refunds"):
  *
  *   requested ──approve──► refunding ──provider refunds──► refunded
+ *                              │   └──provider answers pending: stays refunding until its notification or a poll
  *       │                      │   └──(manual) operator marks done with a reference──► refunded
  *       ├──reject (reason)──► rejected
  *       └──cancel (org admin)─► cancelled     refunding ──provider refuses──► failed ──retry──► refunding
@@ -40,6 +41,8 @@ export const EXECUTE_ATTEMPTS = 8;
 /** What the state changes need: the CLI has these too (the job it enqueues runs in a server). */
 type Ctx = Pick<AppContext, "db" | "log" | "clock" | "keyEvents">;
 const debitReference = (r: Pick<RefundRow, "id" | "attempt">) => `refund:${r.id}:${r.attempt}`;
+/** The provider's idempotency key of one attempt (WeChat Pay's `out_refund_no`, by which it is looked up too). */
+const refundIdempotencyKey = (refundId: string, attempt: number) => `moonport-refund-${refundId}-${attempt}`;
 
 /** Whether the payment's provider refunds through its API; otherwise an operator pays back by hand. */
 export function refundsByHand(ctx: AppContext, payment: Pick<PaymentRow, "provider">): boolean {
@@ -82,8 +85,16 @@ export async function cancelRefund(opts: { ctx: Ctx; access: OrgAccess; refundId
   });
 }
 
-/** requested → rejected with the operator's reason; the held amount goes back to the payment. */
-export async function rejectRefund(opts: { ctx: Ctx; refundId: string; reason: string; operator: string }) {
+/**
+ * requested → rejected with the operator's reason; the held amount goes back to the payment and the requester is
+ * e-mailed the reason.
+ */
+export async function rejectRefund(opts: {
+  ctx: Ctx & Pick<AppContext, "config">;
+  refundId: string;
+  reason: string;
+  operator: string;
+}) {
   const reason = opts.reason.trim();
   if (!reason) throw new AppError("validation_failed", { details: [{ path: "reason", message: "required" }] });
   return inTx(opts.ctx, async (tx) => {
@@ -95,6 +106,7 @@ export async function rejectRefund(opts: { ctx: Ctx; refundId: string; reason: s
       .set({ status: "rejected", rejectReason: reason, decidedBy: opts.operator, finishedAt: opts.ctx.clock.now() })
       .where(eq(schema.refunds.id, refund.id))
       .returning();
+    await enqueueRefundMail(opts.ctx, tx, "refund_rejected", [row!]);
     await recordOperatorAction(tx, {
       actor: opts.operator,
       action: "refund.reject",
@@ -231,7 +243,7 @@ export async function executeRefund(ctx: AppContext, job: { refundId: string; at
     outcome = await provider.refund(
       row.payment,
       {
-        idempotencyKey: `moonport-refund-${row.refund.id}-${job.attempt}`,
+        idempotencyKey: refundIdempotencyKey(row.refund.id, job.attempt),
         refundId: row.refund.id,
         amount: row.refund.amount,
       },
@@ -245,12 +257,33 @@ export async function executeRefund(ctx: AppContext, job: { refundId: string; at
   await recordRefundOutcome(ctx, row.refund.id, job.attempt, outcome);
 }
 
-/** refunding → refunded | failed, once: a second answer for the same attempt finds the refund moved on. */
-export async function recordRefundOutcome(ctx: AppContext, refundId: string, attempt: number, outcome: RefundOutcome) {
+/**
+ * refunding → refunded | failed, once: a second answer for the same attempt finds the refund moved on. A `pending`
+ * answer keeps it `refunding` (nothing is counted as refunded yet) with the provider's refund id, and polls the
+ * provider until it settles, unless its notification comes first. `providerRef` (a notification's) must name the
+ * refund we recorded; with it, a refund the provider reported done and later failed (Stripe: `succeeded`, then
+ * `failed` by `charge.refund.updated`) goes refunded → failed and its cash comes back.
+ */
+export async function recordRefundOutcome(
+  ctx: AppContext,
+  refundId: string,
+  attempt: number,
+  outcome: RefundOutcome,
+  providerRef?: string,
+) {
   await inTx(ctx, async (tx) => {
     const { refund } = await lockRefund(tx, refundId);
-    if (refund.status !== "refunding" || refund.attempt !== attempt) return;
+    if (refund.attempt !== attempt) return;
+    if (providerRef !== undefined && refund.providerRef !== providerRef) return;
+    const failedAfterwards = refund.status === "refunded" && providerRef !== undefined && outcome.status === "refused";
+    if (refund.status !== "refunding" && !failedAfterwards) return;
     const now = ctx.clock.now();
+    if (outcome.status === "pending") {
+      if (refund.providerRef === outcome.providerRef) return; // already waiting for it
+      await tx.update(schema.refunds).set({ providerRef: outcome.providerRef }).where(eq(schema.refunds.id, refund.id));
+      await enqueuePoll(ctx, tx, { refundId: refund.id, attempt, polls: 0 });
+      return;
+    }
     if (outcome.status === "refunded") {
       const [row] = await tx
         .update(schema.refunds)
@@ -274,6 +307,73 @@ export async function recordRefundOutcome(ctx: AppContext, refundId: string, att
       .set({ status: "failed", failureReason: outcome.reason.slice(0, 200), finishedAt: now })
       .where(eq(schema.refunds.id, refund.id));
   });
+}
+
+export const POLL_JOB = "refunds.poll";
+/** Polls of a pending refund before it is left to the provider's notification (about three days, then hourly). */
+export const MAX_POLLS = 72;
+const pollDelayMs = (polls: number) => Math.min(3_600_000, 60_000 * 2 ** polls);
+
+async function enqueuePoll(ctx: Pick<AppContext, "db" | "clock">, tx: Tx, p: PollPayload) {
+  await enqueueJob(
+    ctx,
+    {
+      name: POLL_JOB,
+      payload: p,
+      key: `refund-poll:${p.refundId}:${p.attempt}:${p.polls}`,
+      runAt: new Date(ctx.clock.now().getTime() + pollDelayMs(p.polls)),
+    },
+    { tx },
+  );
+}
+
+export interface PollPayload {
+  refundId: string;
+  attempt: number;
+  polls: number;
+}
+
+/**
+ * The `refunds.poll` job: asks the provider where a pending refund stands. Still pending → asked again later (1,
+ * 2, 4 … minutes, at most hourly, MAX_POLLS times); settled → recorded. A notification that settled it first makes
+ * this a no-op. A throw (network) is retried by the runner.
+ */
+export async function pollRefund(ctx: AppContext, p: PollPayload) {
+  const [row] = await ctx.db
+    .select({ refund: schema.refunds, payment: schema.payments })
+    .from(schema.refunds)
+    .innerJoin(schema.payments, eq(schema.payments.id, schema.refunds.paymentId))
+    .where(eq(schema.refunds.id, p.refundId));
+  if (row?.refund.status !== "refunding" || row.refund.attempt !== p.attempt || !row.refund.providerRef) return;
+  const provider = providerNamed(ctx, row.payment.provider);
+  if (!provider?.refundStatus) return;
+  const outcome = await provider.refundStatus(row.payment, {
+    providerRef: row.refund.providerRef,
+    idempotencyKey: refundIdempotencyKey(p.refundId, p.attempt),
+  });
+  if (outcome.status !== "pending") {
+    await recordRefundOutcome(ctx, p.refundId, p.attempt, outcome, row.refund.providerRef);
+    return;
+  }
+  if (p.polls + 1 >= MAX_POLLS) {
+    ctx.log.warn({ refundId: p.refundId }, "refund still pending at the provider; waiting for its notification");
+    return;
+  }
+  await withTransaction(ctx, (tx) => enqueuePoll(ctx, tx, { ...p, polls: p.polls + 1 }));
+}
+
+/**
+ * A provider's authenticated refund notification: settles the refund it names if it is the one we recorded
+ * (same provider refund id, current attempt); anything else (stale, unknown, still pending) changes nothing.
+ */
+export async function settleRefundNotification(
+  ctx: AppContext,
+  n: { refundId: string; providerRef: string; outcome: RefundOutcome },
+): Promise<"settled" | "ignored"> {
+  const [refund] = await ctx.db.select().from(schema.refunds).where(eq(schema.refunds.id, n.refundId));
+  if (!refund || refund.providerRef !== n.providerRef || n.outcome.status === "pending") return "ignored";
+  await recordRefundOutcome(ctx, refund.id, refund.attempt, n.outcome, n.providerRef);
+  return "settled";
 }
 
 /** The operator's queue: open refunds (requested, refunding, failed) oldest first, or those of one status. */

@@ -7,14 +7,14 @@ import { renderMail } from "../../mail/templates.ts";
 import type { RefundRow } from "./refund-view.ts";
 
 /**
- * The receipts of a refund request and of its completion, to the address given with the request and the
- * organization's alert recipients (the addresses its admins keep for billing notices), in the requester's
+ * The receipts of a refund request, of its completion and of its rejection (with the operator's reason), to the
+ * address given with the request and the organization's alert recipients (the addresses its admins keep for billing notices), in the requester's
  * language. Queued in the caller's transaction: an e-mail exists exactly when the change it reports committed.
  */
 export async function enqueueRefundMail(
   ctx: Pick<AppContext, "db" | "clock" | "config">,
   tx: Tx,
-  template: "refund_requested" | "refund_completed",
+  template: "refund_requested" | "refund_completed" | "refund_rejected",
   refunds: RefundRow[],
 ) {
   const first = refunds[0];
@@ -43,6 +43,7 @@ export async function enqueueRefundMail(
         amount: formatMoney(total, first.currency),
         lines: refunds.map((r) => `${r.id}: ${formatMoney(r.amount, r.currency)} (${r.paymentId})`).join("; "),
         reference: first.providerRef ?? first.transferReference ?? "",
+        reason: first.rejectReason ?? "",
         consoleUrl: `${(org ? (ctx.config.sites[org.edition] ?? "") : "").replace(/\/$/, "")}/console/billing/refunds`,
       },
     }),

@@ -58,11 +58,27 @@ export interface Acknowledgement {
 }
 
 /**
- * A refund at the provider. `refunded` = done (its id at the provider); `refused` = a definitive no with the
+ * A refund at the provider. `refunded` = done (its id at the provider); `pending` = accepted but not done yet
+ * (Stripe's `pending` / `requires_action`, WeChat Pay's PROCESSING): the refund stays `refunding` until the
+ * provider's refund notification or a poll (`refundStatus`) settles it; `refused` = a definitive no with the
  * provider's reason (the cash goes back to the balance). Anything else (network, 5xx) throws and is retried with
  * the same idempotency key, so the provider refunds once however often it is asked.
  */
-export type RefundOutcome = { status: "refunded"; providerRef: string } | { status: "refused"; reason: string };
+export type RefundOutcome =
+  | { status: "refunded"; providerRef: string }
+  | { status: "pending"; providerRef: string }
+  | { status: "refused"; reason: string };
+
+/** An authentic notification about one of our refunds (Stripe `charge.refund.updated` / `refund.updated`). */
+export interface VerifiedRefundNotification {
+  kind: "refund";
+  eventId: string;
+  /** Ours, from the metadata the refund was created with. */
+  refundId: string;
+  /** The provider's refund id: only the refund we recorded is settled by it. */
+  providerRef: string;
+  outcome: RefundOutcome;
+}
 
 export interface RefundOrder {
   /** Our refund id plus the attempt: the idempotency key of this provider call. */
@@ -84,10 +100,17 @@ export interface PaymentProvider {
    * Authenticates a notification. null = bad signature (nothing changes, 400 so a misconfigured endpoint is
    * retried); "irrelevant" = authentic but not about a payment verdict (acknowledged, ignored).
    */
-  verifyNotification(req: NotificationRequest): Promise<VerifiedNotification | "irrelevant" | null>;
+  verifyNotification(
+    req: NotificationRequest,
+  ): Promise<VerifiedNotification | VerifiedRefundNotification | "irrelevant" | null>;
   readonly acknowledgement: Acknowledgement;
   /** Refunds part or all of a paid order (absent: the provider cannot refund through its API). */
   refund?(payment: PaymentRow, order: RefundOrder, card: CardRow | null): Promise<RefundOutcome>;
+  /**
+   * Asks where a `pending` refund stands, by the provider's refund id or our idempotency key (WeChat Pay looks
+   * refunds up by `out_refund_no`); the poll job's question.
+   */
+  refundStatus?(payment: PaymentRow, ref: { providerRef: string; idempotencyKey: string }): Promise<RefundOutcome>;
   /** What the browser needs to tokenize a card with this provider (cards only). */
   readonly cardClient?: { name: string; tokenizeUrl: string | null; publishableKey: string | null };
 }

@@ -4,12 +4,14 @@
  * and confirm an off-session SetupIntent (the bank checks the card once, so a bad card fails at binding, "card
  * information is wrong"), keeping only the ids, brand, last 4 and expiry. A recharge is an off-session
  * PaymentIntent confirmed at once with an idempotency key per order; the credit comes only from the signed
- * `payment_intent.succeeded` webhook (stripe.webhooks.constructEvent), like every provider's.
+ * `payment_intent.succeeded` webhook (stripe.webhooks.constructEvent), like every provider's. A refund counts as
+ * refunded only when Stripe says `succeeded`; a pending one is settled by `charge.refund.updated` /
+ * `refund.updated` or by the poll job (refunds/manage-refund.ts).
  */
 import type { Customer } from "@moonport/contracts";
 import Stripe from "stripe";
 import type { AppContext } from "../../../context.ts";
-import { header, NANO_PER_MINOR, type PaymentProvider, toMinor } from "./provider.ts";
+import { header, NANO_PER_MINOR, type PaymentProvider, type RefundOutcome, toMinor } from "./provider.ts";
 
 export const STRIPE = "stripe";
 
@@ -28,6 +30,22 @@ function sdkOptions(apiUrl: string | undefined): ConstructorParameters<typeof St
 const isCardError = (err: unknown) =>
   err instanceof Stripe.errors.StripeCardError ||
   (err instanceof Stripe.errors.StripeInvalidRequestError && err.code === "resource_missing");
+
+/**
+ * A Stripe Refund's status as our outcome. Only `succeeded` is refunded: `pending` and `requires_action` are on
+ * their way (a webhook or a poll settles them), `failed` and `canceled` are refusals. A `succeeded` refund can
+ * still fail later (Stripe's 5126 test card; a closed card account): its `charge.refund.updated` says so.
+ */
+function refundOutcome(refund: Stripe.Refund): RefundOutcome {
+  if (refund.status === "succeeded") return { status: "refunded", providerRef: refund.id };
+  if (refund.status === "failed" || refund.status === "canceled") {
+    return { status: "refused", reason: refund.failure_reason ?? refund.status };
+  }
+  return { status: "pending", providerRef: refund.id };
+}
+
+/** The events that carry a Refund object whose status changed. */
+const REFUND_EVENTS = new Set<string>(["charge.refund.updated", "refund.updated", "refund.failed"]);
 
 export function stripeProvider(ctx: Pick<AppContext, "config" | "log">): PaymentProvider {
   const cfg = ctx.config.payments.stripe!;
@@ -112,10 +130,7 @@ export function stripeProvider(ctx: Pick<AppContext, "config" | "log">): Payment
           // Asked again after a crash or a timeout, Stripe answers the refund it made instead of refunding twice.
           { idempotencyKey: order.idempotencyKey },
         );
-        if (refund.status === "failed" || refund.status === "canceled") {
-          return { status: "refused", reason: refund.failure_reason ?? refund.status };
-        }
-        return { status: "refunded", providerRef: refund.id };
+        return refundOutcome(refund);
       } catch (err) {
         // A refusal (charge already refunded, amount too large, disputed) is final; anything else is retried.
         if (err instanceof Stripe.errors.StripeInvalidRequestError || err instanceof Stripe.errors.StripeCardError) {
@@ -123,6 +138,9 @@ export function stripeProvider(ctx: Pick<AppContext, "config" | "log">): Payment
         }
         throw err;
       }
+    },
+    async refundStatus(_payment, { providerRef }) {
+      return refundOutcome(await stripe.refunds.retrieve(providerRef));
     },
     async removeCard(card) {
       try {
@@ -141,6 +159,12 @@ export function stripeProvider(ctx: Pick<AppContext, "config" | "log">): Payment
         );
       } catch {
         return null;
+      }
+      if (REFUND_EVENTS.has(event.type)) {
+        const refund = event.data.object as Stripe.Refund;
+        const refundId = refund.metadata?.refundId;
+        if (refund.object !== "refund" || !refundId) return "irrelevant";
+        return { kind: "refund", eventId: event.id, refundId, providerRef: refund.id, outcome: refundOutcome(refund) };
       }
       if (event.type !== "payment_intent.succeeded" && event.type !== "payment_intent.payment_failed") {
         return "irrelevant";

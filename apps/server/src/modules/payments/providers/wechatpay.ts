@@ -11,7 +11,7 @@
 import { createDecipheriv } from "node:crypto";
 import Pay from "wechatpay-node-v3";
 import type { AppContext } from "../../../context.ts";
-import { header, NANO_PER_MINOR, type PaymentProvider, pem, toMinor } from "./provider.ts";
+import { header, NANO_PER_MINOR, type PaymentProvider, pem, type RefundOutcome, toMinor } from "./provider.ts";
 
 export const WECHATPAY = "wechatpay";
 const SDK_HOST = "https://api.mch.weixin.qq.com";
@@ -71,6 +71,21 @@ function decryptResource(r: { ciphertext: string; associated_data: string; nonce
   return JSON.parse(text) as WechatResource;
 }
 
+interface WechatRefund {
+  refund_id?: string;
+  status?: string;
+}
+
+/**
+ * SUCCESS is refunded; PROCESSING is on its way (pending: polled until it settles); CLOSED and ABNORMAL (the
+ * payer's account cannot take it back) are refusals.
+ */
+function wechatRefundOutcome(data: { refund_id: string; status?: string }): RefundOutcome {
+  if (data.status === "SUCCESS") return { status: "refunded", providerRef: data.refund_id };
+  if (data.status === "CLOSED" || data.status === "ABNORMAL") return { status: "refused", reason: data.status };
+  return { status: "pending", providerRef: data.refund_id };
+}
+
 export function wechatpayProvider(ctx: Pick<AppContext, "config">): PaymentProvider {
   const cfg = ctx.config.payments.wechatpay!;
   const pay = new MoonportPay({
@@ -100,7 +115,7 @@ export function wechatpayProvider(ctx: Pick<AppContext, "config">): PaymentProvi
       return { providerRef: payment.id, checkout: codeUrl };
     },
     // Domestic refund (APIv3, signed by the SDK): `out_refund_no` is WeChat Pay's idempotency key (asked again,
-    // it answers the same refund). SUCCESS and PROCESSING are accepted (the money is on its way back); a 4xx
+    // it answers the same refund). SUCCESS is done, PROCESSING pending (polled by refundStatus); a 4xx
     // other than SYSTEM_ERROR / FREQUENCY_LIMITED is a final refusal; anything else is retried.
     async refund(payment, order) {
       const out = await pay.refunds({
@@ -108,16 +123,22 @@ export function wechatpayProvider(ctx: Pick<AppContext, "config">): PaymentProvi
         out_refund_no: order.idempotencyKey,
         amount: { refund: toMinor(order.amount), total: toMinor(payment.amount), currency: "CNY" },
       });
-      const data = out.data as { refund_id?: string; status?: string } | undefined;
-      if (out.status === 200 && data?.refund_id) {
-        if (data.status === "CLOSED" || data.status === "ABNORMAL") return { status: "refused", reason: data.status };
-        return { status: "refunded", providerRef: data.refund_id };
-      }
+      const data = out.data as WechatRefund | undefined;
+      if (out.status === 200 && data?.refund_id)
+        return wechatRefundOutcome({ refund_id: data.refund_id, status: data.status });
       const code = (out as { errRaw?: { code?: string } }).errRaw?.code;
       if (out.status >= 400 && out.status < 500 && code !== "SYSTEM_ERROR" && code !== "FREQUENCY_LIMITED") {
         return { status: "refused", reason: code ?? `HTTP ${out.status}` };
       }
       throw new Error(`wechatpay refund not answered: HTTP ${out.status}`);
+    },
+    // GET /v3/refund/domestic/refunds/{out_refund_no}: where a PROCESSING refund stands (the poll job's question).
+    async refundStatus(_payment, { idempotencyKey }) {
+      const out = await pay.find_refunds(idempotencyKey);
+      const data = out.data as WechatRefund | undefined;
+      if (out.status === 200 && data?.refund_id)
+        return wechatRefundOutcome({ refund_id: data.refund_id, status: data.status });
+      throw new Error(`wechatpay refund query not answered: HTTP ${out.status}`);
     },
     async verifyNotification(req) {
       const timestamp = header(req.headers, "wechatpay-timestamp");

@@ -1,5 +1,5 @@
 /** The back office's invoice queue requests (/api/admin/invoices). */
-import { AdminInvoiceList, Invoice } from "@moonport/contracts";
+import { AdminInvoiceList, type ImportInvoiceRequest, Invoice } from "@moonport/contracts";
 import { queryOptions } from "@tanstack/react-query";
 import { useInvalidatingMutation } from "../../../components/console-kit/org-api.ts";
 import { api } from "../../../lib/api.ts";
@@ -38,3 +38,7 @@ export const useSellerAction = () =>
         return api(`${base}/red-letter/${v.kind}`, { method: "POST", schema: Invoice });
     }
   });
+
+/** Records an invoice issued outside the platform (status "imported"). */
+export const useImportInvoice = () =>
+  useInvalidatingMutation(adminKey, (body: ImportInvoiceRequest) => api(`${A}/import`, { body, schema: Invoice }));

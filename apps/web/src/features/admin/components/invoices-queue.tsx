@@ -3,22 +3,21 @@ import { type AdminInvoice, IssueInvoiceRequest, ReasonRequest } from "@moonport
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
-import { DateTimeCell } from "../../../components/console-kit/cells.tsx";
 import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
 import { FormDialog } from "../../../components/console-kit/form-dialog.tsx";
 import { InvoiceAmountCell, InvoiceStatusCell } from "../../../components/console-kit/invoice-status.tsx";
 import { EmptyState } from "../../../components/console-kit/states.tsx";
 import { useDialogForm } from "../../../components/console-kit/use-zod-form.ts";
-import { paths } from "../../../lib/paths.ts";
 import { adminInvoicePdfUrl, invoiceQueueQuery, useSellerAction } from "../api/invoices.ts";
+import { ImportInvoiceDialog } from "./import-invoice-dialog.tsx";
+import { queueColumns } from "./queue-columns.tsx";
 
 type Dialog = { row: AdminInvoice; kind: "issue" | "complete" | "fail" | "void" } | null;
 
 /**
  * Queues → Invoices: applications to issue (with the tax system's number) or fail (with a reason), and issued
  * invoices with the seller's side of red-letter voiding (start, confirm or deny the buyer's request, withdraw,
- * issue the red-letter invoice).
+ * issue the red-letter invoice); and recording an invoice issued outside the platform (Import).
  */
 export function InvoicesQueue() {
   const { t } = useTranslation("admin");
@@ -26,17 +25,10 @@ export function InvoicesQueue() {
   const list = useQuery(invoiceQueueQuery(queue));
   const act = useSellerAction();
   const [dialog, setDialog] = useState<Dialog>(null);
+  const [importing, setImporting] = useState(false);
   const columns: DataColumn<AdminInvoice>[] = [
-    { id: "created", header: t("invoices.applied"), cell: (r) => <DateTimeCell iso={r.createdAt} /> },
-    {
-      id: "org",
-      header: t("queues.organization"),
-      cell: (r) => (
-        <Anchor component={Link} to={paths.adminOrganization(r.orgId)} size="sm">
-          {r.orgName}
-        </Anchor>
-      ),
-    },
+    queueColumns.created(t("invoices.applied")),
+    queueColumns.org(t("queues.organization")),
     {
       id: "title",
       header: t("invoices.title"),
@@ -46,10 +38,14 @@ export function InvoicesQueue() {
             {r.title}
           </Text>
           <Text size="xs" c="dimmed">
-            {r.currency === "CNY"
-              ? `${t(`invoices.types.${r.invoiceType}`)} · ${t(`invoices.methods.${r.method}`)}`
-              : t("invoices.taxInvoice")}{" "}
-            · {r.email}
+            {[
+              r.currency === "CNY"
+                ? `${t(`invoices.types.${r.invoiceType}`)} · ${t(`invoices.methods.${r.method}`)}`
+                : t("invoices.taxInvoice"),
+              r.email,
+            ]
+              .filter(Boolean)
+              .join(" · ")}
           </Text>
           {r.uscc ? <Text size="xs">{r.currency === "CNY" ? `USCC ${r.uscc}` : `Tax ID ${r.uscc}`}</Text> : null}
           {r.billTo ? (
@@ -77,10 +73,15 @@ export function InvoicesQueue() {
       cell: (r) => (
         <Stack gap={2}>
           <InvoiceStatusCell status={r.status} currency={r.currency} redLetter={r.redLetters[0]} />
-          {r.invoiceNo ? (
+          {r.invoiceNo && r.pdfAvailable ? (
             <Anchor href={adminInvoicePdfUrl(r.id)} size="xs" ff="monospace">
               {r.invoiceNo}
             </Anchor>
+          ) : r.invoiceNo ? (
+            // An imported invoice has no PDF here: its number only.
+            <Text size="xs" ff="monospace">
+              {r.invoiceNo}
+            </Text>
           ) : null}
           {r.voidPdfAvailable && r.redInvoiceNo ? (
             <Anchor href={adminInvoicePdfUrl(r.id, "void")} size="xs" ff="monospace">
@@ -155,16 +156,21 @@ export function InvoicesQueue() {
   ];
   return (
     <Stack>
-      <SegmentedControl
-        w="fit-content"
-        value={queue}
-        onChange={(v) => setQueue(v as "waiting" | "issued")}
-        data={[
-          { value: "waiting", label: t("invoices.waiting") },
-          { value: "issued", label: t("invoices.issued") },
-        ]}
-        data-testid="invoice-queue-filter"
-      />
+      <Group justify="space-between">
+        <SegmentedControl
+          w="fit-content"
+          value={queue}
+          onChange={(v) => setQueue(v as "waiting" | "issued")}
+          data={[
+            { value: "waiting", label: t("invoices.waiting") },
+            { value: "issued", label: t("invoices.issued") },
+          ]}
+          data-testid="invoice-queue-filter"
+        />
+        <Button variant="light" onClick={() => setImporting(true)} data-testid="invoice-import">
+          {t("invoiceImport.title")}
+        </Button>
+      </Group>
       {act.error ? (
         <Text c="red" size="sm" data-testid="invoice-queue-error">
           {t("queues.failed", { reason: act.error.message })}
@@ -186,6 +192,11 @@ export function InvoicesQueue() {
       <ReasonDialog
         target={dialog?.kind === "fail" || dialog?.kind === "void" ? dialog : null}
         onClose={() => setDialog(null)}
+      />
+      <ImportInvoiceDialog
+        opened={importing}
+        onClose={() => setImporting(false)}
+        onImported={() => setQueue("issued")}
       />
     </Stack>
   );

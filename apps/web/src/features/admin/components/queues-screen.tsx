@@ -15,8 +15,7 @@ import { IconChevronDown } from "@tabler/icons-react";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useNavigate } from "react-router";
-import { DateTimeCell } from "../../../components/console-kit/cells.tsx";
+import { useNavigate } from "react-router";
 import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
 import { ConfirmDialog, FormDialog } from "../../../components/console-kit/form-dialog.tsx";
 import { money } from "../../../components/console-kit/money.ts";
@@ -36,6 +35,7 @@ import {
   verificationsQuery,
 } from "../api/admin.ts";
 import { InvoicesQueue } from "./invoices-queue.tsx";
+import { OrgLink, queueColumns } from "./queue-columns.tsx";
 import { RefundsQueue } from "./refunds-queue.tsx";
 
 const TABS = ["verifications", "transfers", "invoices", "refunds", "leads", "feedback"] as const;
@@ -88,16 +88,8 @@ function VerificationsQueue() {
   const [approving, setApproving] = useState<AdminVerification | null>(null);
   const [rejecting, setRejecting] = useState<AdminVerification | null>(null);
   const columns: DataColumn<AdminVerification>[] = [
-    { id: "created", header: t("queues.created"), cell: (r) => <DateTimeCell iso={r.createdAt} /> },
-    {
-      id: "org",
-      header: t("queues.organization"),
-      cell: (r) => (
-        <Anchor component={Link} to={paths.adminOrganization(r.orgId)} size="sm">
-          {r.orgName}
-        </Anchor>
-      ),
-    },
+    queueColumns.created(t("queues.created")),
+    queueColumns.org(t("queues.organization")),
     { id: "kind", header: t("queues.kind"), cell: (r) => t(`queues.kinds.${r.kind}`) },
     {
       id: "details",
@@ -200,18 +192,10 @@ function TransfersQueue() {
   const [target, setTarget] = useState<{ id: string; amount: string; reference: string } | null>(null);
   type Row = NonNullable<typeof list.data>["items"][number];
   const columns: DataColumn<Row>[] = [
-    {
-      id: "org",
-      header: t("queues.organization"),
-      cell: (r) => (
-        <Anchor component={Link} to={paths.adminOrganization(r.orgId)} size="sm">
-          {r.orgName}
-        </Anchor>
-      ),
-    },
+    queueColumns.org(t("queues.organization")),
     { id: "amount", header: t("queues.amount"), align: "right", cell: (r) => money(r.amount, r.currency as Currency) },
     { id: "reference", header: t("queues.reference"), cell: (r) => <Text fw={600}>{r.reference ?? "—"}</Text> },
-    { id: "created", header: t("queues.created"), cell: (r) => <DateTimeCell iso={r.createdAt} /> },
+    queueColumns.created(t("queues.created")),
     {
       id: "actions",
       header: "",
@@ -321,7 +305,7 @@ function TicketQueue({ kind }: { kind: "leads" | "feedback" }) {
   const feedback = useQuery({ ...feedbackQuery(filter, page), enabled: kind === "feedback" });
   const [replyTo, setReplyTo] = useState<{ id: string; to: string } | null>(null);
   const leadColumns: DataColumn<AdminLead>[] = [
-    { id: "created", header: t("queues.created"), cell: (r) => <DateTimeCell iso={r.createdAt} /> },
+    queueColumns.created(t("queues.created")),
     {
       id: "contact",
       header: t("queues.contact"),
@@ -381,16 +365,14 @@ function TicketQueue({ kind }: { kind: "leads" | "feedback" }) {
     },
   ];
   const feedbackColumns: DataColumn<AdminFeedback>[] = [
-    { id: "created", header: t("queues.created"), cell: (r) => <DateTimeCell iso={r.createdAt} /> },
+    queueColumns.created(t("queues.created")),
     {
       id: "from",
       header: t("queues.from"),
       cell: (r) => (
         <Stack gap={0}>
           <Text size="sm">{r.submittedBy}</Text>
-          <Anchor component={Link} to={paths.adminOrganization(r.orgId)} size="xs">
-            {r.orgName}
-          </Anchor>
+          <OrgLink orgId={r.orgId} orgName={r.orgName} size="xs" />
         </Stack>
       ),
     },

@@ -1,20 +1,18 @@
-import { Anchor, Badge, Button, Group, SegmentedControl, Stack, Text, Textarea, TextInput } from "@mantine/core";
+import { Badge, Button, Group, SegmentedControl, Stack, Text, Textarea, TextInput } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { type AdminRefund, CompleteTransferRefundRequest, RejectRefundRequest } from "@moonport/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
 import { z } from "zod";
-import { DateTimeCell } from "../../../components/console-kit/cells.tsx";
 import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
 import { ConfirmDialog, FormDialog } from "../../../components/console-kit/form-dialog.tsx";
 import { money } from "../../../components/console-kit/money.ts";
 import { EmptyState } from "../../../components/console-kit/states.tsx";
 import { useDialogForm } from "../../../components/console-kit/use-zod-form.ts";
-import { paths } from "../../../lib/paths.ts";
 import { REFUND_STATUS_COLOR } from "../../../lib/refund-status.ts";
 import { refundQueueQuery, useDecideRefund } from "../api/refunds.ts";
+import { queueColumns } from "./queue-columns.tsx";
 
 const FILTERS = ["open", "requested", "refunding", "failed", "refunded", "rejected"] as const;
 
@@ -32,16 +30,8 @@ export function RefundsQueue() {
   const [rejecting, setRejecting] = useState<AdminRefund | null>(null);
   const [completing, setCompleting] = useState<AdminRefund | null>(null);
   const columns: DataColumn<AdminRefund>[] = [
-    { id: "created", header: t("refunds.requested"), cell: (r) => <DateTimeCell iso={r.createdAt} /> },
-    {
-      id: "org",
-      header: t("queues.organization"),
-      cell: (r) => (
-        <Anchor component={Link} to={paths.adminOrganization(r.orgId)} size="sm">
-          {r.orgName}
-        </Anchor>
-      ),
-    },
+    queueColumns.created(t("refunds.requested")),
+    queueColumns.org(t("queues.organization")),
     { id: "amount", header: t("queues.amount"), align: "right", cell: (r) => money(r.amount, r.currency) },
     {
       id: "payment",
