@@ -31,7 +31,7 @@ const rounds = Number(flag("rounds", "4"));
 const seconds = Number(flag("seconds", "8"));
 const connections = Number(flag("connections", "64"));
 const db = flag("db", "pglite");
-const basePort = Number(process.env.BENCH_UPSTREAM_PORT ?? 3303);
+const basePort = Number(process.env.BENCH_UPSTREAM_PORT ?? 3403);
 
 const root = path.resolve(HERE, "..");
 const git = (...a: string[]) => execFileSync("git", a, { cwd: root, encoding: "utf8" }).trim();

@@ -11,7 +11,7 @@ import Fastify from "fastify";
 import { Pool } from "undici";
 
 const port = Number(process.argv[2] ?? 3307);
-const upstreamPort = Number(process.argv[3] ?? 3303);
+const upstreamPort = Number(process.argv[3] ?? 3403);
 const floor = Fastify({ logger: false });
 const pool = new Pool(`http://127.0.0.1:${upstreamPort}`, { connections: 256 });
 floor.post("/v1/chat/completions", async (req, reply) => {

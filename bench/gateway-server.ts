@@ -24,7 +24,7 @@ import { createApiKey } from "../apps/server/src/modules/keys/create-api-key.ts"
 import { createOrganization } from "../apps/server/src/modules/orgs/create-organization.ts";
 
 const port = Number(process.argv[2] ?? 3304);
-const upstreamPort = Number(process.argv[3] ?? 3303);
+const upstreamPort = Number(process.argv[3] ?? 3403);
 const kind = process.env.BENCH_DB === "postgres" ? "postgres" : "pglite";
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "moonport-bench-"));
 const upstreams = path.join(dir, "upstreams.json");

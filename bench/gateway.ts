@@ -12,7 +12,7 @@
  * `npm run bench -- --streams 1000 --hold 60`: the held-streams mode instead: that many concurrent streams,
  * each held open by a slow upstream for that many seconds, through Moonport on PGlite; reports RSS over time.
  *
- * Ports (BENCH_UPSTREAM_PORT, default 3303; the targets use the next four) and BENCH_DURATION_S (8) are settable.
+ * Ports (BENCH_UPSTREAM_PORT, default 3403; the targets use the next four, clear of MariaDB on 3306) and BENCH_DURATION_S (8) are settable.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -20,7 +20,7 @@ import path from "node:path";
 import { Agent, request } from "undici";
 import { chatBody, HERE, load, type Proc, type Run, rssMb, startListening, startProcess, tsScript } from "./harness.ts";
 
-const UPSTREAM_PORT = Number(process.env.BENCH_UPSTREAM_PORT ?? 3303);
+const UPSTREAM_PORT = Number(process.env.BENCH_UPSTREAM_PORT ?? 3403);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 /** Requests per mode of the exactly-once check. */

@@ -7,7 +7,7 @@
  */
 import http from "node:http";
 
-const port = Number(process.argv[2] ?? 3303);
+const port = Number(process.argv[2] ?? 3403);
 const holdMs = Number(process.argv.find((a) => a.startsWith("--hold-ms="))?.split("=")[1] ?? 0);
 const HOLD_INTERVAL_MS = 2000;
 const WORDS = ["The ", "quick ", "brown ", "fox ", "jumps ", "over ", "the ", "dog."];

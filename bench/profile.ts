@@ -19,7 +19,7 @@ const stream = process.argv.includes("--stream");
 const target = arg("target", "pglite");
 const seconds = Number(arg("seconds", "10"));
 const connections = Number(arg("connections", "64"));
-const UPSTREAM_PORT = Number(process.env.BENCH_UPSTREAM_PORT ?? 3303);
+const UPSTREAM_PORT = Number(process.env.BENCH_UPSTREAM_PORT ?? 3403);
 const TARGET_PORT = Number(process.env.BENCH_GATEWAY_PORT ?? 3304);
 
 async function main() {
