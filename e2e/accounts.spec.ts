@@ -113,8 +113,12 @@ test("locale and theme switches persist across reloads", async ({ page }) => {
   await expect(page.locator("html")).toHaveAttribute("lang", "en-US");
   await expect(page.locator("html")).toHaveAttribute("data-mantine-color-scheme", "dark");
 
-  // "System" follows the operating system live.
-  await visibleTestId(page, "theme-switch").click();
+  // "System" follows the operating system live. The home page is prerendered: a click before it has hydrated does
+  // nothing, so the menu is opened again until it shows.
+  await expect(async () => {
+    await visibleTestId(page, "theme-switch").click();
+    await expect(page.getByTestId("theme-system")).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
   await page.getByTestId("theme-system").click();
   expect(await page.evaluate(() => localStorage.getItem("theme"))).toBe("system");
   await page.emulateMedia({ colorScheme: "light" });
