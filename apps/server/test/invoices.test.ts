@@ -8,13 +8,20 @@
 import { parseMoney, splitTax, VAT_RATE_BP } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { failInvoiceCommand, invoiceQueueCommand, issueInvoiceCommand } from "../src/cli/invoices.ts";
 import { confirmPayment } from "../src/modules/billing/settle-payment.ts";
 import { tokenizeCard } from "../src/modules/payments/sandbox-psp.ts";
 import { decideVerification } from "../src/modules/verification/decide-verification.ts";
-import { COMPANY_APPLICATION, residentId, signUp, type TestUser } from "./console-helpers.ts";
+import {
+  COMPANY_APPLICATION,
+  residentId,
+  runCli,
+  signUp,
+  type TestUser,
+  verifyCompany as verifyCompanyAs,
+  verifyPersonally,
+} from "./console-helpers.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 import { CARD_CUSTOMER } from "./support/fixtures.ts";
 import { startSmtpServer, textPart } from "./support/smtp.ts";
@@ -62,24 +69,8 @@ async function drain() {
 const company = COMPANY_APPLICATION;
 const USCC = company.creditCode;
 
-async function verifyPersonally(u: TestUser) {
-  const r = await u.client.post(`/api/orgs/${u.orgId}/verification/personal`, {
-    realName: "张三",
-    idNumber: residentId("11010519491231002"),
-  });
-  expect(r.body.state).toBe("personal");
-}
-
-async function verifyCompany(u: TestUser) {
-  await verifyPersonally(u);
-  const c = await u.client.post(`/api/orgs/${u.orgId}/verification/company`, company);
-  await decideVerification({
-    ctx: t.ctx,
-    applicationId: c.body.applications[0].id,
-    decision: "approve",
-    operator: operator.userId,
-  });
-}
+/** The organization is a verified company, approved by the suite's operator. */
+const verifyCompany = (u: TestUser) => verifyCompanyAs(t, u, operator.userId);
 
 /** A paid recharge: an order by WeChat Pay confirmed by an operator (the payments module's own path). */
 async function paid(u: TestUser, amount: string): Promise<string> {
@@ -336,18 +327,7 @@ describe("states", () => {
 });
 
 describe("operator CLI", () => {
-  async function cli(cmd: typeof issueInvoiceCommand, args: string[]) {
-    const lines: string[] = [];
-    const code = await cmd.run({
-      config: t.ctx.config,
-      db: t.ctx.db,
-      services: { db: t.ctx.db, keyEvents: t.ctx.keyEvents, log: pino({ level: "silent" }) },
-      args,
-      print: (l) => lines.push(l),
-      readInput: async () => "",
-    });
-    return { code, out: lines.join("\n") };
-  }
+  const cli = (cmd: typeof issueInvoiceCommand, args: string[]) => runCli(t, cmd, args);
 
   it("invoice-queue, issue-invoice (PDF stored, e-mail queued), fail-invoice refused afterwards", async () => {
     const u = await signUp(t, { edition: "cn" });
