@@ -244,6 +244,44 @@ describe("bill durability across a crash", () => {
     expect(orphan).toEqual([]);
   });
 
+  it("a batch whose commit went through but was reported failed (a lost acknowledgement) is charged once", async () => {
+    const app = await createTestApp({}, { database: first.ctx.database });
+    onTestFinished(() => app.close());
+    const acct = await seedAccount(app.ctx, { cash: "10" });
+    const identity = await app.ctx.gateway.authenticate(`Bearer ${acct.key}`);
+    // The first batch commits, then its caller hears an error: the retry must find the lines and skip them, not
+    // trust that fresh lines cannot be in the database yet.
+    const db = app.ctx.db as unknown as { transaction: (...a: unknown[]) => Promise<unknown> };
+    const transaction = db.transaction.bind(db);
+    let lost = 0;
+    db.transaction = async (...a: unknown[]) => {
+      const result = await transaction(...a);
+      if (lost++ === 0) throw new Error("connection lost after COMMIT");
+      return result;
+    };
+    onTestFinished(() => {
+      db.transaction = transaction;
+    });
+    const usage = { promptTokens: 10, completionTokens: 10, cachedTokens: 0 };
+    for (const requestId of ["lost-ack-1", "lost-ack-2"]) {
+      const admission = await app.ctx.gateway.admit({
+        key: identity,
+        requestId,
+        model: "moonshot-v1-8k",
+        admissionTokens: 10,
+      });
+      await app.ctx.gateway.settle({ admission, usage, webSearchCalls: 0, status: "ok" });
+    }
+    await app.ctx.gateway.flush();
+    expect(lost).toBeGreaterThan(1);
+    const money = await orgMoney(app.ctx.db, acct.orgId);
+    expect(money.bills.count).toBe(2);
+    expect(money.bills.requests).toBe(2);
+    expect(money.bills.cash).toBeGreaterThan(0n);
+    expect(money.cash).toBe(10_000_000_000n - money.bills.cash);
+    expect(money.ledgerCash).toBe(money.cash);
+  });
+
   it("a batch writes one charge ledger entry per organization; a restart that replays committed lines changes nothing", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "moonport-batch-"));
     onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));

@@ -16,6 +16,13 @@ export interface QueuedEntry {
   local: boolean;
   /** Failed commits of this entry on its own (see BillWriter: a batch that fails is retried entry by entry). */
   failures?: number;
+  /**
+   * Journaled by this process just now and never tried: its line ids are fresh, so the database cannot have them
+   * and the existence check can skip it. Replays and anything whose commit failed (it may have committed all the
+   * same: a lost acknowledgement) are checked. Should a fresh line exist after all, the insert violates the
+   * primary key, the batch rolls back and its retry checks every entry.
+   */
+  fresh?: boolean;
 }
 
 interface BillRow {
@@ -93,14 +100,16 @@ function insertBillsSql(bills: BillRow[]): SQL {
 export async function commitEntries(db: Db, items: QueuedEntry[]): Promise<CommittedCharge[]> {
   if (!items.length) return [];
   return db.transaction(async (tx) => {
-    const lineIds = items.flatMap((i) => i.entry.lines.map((l) => l.id));
+    const lineIds = items.flatMap((i) => (i.fresh ? [] : i.entry.lines.map((l) => l.id)));
     const existing = new Set<string>();
-    // The ids travel as one JSON parameter: building a statement with one parameter per id costs more CPU than
-    // running it.
-    const present = await tx.execute(
-      sql`select id from ${schema.requestBills} where id in (select json_array_elements_text(${JSON.stringify(lineIds)}::json))`,
-    );
-    for (const r of rowsOf<{ id: string }>(present)) existing.add(r.id);
+    if (lineIds.length) {
+      // The ids travel as one JSON parameter: building a statement with one parameter per id costs more CPU than
+      // running it.
+      const present = await tx.execute(
+        sql`select id from ${schema.requestBills} where id in (select json_array_elements_text(${JSON.stringify(lineIds)}::json))`,
+      );
+      for (const r of rowsOf<{ id: string }>(present)) existing.add(r.id);
+    }
     const result: CommittedCharge[] = [];
     const byOrg = new Map<string, QueuedEntry[]>();
     for (const item of items) {
@@ -247,7 +256,16 @@ export class BillWriter {
   }
 
   private async loop() {
-    while (this.queue.length && !this.stopped) {
+    // What arrives during a commit waits for its own window (kick(FLUSH_MS) in the finally above) unless a full
+    // batch is waiting or someone drains: committing it at once made batches of a few dozen under load, and a
+    // batch's CPU is mostly its fixed per-statement cost.
+    let first = true;
+    while (
+      this.queue.length &&
+      !this.stopped &&
+      (first || this.queue.length >= BillWriter.BATCH || this.idleWaiters.length > 0)
+    ) {
+      first = false;
       const batch = this.queue.splice(0, BillWriter.BATCH);
       try {
         await this.commit(batch);
@@ -256,6 +274,7 @@ export class BillWriter {
       } catch (err) {
         this.onError(err);
       }
+      for (const item of batch) item.fresh = false;
       // One bad entry must not hold every bill back: retry them one by one. An entry that keeps failing on its
       // own is parked — left in its journal file, which is then kept and replayed at the next start.
       const retry: QueuedEntry[] = [];

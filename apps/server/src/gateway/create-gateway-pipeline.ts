@@ -194,7 +194,7 @@ export function createGatewayPipeline(ctx: AppContext): GatewayPipelineHandle {
     } catch (err) {
       log.error({ err, requestId: entry.requestId }, "bill journal write failed; committing without it");
     }
-    writer.enqueue({ entry, local: true });
+    writer.enqueue({ entry, local: true, fresh: true });
   }
 
   return {

@@ -10,6 +10,7 @@ import { countTokens } from "../../chat/tokenizer.ts";
 import type { ChatRequest } from "../../chat/types.ts";
 import type { UpstreamRoute } from "../../env.ts";
 import { type Engine, type EngineContext, EngineError, type EngineEvent, type FinishReason } from "../types.ts";
+import { callUpstream } from "./upstream-call.ts";
 
 const RETRIES = 2;
 const RETRY_STATUSES = new Set([502, 503, 504]);
@@ -137,15 +138,14 @@ export class OpenAICompatibleEngine implements Engine {
     };
     for (let attempt = 0; ; attempt++) {
       try {
-        const res = await this.pool.request({
+        const res = await callUpstream(this.pool, {
           path: `${this.basePath}/chat/completions`,
-          method: "POST",
           headers,
           body,
           signal,
         });
         if (res.statusCode < 400) return res;
-        const text = await res.body.text().catch(() => "");
+        const text = await res.text().catch(() => "");
         if (RETRY_STATUSES.has(res.statusCode) && attempt < RETRIES) {
           await backoff(attempt, signal);
           continue;
@@ -173,7 +173,7 @@ export class OpenAICompatibleEngine implements Engine {
     if (!req.stream) {
       let json: UpstreamBody;
       try {
-        json = (await res.body.json()) as UpstreamBody;
+        json = JSON.parse(await res.text()) as UpstreamBody;
       } catch {
         throw new EngineError("upstream", "The upstream model sent a response that is not JSON");
       }
@@ -181,7 +181,7 @@ export class OpenAICompatibleEngine implements Engine {
       yield [...this.fromCompletion(req, json)];
       return;
     }
-    yield* this.fromStream(req, res.body, ctx.signal);
+    yield* this.fromStream(req, res.chunks, ctx.signal);
   }
 
   private *fromCompletion(req: ChatRequest, json: UpstreamBody): Iterable<EngineEvent> {
@@ -230,7 +230,7 @@ export class OpenAICompatibleEngine implements Engine {
 
   private async *fromStream(
     req: ChatRequest,
-    body: AsyncIterable<Buffer | string>,
+    body: AsyncIterable<string>,
     signal: AbortSignal,
   ): AsyncIterable<EngineEvent[]> {
     const finish = new Map<number, FinishReason>();
@@ -244,12 +244,12 @@ export class OpenAICompatibleEngine implements Engine {
       if (text) produced.set(i, (produced.get(i) ?? "") + text);
     };
     try {
-      // Read to the end even after [DONE]: leaving the loop early would destroy the body, and undici builds an
-      // AbortError (with a stack trace) for every destroyed body — measurable on the hot path.
+      // Read to the end even after [DONE]: leaving the loop early aborts the upstream request, which costs the
+      // pooled connection its keep-alive.
       for await (const chunk of body) {
         if (signal.aborted) return;
         if (done) continue;
-        buffer += typeof chunk === "string" ? chunk : chunk.toString("utf8");
+        buffer += chunk;
         // The events of this read leave together (one resumption of the chat core, one socket write).
         const batch: EngineEvent[] = [];
         let start = 0;

@@ -1,0 +1,162 @@
+/**
+ * One HTTP request to an upstream on undici's `dispatch`, with a handler that receives the response's chunks
+ * itself. `Pool.request` wraps every response in a Readable (and its async iterator, and a listener on the
+ * caller's AbortSignal that it builds and tears down): a third of a bare proxy's CPU per request, paid again
+ * here on every chat completion. This handler keeps only what the engine needs: the status, the whole body of a
+ * JSON answer as one string, or the body's chunks as they arrive for a stream (issue 18).
+ *
+ * It uses undici's low-level handler callbacks (onConnect … onComplete/onError), which the pinned undici calls
+ * directly; headers are not parsed (nothing here reads them).
+ */
+import type { Dispatcher } from "undici";
+
+export interface UpstreamRequest {
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+  signal: AbortSignal;
+}
+
+/** The response of an upstream call; the body is read once, by `text()` or by iterating `chunks`. */
+export interface UpstreamCall {
+  statusCode: number;
+  /** The whole body as UTF-8 text. */
+  text(): Promise<string>;
+  /** The body's chunks as they arrive (UTF-8 text; a character split across chunks is kept whole). */
+  chunks: AsyncIterable<string>;
+}
+
+/** Chunks queued beyond this pause the upstream socket until the consumer catches up. */
+const HIGH_WATER = 64;
+
+class CallHandler implements AsyncIterator<string> {
+  statusCode = 0;
+  private abortFn: ((reason?: unknown) => void) | null = null;
+  private readonly decoder = new TextDecoder();
+  private queue: string[] = [];
+  private ended = false;
+  private error: unknown = null;
+  private waiting: { resolve: (r: IteratorResult<string>) => void; reject: (e: unknown) => void } | null = null;
+  private resumeFn: (() => void) | null = null;
+  private paused = false;
+  private onHead: { resolve: (c: CallHandler) => void; reject: (e: unknown) => void } | null;
+  private readonly onAbort = () => this.abortFn?.(this.signal.reason);
+
+  constructor(
+    private readonly signal: AbortSignal,
+    onHead: { resolve: (c: CallHandler) => void; reject: (e: unknown) => void },
+  ) {
+    this.onHead = onHead;
+    signal.addEventListener("abort", this.onAbort, { once: true });
+  }
+
+  // ---- undici's handler callbacks ----
+
+  onConnect(abort: (reason?: unknown) => void) {
+    this.abortFn = abort;
+    if (this.signal.aborted) abort(this.signal.reason);
+  }
+
+  onHeaders(statusCode: number, _raw: Buffer[], resume: () => void): boolean {
+    this.statusCode = statusCode;
+    this.resumeFn = resume;
+    const head = this.onHead;
+    this.onHead = null;
+    head?.resolve(this);
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    const text = this.decoder.decode(chunk, { stream: true });
+    if (!text) return true;
+    const w = this.waiting;
+    if (w) {
+      this.waiting = null;
+      w.resolve({ value: text, done: false });
+      return true;
+    }
+    this.queue.push(text);
+    if (this.queue.length >= HIGH_WATER) {
+      this.paused = true;
+      return false;
+    }
+    return true;
+  }
+
+  onComplete() {
+    const rest = this.decoder.decode();
+    if (rest) this.queue.push(rest);
+    this.finish(null);
+  }
+
+  onError(err: unknown) {
+    const head = this.onHead;
+    this.onHead = null;
+    head?.reject(err);
+    this.finish(err ?? new Error("upstream request failed"));
+  }
+
+  // ---- the consumer's side ----
+
+  next(): Promise<IteratorResult<string>> {
+    const value = this.queue.shift();
+    if (value !== undefined) {
+      if (this.paused && this.queue.length < HIGH_WATER / 2) {
+        this.paused = false;
+        this.resumeFn?.();
+      }
+      return Promise.resolve({ value, done: false });
+    }
+    if (this.error) return Promise.reject(this.error);
+    if (this.ended) return Promise.resolve({ value: undefined, done: true });
+    return new Promise((resolve, reject) => {
+      this.waiting = { resolve, reject };
+    });
+  }
+
+  /** The consumer stopped early (break, or a throw in its loop): drop the rest of the response. */
+  return(): Promise<IteratorResult<string>> {
+    if (!this.ended) this.abortFn?.(new Error("upstream body no longer read"));
+    this.queue = [];
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
+  private finish(err: unknown) {
+    if (this.ended) return;
+    this.ended = true;
+    this.error = err;
+    this.signal.removeEventListener("abort", this.onAbort);
+    const w = this.waiting;
+    this.waiting = null;
+    if (w) {
+      if (err) w.reject(err);
+      else w.resolve({ value: undefined, done: true });
+    }
+  }
+
+  async text(): Promise<string> {
+    let out = "";
+    for (let r = await this.next(); !r.done; r = await this.next()) out += r.value;
+    return out;
+  }
+
+  get chunks(): AsyncIterable<string> {
+    return { [Symbol.asyncIterator]: () => this };
+  }
+}
+
+/** POSTs `req.body` to `req.path` on `dispatcher`; resolves once the response's status is known. */
+export function callUpstream(dispatcher: Dispatcher, req: UpstreamRequest): Promise<UpstreamCall> {
+  if (req.signal.aborted) return Promise.reject(req.signal.reason);
+  return new Promise<UpstreamCall>((resolve, reject) => {
+    const handler = new CallHandler(req.signal, { resolve, reject });
+    try {
+      dispatcher.dispatch(
+        { path: req.path, method: "POST", headers: req.headers, body: req.body },
+        handler as unknown as Dispatcher.DispatchHandler,
+      );
+    } catch (e) {
+      handler.onError(e);
+    }
+  });
+}
