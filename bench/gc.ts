@@ -1,0 +1,120 @@
+/**
+ * `npm run bench:gc -- [--target floor|pglite|postgres] [--stream] [--seconds 8] [--connections 64]`: what the
+ * garbage collector costs one target under the bench's load, from V8's own per-collection trace
+ * (`--trace-gc-nvp`) and the kernel's per-thread CPU counters. Reports per request: young-generation collections'
+ * pause on the main thread, bytes promoted to the old generation, how many full (mark-compact) collections ran,
+ * and the CPU split between the main thread and every other thread of the process (V8's helper threads do the
+ * parallel scavenging and the concurrent marking of full collections).
+ *
+ * Promoted bytes per request is the figure to compare between commits: unlike CPU time it barely moves with
+ * other load on the machine (issue 18: the floor promotes ~0.1 KB per request, Moonport ~10 KB).
+ */
+import fs from "node:fs";
+import { chatBody, load, type Proc, startProcess, tsScript } from "./harness.ts";
+
+const arg = (name: string, fallback: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? fallback : process.argv[i + 1]!;
+};
+const stream = process.argv.includes("--stream");
+const target = arg("target", "pglite");
+const seconds = Number(arg("seconds", "8"));
+const connections = Number(arg("connections", "64"));
+const UPSTREAM_PORT = Number(process.env.BENCH_UPSTREAM_PORT ?? 3403);
+const TARGET_PORT = Number(process.env.BENCH_GATEWAY_PORT ?? 3304);
+
+/** CPU ticks (1/100 s) of each thread of `pid`: the main thread's id is the pid. */
+function threadTicks(pid: number): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const t of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const f = fs.readFileSync(`/proc/${pid}/task/${t}/stat`, "utf8").split(") ")[1]!.split(" ");
+      out.set(Number(t), Number(f[11]) + Number(f[12]));
+    } catch {
+      // the thread ended
+    }
+  }
+  return out;
+}
+
+interface GcTotals {
+  scavenges: number;
+  scavengeMs: number;
+  promoted: number;
+  fullGcs: number;
+  fullGcMs: number;
+}
+
+async function main() {
+  const upstream = await startProcess(tsScript("mock-upstream.ts", String(UPSTREAM_PORT)));
+  const argv =
+    target === "floor"
+      ? ["--trace-gc-nvp", ...tsScript("floor-proxy.ts", String(TARGET_PORT), String(UPSTREAM_PORT))]
+      : ["--trace-gc-nvp", ...tsScript("gateway-server.ts", String(TARGET_PORT), String(UPSTREAM_PORT))];
+  const server: Proc = await startProcess(argv, { BENCH_DB: target === "postgres" ? "postgres" : "pglite" });
+  const totals: GcTotals = { scavenges: 0, scavengeMs: 0, promoted: 0, fullGcs: 0, fullGcMs: 0 };
+  let counting = false;
+  let rest = "";
+  server.child.stdout!.on("data", (d) => {
+    rest += d;
+    const lines = rest.split("\n");
+    rest = lines.pop()!;
+    if (!counting) return;
+    for (const line of lines) {
+      // One line per collection: "pause=1.2 mutator=… gc=s … promoted=123 …" (s: scavenge, ms/mmc: full).
+      const kind = / gc=(\w+)/.exec(line)?.[1];
+      if (!kind) continue;
+      const field = (k: string) => Number(new RegExp(`(?:^|\\s)${k}=([\\d.]+)`).exec(line)?.[1] ?? 0);
+      if (kind === "s") {
+        totals.scavenges++;
+        totals.scavengeMs += field("pause");
+        totals.promoted += field("promoted");
+      } else {
+        totals.fullGcs++;
+        totals.fullGcMs += field("pause");
+      }
+    }
+  });
+  const keys = (server.info.keys as string[] | undefined) ?? [];
+  const url = `http://127.0.0.1:${TARGET_PORT}/v1/chat/completions`;
+  const body = chatBody(stream);
+  try {
+    await load({ url, body, connections: 8, duration: 3, keys });
+    const before = threadTicks(server.pid);
+    counting = true;
+    const run = await load({ url, body, connections, duration: seconds, keys });
+    counting = false;
+    const after = threadTicks(server.pid);
+    let main = 0;
+    let others = 0;
+    for (const [tid, ticks] of after) {
+      const d = ticks - (before.get(tid) ?? 0);
+      if (tid === server.pid) main += d;
+      else others += d;
+    }
+    const perReq = (ticks: number) => ((ticks * 10_000) / run.requests).toFixed(0);
+    console.log(
+      `${target} ${stream ? "streaming" : "non-streaming"}, ${connections} connections, ${seconds} s: ${run.requests} requests (${run.rps.toFixed(0)}/s)`,
+    );
+    console.log("\n| measure | per request |\n| --- | --- |");
+    console.log(`| CPU, main thread | ${perReq(main)} µs |`);
+    console.log(`| CPU, other threads (GC helpers, libuv pool) | ${perReq(others)} µs |`);
+    console.log(`| young-generation collections | ${((1000 * totals.scavenges) / run.requests).toFixed(2)} per 1,000 requests |`);
+    console.log(`| their pause on the main thread | ${((1000 * totals.scavengeMs) / run.requests).toFixed(1)} µs |`);
+    console.log(`| promoted to the old generation | ${(totals.promoted / run.requests).toFixed(0)} bytes |`);
+    console.log(
+      `| full collections | ${totals.fullGcs} in ${seconds} s, ${((1000 * totals.fullGcMs) / run.requests).toFixed(1)} µs/req of pause |`,
+    );
+  } finally {
+    await server.stop();
+    await upstream.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
