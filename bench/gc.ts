@@ -99,7 +99,9 @@ async function main() {
     console.log("\n| measure | per request |\n| --- | --- |");
     console.log(`| CPU, main thread | ${perReq(main)} µs |`);
     console.log(`| CPU, other threads (GC helpers, libuv pool) | ${perReq(others)} µs |`);
-    console.log(`| young-generation collections | ${((1000 * totals.scavenges) / run.requests).toFixed(2)} per 1,000 requests |`);
+    console.log(
+      `| young-generation collections | ${((1000 * totals.scavenges) / run.requests).toFixed(2)} per 1,000 requests |`,
+    );
     console.log(`| their pause on the main thread | ${((1000 * totals.scavengeMs) / run.requests).toFixed(1)} µs |`);
     console.log(`| promoted to the old generation | ${(totals.promoted / run.requests).toFixed(0)} bytes |`);
     console.log(

@@ -10,7 +10,7 @@ import { countTokens } from "../../chat/tokenizer.ts";
 import type { ChatRequest } from "../../chat/types.ts";
 import type { UpstreamRoute } from "../../env.ts";
 import { type Engine, type EngineContext, EngineError, type EngineEvent, type FinishReason } from "../types.ts";
-import { callUpstream } from "./upstream-call.ts";
+import { callUpstream, type UpstreamCall } from "./upstream-call.ts";
 
 const RETRIES = 2;
 const RETRY_STATUSES = new Set([502, 503, 504]);
@@ -168,141 +168,168 @@ export class OpenAICompatibleEngine implements Engine {
     for await (const batch of this.chatBatches(req, ctx)) yield* batch;
   }
 
-  async *chatBatches(req: ChatRequest, ctx: EngineContext): AsyncIterable<EngineEvent[]> {
-    const res = await this.send(req, ctx.signal);
-    if (!req.stream) {
+  /** A plain iterator, not a generator (see UpstreamBatches). */
+  chatBatches(req: ChatRequest, ctx: EngineContext): AsyncIterableIterator<EngineEvent[]> {
+    return new UpstreamBatches(this, req, ctx.signal);
+  }
+
+  /** Sends the request (with retries and health bookkeeping); the response's status is below 400. */
+  open(req: ChatRequest, signal: AbortSignal): Promise<UpstreamCall> {
+    return this.send(req, signal);
+  }
+}
+
+/**
+ * The events of one upstream response: one batch for a JSON answer, one batch per read of a stream. Not an async
+ * generator: on Node 20 a generator object per request made everything it reaches (the request, the reply, the
+ * parsed body) survive young-generation collections and get promoted (issue 18, `npm run bench:gc`).
+ */
+class UpstreamBatches implements AsyncIterableIterator<EngineEvent[]> {
+  private phase: "start" | "stream" | "done" = "start";
+  private body: AsyncIterator<string> | null = null;
+  /** An error frame came after other frames of the same read: those went out first, this is thrown next. */
+  private pendingError: EngineError | null = null;
+  private readonly finish = new Map<number, FinishReason>();
+  /** Text per choice, counted only if the upstream does not report usage (no per-chunk tokenizing). */
+  private readonly produced = new Map<number, string>();
+  private readonly choiceUsage = new Map<number, UpstreamUsage>();
+  private usage: UpstreamUsage | null = null;
+  private buffer = "";
+  /** [DONE] (or an error frame) seen: the rest of the body is read and ignored. */
+  private sawDone = false;
+
+  constructor(
+    private readonly engine: OpenAICompatibleEngine,
+    private readonly req: ChatRequest,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  [Symbol.asyncIterator]() {
+    return this;
+  }
+
+  async return(): Promise<IteratorResult<EngineEvent[]>> {
+    this.phase = "done";
+    await this.body?.return?.();
+    return { value: undefined, done: true };
+  }
+
+  async next(): Promise<IteratorResult<EngineEvent[]>> {
+    try {
+      return await this.step();
+    } catch (e) {
+      this.phase = "done";
+      // Nobody reads the rest: abort it, or the paused upstream socket would hold its pool connection.
+      void this.body?.return?.();
+      throw e;
+    }
+  }
+
+  private async step(): Promise<IteratorResult<EngineEvent[]>> {
+    if (this.phase === "start") {
+      const res = await this.engine.open(this.req, this.signal);
+      if (!this.req.stream) {
+        this.phase = "done";
+        let json: UpstreamBody;
+        try {
+          json = JSON.parse(await res.text()) as UpstreamBody;
+        } catch {
+          throw new EngineError("upstream", "The upstream model sent a response that is not JSON");
+        }
+        if (json.error) throw new EngineError("upstream", json.error.message ?? "upstream error");
+        return { value: fromCompletion(this.req, json), done: false };
+      }
+      this.body = res.chunks[Symbol.asyncIterator]();
+      this.phase = "stream";
+    }
+    if (this.phase === "done") return { value: undefined, done: true };
+    if (this.pendingError) throw this.pendingError;
+    const body = this.body!;
+    for (;;) {
+      let r: IteratorResult<string>;
+      try {
+        r = await body.next();
+      } catch (e) {
+        if (e instanceof EngineError || this.signal.aborted) throw e;
+        throw new EngineError("upstream", `The upstream stream broke: ${(e as Error).message}`, false);
+      }
+      if (this.signal.aborted) {
+        this.phase = "done";
+        return { value: undefined, done: true };
+      }
+      if (r.done) {
+        this.phase = "done";
+        return { value: this.last(), done: false };
+      }
+      // Read to the end even after [DONE]: leaving early aborts the upstream request, which costs the pooled
+      // connection its keep-alive.
+      if (this.sawDone && !this.pendingError) continue;
+      const batch = this.frames(r.value);
+      if (this.pendingError && !batch.length) throw this.pendingError;
+      // The events of this read leave together (one resumption of the chat core, one socket write).
+      if (batch.length) return { value: batch, done: false };
+    }
+  }
+
+  /** The events of the complete frames in the buffer after `chunk`. */
+  private frames(chunk: string): EngineEvent[] {
+    const batch: EngineEvent[] = [];
+    const buffer = this.buffer + chunk;
+    let start = 0;
+    for (let end = buffer.indexOf("\n"); end !== -1; start = end + 1, end = buffer.indexOf("\n", start)) {
+      if (!buffer.startsWith("data:", start)) continue;
+      const data = buffer.slice(start + 5, end).trim();
+      if (data === "[DONE]") {
+        this.sawDone = true;
+        break;
+      }
       let json: UpstreamBody;
       try {
-        json = JSON.parse(await res.text()) as UpstreamBody;
+        json = JSON.parse(data) as UpstreamBody;
       } catch {
-        throw new EngineError("upstream", "The upstream model sent a response that is not JSON");
+        continue;
       }
-      if (json.error) throw new EngineError("upstream", json.error.message ?? "upstream error");
-      yield [...this.fromCompletion(req, json)];
-      return;
-    }
-    yield* this.fromStream(req, res.chunks, ctx.signal);
-  }
-
-  private *fromCompletion(req: ChatRequest, json: UpstreamBody): Iterable<EngineEvent> {
-    const choices = json.choices ?? [];
-    const counted = choices.map((c) => {
-      const m = c.message ?? {};
-      let n = countTokens(m.content ?? "") + countTokens(m.reasoning_content ?? "");
-      for (const t of m.tool_calls ?? [])
-        n += countTokens(t.function?.name ?? "") + countTokens(t.function?.arguments ?? "");
-      return n;
-    });
-    const reported = json.usage?.completion_tokens;
-    const perChoice = spread(counted, reported);
-    for (const [i, c] of choices.entries()) {
-      const m = c.message ?? {};
-      yield {
-        type: "delta",
-        choice: c.index ?? i,
-        content: m.content ?? "",
-        ...(m.reasoning_content ? { reasoning: m.reasoning_content } : {}),
-        ...(m.tool_calls?.length
-          ? {
-              toolCalls: m.tool_calls.map((t, index) => ({
-                index,
-                id: t.id ?? `${t.function?.name ?? "call"}:${index}`,
-                type: toolType(t.type) ?? "function",
-                name: t.function?.name ?? "",
-                arguments: t.function?.arguments ?? "",
-              })),
-            }
-          : {}),
-      };
-      yield {
-        type: "finish",
-        choice: c.index ?? i,
-        finishReason: finishReasonOf(c.finish_reason),
-        completionTokens: perChoice[i]!,
-      };
-    }
-    yield {
-      type: "usage",
-      promptTokens: json.usage?.prompt_tokens ?? req.promptTokens,
-      cachedTokens: cachedOf(json.usage),
-    };
-  }
-
-  private async *fromStream(
-    req: ChatRequest,
-    body: AsyncIterable<string>,
-    signal: AbortSignal,
-  ): AsyncIterable<EngineEvent[]> {
-    const finish = new Map<number, FinishReason>();
-    // Text per choice, counted only if the upstream does not report usage (no per-chunk tokenizing).
-    const produced = new Map<number, string>();
-    const choiceUsage = new Map<number, UpstreamUsage>();
-    let usage: UpstreamUsage | null = null;
-    let buffer = "";
-    let done = false;
-    const count = (i: number, text: string | null | undefined) => {
-      if (text) produced.set(i, (produced.get(i) ?? "") + text);
-    };
-    try {
-      // Read to the end even after [DONE]: leaving the loop early aborts the upstream request, which costs the
-      // pooled connection its keep-alive.
-      for await (const chunk of body) {
-        if (signal.aborted) return;
-        if (done) continue;
-        buffer += chunk;
-        // The events of this read leave together (one resumption of the chat core, one socket write).
-        const batch: EngineEvent[] = [];
-        let start = 0;
-        for (let end = buffer.indexOf("\n"); end !== -1; start = end + 1, end = buffer.indexOf("\n", start)) {
-          if (!buffer.startsWith("data:", start)) continue;
-          const data = buffer.slice(start + 5, end).trim();
-          if (data === "[DONE]") {
-            done = true;
-            break;
-          }
-          let json: UpstreamBody;
-          try {
-            json = JSON.parse(data) as UpstreamBody;
-          } catch {
-            continue;
-          }
-          if (json.error) {
-            // What came before the error in this read still reaches the client (and is billed) first.
-            if (batch.length) yield batch;
-            throw new EngineError("upstream", json.error.message ?? "upstream error", false);
-          }
-          if (json.usage) usage = json.usage;
-          for (const c of json.choices ?? []) {
-            const i = c.index ?? 0;
-            const d = c.delta ?? {};
-            const ev: Extract<EngineEvent, { type: "delta" }> = { type: "delta", choice: i };
-            if (d.content) ev.content = d.content;
-            if (d.reasoning_content) ev.reasoning = d.reasoning_content;
-            if (d.tool_calls?.length) {
-              ev.toolCalls = d.tool_calls.map((t, k) => ({
-                index: t.index ?? k,
-                ...(t.id ? { id: t.id } : {}),
-                ...(toolType(t.type) ? { type: toolType(t.type) } : {}),
-                ...(t.function?.name ? { name: t.function.name } : {}),
-                arguments: t.function?.arguments ?? "",
-              }));
-              for (const t of d.tool_calls) count(i, (t.function?.name ?? "") + (t.function?.arguments ?? ""));
-            }
-            count(i, d.content);
-            count(i, d.reasoning_content);
-            if (ev.content || ev.reasoning || ev.toolCalls) batch.push(ev);
-            if (c.finish_reason) finish.set(i, finishReasonOf(c.finish_reason));
-            if (c.usage) choiceUsage.set(i, c.usage);
-          }
+      if (json.error) {
+        // What came before the error in this read still reaches the client (and is billed) first.
+        this.pendingError = new EngineError("upstream", json.error.message ?? "upstream error", false);
+        this.sawDone = true;
+        break;
+      }
+      if (json.usage) this.usage = json.usage;
+      for (const c of json.choices ?? []) {
+        const i = c.index ?? 0;
+        const d = c.delta ?? {};
+        const ev: Extract<EngineEvent, { type: "delta" }> = { type: "delta", choice: i };
+        if (d.content) ev.content = d.content;
+        if (d.reasoning_content) ev.reasoning = d.reasoning_content;
+        if (d.tool_calls?.length) {
+          ev.toolCalls = d.tool_calls.map((t, k) => ({
+            index: t.index ?? k,
+            ...(t.id ? { id: t.id } : {}),
+            ...(toolType(t.type) ? { type: toolType(t.type) } : {}),
+            ...(t.function?.name ? { name: t.function.name } : {}),
+            arguments: t.function?.arguments ?? "",
+          }));
+          for (const t of d.tool_calls) this.count(i, (t.function?.name ?? "") + (t.function?.arguments ?? ""));
         }
-        buffer = done ? "" : buffer.slice(start);
-        if (batch.length) yield batch;
+        this.count(i, d.content);
+        this.count(i, d.reasoning_content);
+        if (ev.content || ev.reasoning || ev.toolCalls) batch.push(ev);
+        if (c.finish_reason) this.finish.set(i, finishReasonOf(c.finish_reason));
+        if (c.usage) this.choiceUsage.set(i, c.usage);
       }
-    } catch (e) {
-      if (e instanceof EngineError || signal.aborted) throw e;
-      throw new EngineError("upstream", `The upstream stream broke: ${(e as Error).message}`, false);
     }
-    if (signal.aborted) return;
+    this.buffer = this.sawDone ? "" : buffer.slice(start);
+    return batch;
+  }
+
+  private count(i: number, text: string | null | undefined) {
+    if (text) this.produced.set(i, (this.produced.get(i) ?? "") + text);
+  }
+
+  /** The finish events (with each choice's completion tokens) and the usage, once the stream has ended. */
+  private last(): EngineEvent[] {
+    const { finish, produced, choiceUsage, usage } = this;
     const indices = [...new Set([...finish.keys(), ...produced.keys()])].sort((a, b) => a - b);
     if (indices.length === 0) indices.push(0);
     const reported = (i: number) => choiceUsage.get(i)?.completion_tokens;
@@ -324,11 +351,57 @@ export class OpenAICompatibleEngine implements Engine {
     const first = choiceUsage.get(indices[0]!);
     last.push({
       type: "usage",
-      promptTokens: usage?.prompt_tokens ?? first?.prompt_tokens ?? req.promptTokens,
+      promptTokens: usage?.prompt_tokens ?? first?.prompt_tokens ?? this.req.promptTokens,
       cachedTokens: cachedOf(usage ?? first),
     });
-    yield last;
+    return last;
   }
+}
+
+/** The events of a JSON answer: per choice its delta and finish, then the usage. */
+function fromCompletion(req: ChatRequest, json: UpstreamBody): EngineEvent[] {
+  const choices = json.choices ?? [];
+  const counted = choices.map((c) => {
+    const m = c.message ?? {};
+    let n = countTokens(m.content ?? "") + countTokens(m.reasoning_content ?? "");
+    for (const t of m.tool_calls ?? [])
+      n += countTokens(t.function?.name ?? "") + countTokens(t.function?.arguments ?? "");
+    return n;
+  });
+  const perChoice = spread(counted, json.usage?.completion_tokens);
+  const out: EngineEvent[] = [];
+  for (const [i, c] of choices.entries()) {
+    const m = c.message ?? {};
+    out.push({
+      type: "delta",
+      choice: c.index ?? i,
+      content: m.content ?? "",
+      ...(m.reasoning_content ? { reasoning: m.reasoning_content } : {}),
+      ...(m.tool_calls?.length
+        ? {
+            toolCalls: m.tool_calls.map((t, index) => ({
+              index,
+              id: t.id ?? `${t.function?.name ?? "call"}:${index}`,
+              type: toolType(t.type) ?? "function",
+              name: t.function?.name ?? "",
+              arguments: t.function?.arguments ?? "",
+            })),
+          }
+        : {}),
+    });
+    out.push({
+      type: "finish",
+      choice: c.index ?? i,
+      finishReason: finishReasonOf(c.finish_reason),
+      completionTokens: perChoice[i]!,
+    });
+  }
+  out.push({
+    type: "usage",
+    promptTokens: json.usage?.prompt_tokens ?? req.promptTokens,
+    cachedTokens: cachedOf(json.usage),
+  });
+  return out;
 }
 
 /** Splits an upstream-reported total over choices in proportion to what we counted; the sum is exact. */
