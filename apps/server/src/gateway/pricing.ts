@@ -29,14 +29,26 @@ export interface UnitPrices {
   output: string;
 }
 
-export function unitPrices(model: ModelEntry, currency: Currency): UnitPrices {
+/** Per catalog entry: parsing its price strings on every request showed in the gateway's profile (issue 18). */
+const unitPriceCache = new WeakMap<ModelEntry, Partial<Record<Currency, Readonly<UnitPrices>>>>();
+
+export function unitPrices(model: ModelEntry, currency: Currency): Readonly<UnitPrices> {
+  let byCurrency = unitPriceCache.get(model);
+  const hit = byCurrency?.[currency];
+  if (hit) return hit;
   const prices = model.prices[currency];
   const input = perTokenNanos(prices.input);
-  return {
+  const computed = Object.freeze({
     input: input.toString(),
     cacheHit: (prices.cacheHit === null ? input : perTokenNanos(prices.cacheHit)).toString(),
     output: perTokenNanos(prices.output).toString(),
-  };
+  });
+  if (!byCurrency) {
+    byCurrency = {};
+    unitPriceCache.set(model, byCurrency);
+  }
+  byCurrency[currency] = computed;
+  return computed;
 }
 
 /** Token cost at the given unit prices. */
