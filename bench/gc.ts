@@ -10,18 +10,9 @@
  * other load on the machine (issue 18: the floor promotes ~0.1 KB per request, Moonport ~10 KB).
  */
 import fs from "node:fs";
-import { chatBody, load, type Proc, startProcess, tsScript } from "./harness.ts";
+import { chatBody, load, type Proc, startProcess, targetOptions, tsScript } from "./harness.ts";
 
-const arg = (name: string, fallback: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? fallback : process.argv[i + 1]!;
-};
-const stream = process.argv.includes("--stream");
-const target = arg("target", "pglite");
-const seconds = Number(arg("seconds", "8"));
-const connections = Number(arg("connections", "64"));
-const UPSTREAM_PORT = Number(process.env.BENCH_UPSTREAM_PORT ?? 3403);
-const TARGET_PORT = Number(process.env.BENCH_GATEWAY_PORT ?? 3304);
+const { stream, target, seconds, connections, upstreamPort: UPSTREAM_PORT, targetPort: TARGET_PORT } = targetOptions(8);
 
 /** CPU ticks (1/100 s) of each thread of `pid`: the main thread's id is the pid. */
 function threadTicks(pid: number): Map<number, number> {

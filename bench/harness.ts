@@ -124,6 +124,25 @@ export async function startListening(argv: string[], port: number, env: Record<s
   };
 }
 
+/**
+ * The options every single-target tool takes (profile.ts, gc.ts): `--target floor|pglite|postgres`, `--stream`,
+ * `--seconds`, `--connections`, and the ports from BENCH_UPSTREAM_PORT / BENCH_GATEWAY_PORT.
+ */
+export function targetOptions(defaultSeconds: number) {
+  const arg = (name: string, fallback: string) => {
+    const i = process.argv.indexOf(`--${name}`);
+    return i === -1 ? fallback : process.argv[i + 1]!;
+  };
+  return {
+    stream: process.argv.includes("--stream"),
+    target: arg("target", "pglite"),
+    seconds: Number(arg("seconds", String(defaultSeconds))),
+    connections: Number(arg("connections", "64")),
+    upstreamPort: Number(process.env.BENCH_UPSTREAM_PORT ?? 3403),
+    targetPort: Number(process.env.BENCH_GATEWAY_PORT ?? 3304),
+  };
+}
+
 /** A TypeScript file of bench/ run with tsx. */
 export const tsScript = (file: string, ...args: string[]) => ["--import", "tsx", path.join(HERE, file), ...args];
 

@@ -8,19 +8,17 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { chatBody, cpuMs, load, type Proc, startProcess, tsScript } from "./harness.ts";
+import { chatBody, cpuMs, load, type Proc, startProcess, targetOptions, tsScript } from "./harness.ts";
 import { summarizeProfile } from "./profile-summary.ts";
 
-const arg = (name: string, fallback: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? fallback : process.argv[i + 1]!;
-};
-const stream = process.argv.includes("--stream");
-const target = arg("target", "pglite");
-const seconds = Number(arg("seconds", "10"));
-const connections = Number(arg("connections", "64"));
-const UPSTREAM_PORT = Number(process.env.BENCH_UPSTREAM_PORT ?? 3403);
-const TARGET_PORT = Number(process.env.BENCH_GATEWAY_PORT ?? 3304);
+const {
+  stream,
+  target,
+  seconds,
+  connections,
+  upstreamPort: UPSTREAM_PORT,
+  targetPort: TARGET_PORT,
+} = targetOptions(10);
 
 async function main() {
   const upstream = await startProcess(tsScript("mock-upstream.ts", String(UPSTREAM_PORT)));
