@@ -9,24 +9,10 @@
  * Promoted bytes per request is the figure to compare between commits: unlike CPU time it barely moves with
  * other load on the machine (issue 18: the floor promotes ~0.1 KB per request, Moonport ~10 KB).
  */
-import fs from "node:fs";
-import { chatBody, load, type Proc, startProcess, targetOptions, tsScript } from "./harness.ts";
+import { chatBody, load, startTarget, targetOptions, threadTicks } from "./harness.ts";
 
-const { stream, target, seconds, connections, upstreamPort: UPSTREAM_PORT, targetPort: TARGET_PORT } = targetOptions(8);
-
-/** CPU ticks (1/100 s) of each thread of `pid`: the main thread's id is the pid. */
-function threadTicks(pid: number): Map<number, number> {
-  const out = new Map<number, number>();
-  for (const t of fs.readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const f = fs.readFileSync(`/proc/${pid}/task/${t}/stat`, "utf8").split(") ")[1]!.split(" ");
-      out.set(Number(t), Number(f[11]) + Number(f[12]));
-    } catch {
-      // the thread ended
-    }
-  }
-  return out;
-}
+const options = targetOptions(8);
+const { stream, target, seconds, connections, targetPort: TARGET_PORT } = options;
 
 interface GcTotals {
   scavenges: number;
@@ -37,12 +23,7 @@ interface GcTotals {
 }
 
 async function main() {
-  const upstream = await startProcess(tsScript("mock-upstream.ts", String(UPSTREAM_PORT)));
-  const argv =
-    target === "floor"
-      ? ["--trace-gc-nvp", ...tsScript("floor-proxy.ts", String(TARGET_PORT), String(UPSTREAM_PORT))]
-      : ["--trace-gc-nvp", ...tsScript("gateway-server.ts", String(TARGET_PORT), String(UPSTREAM_PORT))];
-  const server: Proc = await startProcess(argv, { BENCH_DB: target === "postgres" ? "postgres" : "pglite" });
+  const { upstream, server } = await startTarget(options, ["--trace-gc-nvp"]);
   const totals: GcTotals = { scavenges: 0, scavengeMs: 0, promoted: 0, fullGcs: 0, fullGcMs: 0 };
   let counting = false;
   let rest = "";

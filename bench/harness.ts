@@ -146,14 +146,49 @@ export function targetOptions(defaultSeconds: number) {
 /** A TypeScript file of bench/ run with tsx. */
 export const tsScript = (file: string, ...args: string[]) => ["--import", "tsx", path.join(HERE, file), ...args];
 
+/** utime + stime in clock ticks (1/100 s) from a /proc stat file; throws when it is gone. */
+function statTicks(file: string): number {
+  const fields = fs.readFileSync(file, "utf8").split(") ")[1]!.split(" ");
+  return Number(fields[11]) + Number(fields[12]);
+}
+
 /** utime + stime of a process in ms, from /proc (Linux); 0 elsewhere. */
 export function cpuMs(pid: number | undefined): number {
   try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    return statTicks(`/proc/${pid}/stat`) * 10;
   } catch {
     return 0;
   }
+}
+
+/** CPU ticks (1/100 s) of each thread of `pid`; the main thread's id is the pid. */
+export function threadTicks(pid: number): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const t of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      out.set(Number(t), statTicks(`/proc/${pid}/task/${t}/stat`));
+    } catch {
+      // the thread ended
+    }
+  }
+  return out;
+}
+
+/**
+ * Starts the mock upstream and one target (the floor, or the gateway on `target`'s database) for the
+ * single-target tools; `nodeFlags` go before the script (e.g. a V8 trace flag).
+ */
+export async function startTarget(
+  opts: ReturnType<typeof targetOptions>,
+  nodeFlags: string[] = [],
+): Promise<{ upstream: Proc; server: Proc }> {
+  const { target, targetPort, upstreamPort } = opts;
+  const upstream = await startProcess(tsScript("mock-upstream.ts", String(upstreamPort)));
+  const script = target === "floor" ? "floor-proxy.ts" : "gateway-server.ts";
+  const server = await startProcess([...nodeFlags, ...tsScript(script, String(targetPort), String(upstreamPort))], {
+    BENCH_DB: target === "postgres" ? "postgres" : "pglite",
+  });
+  return { upstream, server };
 }
 
 /** Resident set size of a process in MB, from /proc. */

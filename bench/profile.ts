@@ -8,27 +8,14 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { chatBody, cpuMs, load, type Proc, startProcess, targetOptions, tsScript } from "./harness.ts";
+import { chatBody, cpuMs, load, startTarget, targetOptions } from "./harness.ts";
 import { summarizeProfile } from "./profile-summary.ts";
 
-const {
-  stream,
-  target,
-  seconds,
-  connections,
-  upstreamPort: UPSTREAM_PORT,
-  targetPort: TARGET_PORT,
-} = targetOptions(10);
+const options = targetOptions(10);
+const { stream, target, seconds, connections, targetPort: TARGET_PORT } = options;
 
 async function main() {
-  const upstream = await startProcess(tsScript("mock-upstream.ts", String(UPSTREAM_PORT)));
-  let server: Proc;
-  if (target === "floor")
-    server = await startProcess(tsScript("floor-proxy.ts", String(TARGET_PORT), String(UPSTREAM_PORT)));
-  else
-    server = await startProcess(tsScript("gateway-server.ts", String(TARGET_PORT), String(UPSTREAM_PORT)), {
-      BENCH_DB: target === "postgres" ? "postgres" : "pglite",
-    });
+  const { upstream, server } = await startTarget(options);
   const keys = (server.info.keys as string[] | undefined) ?? [];
   const url = `http://127.0.0.1:${TARGET_PORT}/v1/chat/completions`;
   const body = chatBody(stream);
