@@ -107,8 +107,11 @@ export class OpenAICompatibleEngine implements Engine {
     return JSON.stringify(body);
   }
 
-  /** Sends the request and records the outcome in `health` (a client's own cancellation is not the upstream's fault). */
-  private async send(req: ChatRequest, signal: AbortSignal) {
+  /**
+   * Sends the request and records the outcome in `health` (a client's own cancellation is not the upstream's
+   * fault); resolves with a response whose status is below 400. UpstreamBatches calls it.
+   */
+  async send(req: ChatRequest, signal: AbortSignal): Promise<UpstreamCall> {
     const h = this.health;
     const started = performance.now();
     h.requests++;
@@ -172,11 +175,6 @@ export class OpenAICompatibleEngine implements Engine {
   chatBatches(req: ChatRequest, ctx: EngineContext): AsyncIterableIterator<EngineEvent[]> {
     return new UpstreamBatches(this, req, ctx.signal);
   }
-
-  /** Sends the request (with retries and health bookkeeping); the response's status is below 400. */
-  open(req: ChatRequest, signal: AbortSignal): Promise<UpstreamCall> {
-    return this.send(req, signal);
-  }
 }
 
 /**
@@ -227,7 +225,7 @@ class UpstreamBatches implements AsyncIterableIterator<EngineEvent[]> {
 
   private async step(): Promise<IteratorResult<EngineEvent[]>> {
     if (this.phase === "start") {
-      const res = await this.engine.open(this.req, this.signal);
+      const res = await this.engine.send(this.req, this.signal);
       if (!this.req.stream) {
         this.phase = "done";
         let json: UpstreamBody;
