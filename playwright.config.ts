@@ -41,7 +41,7 @@ export default defineConfig({
     },
     // OUTBOUND_ALLOW_HOSTS: e2e/tools.spec.ts's MCP server listens on 127.0.0.1 (the SSRF guard refuses loopback).
     {
-      command: `rm -rf .tmp/e2e-data-${PORT} && DATA_DIR=.tmp/e2e-data-${PORT} PORT=${PORT} LOG_LEVEL=warn SIMULATOR_DELAY_MS=${process.env.E2E_SIMULATOR_DELAY_MS ?? 30} DEV_SEAMS=true SIGNUPS_PER_IP_PER_HOUR=1000 SIGNUPS_PER_IP_PER_DAY=1000 SMS_PER_IP_PER_HOUR=1000 MAIL_TRANSPORT=smtp SMTP_HOST=127.0.0.1 SMTP_PORT=${MAIL_SMTP_PORT} SALES_EMAIL=sales@moonport.test SUPPORT_EMAIL=support@moonport.test CONTACT_SALES_PER_IP_PER_HOUR=1000 OUTBOUND_ALLOW_HOSTS=127.0.0.1 node --import tsx apps/server/src/main.ts`,
+      command: `rm -rf .tmp/e2e-data-${PORT} && DATA_DIR=.tmp/e2e-data-${PORT} PORT=${PORT} LOG_LEVEL=warn SIMULATOR_DELAY_MS=${process.env.E2E_SIMULATOR_DELAY_MS ?? 30} DEV_SEAMS=true SIGNUPS_PER_IP_PER_HOUR=1000 SIGNUPS_PER_IP_PER_DAY=1000 SMS_PER_IP_PER_HOUR=1000 MAIL_TRANSPORT=smtp SMTP_HOST=127.0.0.1 SMTP_PORT=${MAIL_SMTP_PORT} SALES_EMAIL=sales@moonport.test SUPPORT_EMAIL=support@moonport.test CONTACT_SALES_PER_IP_PER_HOUR=1000 OUTBOUND_ALLOW_HOSTS=127.0.0.1 node --import ./scripts/ts-register.mjs apps/server/src/main.ts`,
       url: `http://localhost:${PORT}/readyz`,
       reuseExistingServer: false,
       timeout: 60_000,

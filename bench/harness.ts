@@ -143,8 +143,21 @@ export function targetOptions(defaultSeconds: number) {
   };
 }
 
-/** A TypeScript file of bench/ run with tsx. */
-export const tsScript = (file: string, ...args: string[]) => ["--import", "tsx", path.join(HERE, file), ...args];
+/**
+ * How a checkout runs its TypeScript: the way `npm run serve` does (scripts/ts-register.mjs), or with tsx in
+ * commits from before that loader existed (bench:ab's older side).
+ */
+export function tsRunner(tree: string): string[] {
+  const loader = path.join(tree, "scripts", "ts-register.mjs");
+  return ["--import", fs.existsSync(loader) ? loader : "tsx"];
+}
+
+/** A TypeScript file of bench/ run as the server runs in production. */
+export const tsScript = (file: string, ...args: string[]) => [
+  ...tsRunner(path.dirname(HERE)),
+  path.join(HERE, file),
+  ...args,
+];
 
 /** utime + stime in clock ticks (1/100 s) from a /proc stat file; throws when it is gone. */
 function statTicks(file: string): number {

@@ -64,7 +64,7 @@ function run(script: string, args: string[], env: Record<string, string>): Proc 
     // The spawned process must use its own PGlite directory, never a database or Redis of the test run.
     if (v !== undefined && !["DATABASE_URL", "REDIS_URL", "NODE_OPTIONS", "VITEST"].includes(k)) childEnv[k] = v;
   }
-  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+  const child = spawn(process.execPath, ["--import", "./scripts/ts-register.mjs", script, ...args], {
     cwd: ROOT,
     env: { ...childEnv, DATA_DIR: dataDir, SERVE_WEB: "false", LOG_LEVEL: "info", NODE_ENV: "test", ...env },
     stdio: ["pipe", "pipe", "pipe"],

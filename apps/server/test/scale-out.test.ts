@@ -127,7 +127,7 @@ function serverEnv(inst: Instance): Record<string, string> {
 
 async function startInstance(inst: Instance): Promise<void> {
   inst.output = "";
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
+  const child = spawn(process.execPath, ["--import", "./scripts/ts-register.mjs", "apps/server/src/main.ts"], {
     cwd: ROOT,
     env: serverEnv(inst),
     stdio: ["ignore", "pipe", "pipe"],

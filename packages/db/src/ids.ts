@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 
 const BASE32 = "0123456789abcdefghijklmnopqrstuv";
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -33,6 +33,7 @@ export function newId(prefix: string): string {
   return `${prefix}_${randomString(20, BASE32)}`;
 }
 
+/** One-shot `crypto.hash` (Node ≥ 20.12): a third of createHash's cost, and every /v1 request hashes its key. */
 export function sha256Hex(value: string): string {
-  return createHash("sha256").update(value).digest("hex");
+  return hash("sha256", value, "hex");
 }
