@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import OpenAI from "openai";
+import { Client } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countTokens } from "../src/chat/tokenizer.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
@@ -241,6 +242,43 @@ describe("OpenAI-compatible upstream adapter", () => {
     const s = pipeline.settled[before]!;
     expect(s.status).toBe("upstream_error");
     expect(s.usage.completionTokens).toBe(countTokens(WORDS[0]!));
+  });
+
+  it("keeps no abort listeners behind on a keep-alive connection (answers, streams, retries, failures)", async () => {
+    // /v1 builds one abort signal per connection (chat/send-chat-run.ts abortOnDisconnect): whatever listens to
+    // it for a request must stop when that request ends, or a busy connection would collect listeners until
+    // Node warns of a leak (more than 10 on one signal).
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => {
+      if (w.name === "MaxListenersExceededWarning") warnings.push(w.message);
+    };
+    process.on("warning", onWarning);
+    const conn = new Client(baseURL.replace(/\/v1$/, ""), { pipelining: 1 });
+    const post = async (model: string, stream: boolean) => {
+      const res = await conn.request({
+        path: "/v1/chat/completions",
+        method: "POST",
+        headers: { authorization: `Bearer ${client.apiKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ model, messages, stream }),
+      });
+      const text = await res.body.text();
+      return { status: res.statusCode, text };
+    };
+    try {
+      for (let i = 0; i < 12; i++) {
+        const answer = await post("moonshot-v1-8k", i % 2 === 1);
+        expect(answer.status).toBe(200);
+        expect(answer.text).toContain("chunks.");
+      }
+      // Each of these retries twice (two backoff waits on the connection's signal) before it fails.
+      for (let i = 0; i < 6; i++) expect((await post("kimi-k2-0711-preview", false)).status).toBe(502);
+      expect((await post("kimi-k2-0905-preview", false)).status).toBe(400);
+      await new Promise((r) => setImmediate(r));
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+      await conn.close();
+    }
   });
 
   it("cancels the upstream request when the client disconnects and settles only what was produced", async () => {

@@ -3,7 +3,8 @@
  * write-sse.ts). /v1 and the playground both answer with it; what differs between them (credentials, their
  * error envelope, Server-Timing) stays in their routes.
  */
-import type { ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import type { FastifyReply } from "fastify";
 import type { EngineEvent } from "../engines/types.ts";
 import { completionBody } from "./chat-response.ts";
@@ -17,6 +18,28 @@ export function abortOnClose(res: ServerResponse): AbortSignal {
     if (!res.writableFinished) abort.abort();
   });
   return abort.signal;
+}
+
+const connectionAborts = new WeakMap<Socket, AbortSignal>();
+
+/**
+ * abortOnClose for /v1, built once per connection instead of once per request: an AbortController costs about
+ * 10 µs to create on Node 20 (its EventTarget), every chat completion paid it, and over HTTP/1.1 a client can
+ * only walk away from a request by closing its connection. Whoever listens must stop listening when its request
+ * ends (the upstream call and its retry backoff do), or listeners would pile up on a keep-alive connection.
+ * Takes the request's socket: a pipelined response has none until the one before it is finished.
+ */
+export function abortOnDisconnect(req: IncomingMessage): AbortSignal {
+  const socket = req.socket;
+  let signal = connectionAborts.get(socket);
+  if (!signal) {
+    const abort = new AbortController();
+    signal = abort.signal;
+    if (socket.destroyed) abort.abort();
+    else socket.once("close", () => abort.abort());
+    connectionAborts.set(socket, signal);
+  }
+  return signal;
 }
 
 /**

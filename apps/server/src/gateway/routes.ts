@@ -11,7 +11,7 @@ import { parseChatRequest } from "../chat/chat-request.ts";
 import { GatewayError, gatewayErrors } from "../chat/errors.ts";
 import { countPromptTokens } from "../chat/prompt-tokens.ts";
 import { startChat } from "../chat/run-chat.ts";
-import { abortOnClose, sendChatRun } from "../chat/send-chat-run.ts";
+import { abortOnDisconnect, sendChatRun } from "../chat/send-chat-run.ts";
 import type { AppContext } from "../context.ts";
 import type { EngineRouter } from "../engines/index.ts";
 import type { App } from "../http/route.ts";
@@ -196,7 +196,7 @@ export default async function gatewayRoutes(
         tokens_saved: cache.used?.tokens ?? 0,
       };
     }
-    const signal = abortOnClose(reply.raw);
+    const signal = abortOnDisconnect(req.raw);
     const run = await startChat({
       meter: pipeline,
       engines,

@@ -412,17 +412,21 @@ function spread(counted: number[], total: number | undefined): number[] {
   return out;
 }
 
+/** The wait before a retry; its abort listener goes when the wait ends (the signal may outlive the request). */
 function backoff(attempt: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    const t = setTimeout(resolve, 50 * 4 ** attempt);
-    signal.addEventListener(
-      "abort",
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal.reason);
+    };
+    const t = setTimeout(
       () => {
-        clearTimeout(t);
-        reject(signal.reason);
+        signal.removeEventListener("abort", onAbort);
+        resolve();
       },
-      { once: true },
+      50 * 4 ** attempt,
     );
+    signal.addEventListener("abort", onAbort, { once: true });
   });
 }
 

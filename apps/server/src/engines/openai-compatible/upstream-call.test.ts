@@ -34,6 +34,12 @@ beforeAll(async () => {
         await new Promise((r) => setImmediate(r));
       }
       res.end();
+    } else if (req.url === "/bom") {
+      // A byte-order mark split across the first two reads, then invalid UTF-8.
+      res.writeHead(200);
+      res.write(Buffer.from([0xef, 0xbb]));
+      await new Promise((r) => setImmediate(r));
+      res.end(Buffer.concat([Buffer.from([0xbf]), Buffer.from('{"a":1}'), Buffer.from([0xff])]));
     } else if (req.url === "/many") {
       res.writeHead(200);
       for (let i = 0; i < 400; i++) res.write(`${i}\n`);
@@ -78,6 +84,11 @@ describe("callUpstream", () => {
     }
     expect(out).toBe(TEXT);
     expect(reads).toBeGreaterThan(10);
+  });
+
+  it("drops a leading byte-order mark and replaces invalid bytes, as a TextDecoder would", async () => {
+    const res = await call("/bom");
+    expect(await res.text()).toBe('{"a":1}\uFFFD');
   });
 
   it("delivers every chunk in order to a consumer slower than the upstream", async () => {
