@@ -23,7 +23,7 @@ const flag = (name: string, fallback: string) => {
 const ref = args.find((a, i) => !a.startsWith("--") && (i === 0 || !args[i - 1]!.startsWith("--")));
 if (!ref) {
   console.error(
-    "usage: npm run bench:ab -- <git-ref> [--rounds 4] [--seconds 8] [--connections 64] [--db pglite|postgres]",
+    'usage: npm run bench:ab -- <git-ref> [--rounds 4] [--seconds 8] [--connections 64] [--db pglite|postgres] [--old-flags "…"] [--new-flags "…"]',
   );
   process.exit(2);
 }
@@ -31,6 +31,11 @@ const rounds = Number(flag("rounds", "4"));
 const seconds = Number(flag("seconds", "8"));
 const connections = Number(flag("connections", "64"));
 const db = flag("db", "pglite");
+/** Node/V8 flags for one side's server, e.g. `HEAD --new-flags "--single-threaded-gc"` to A/B a flag alone. */
+const sideFlags = {
+  old: flag("old-flags", "").split(/\s+/).filter(Boolean),
+  current: flag("new-flags", "").split(/\s+/).filter(Boolean),
+};
 const basePort = Number(process.env.BENCH_UPSTREAM_PORT ?? 3403);
 
 const root = path.resolve(HERE, "..");
@@ -74,9 +79,10 @@ interface Sample {
   streamingRps: number;
 }
 
-async function measure(tree: string, port: number): Promise<Sample> {
+async function measure(tree: string, port: number, flags: string[]): Promise<Sample> {
   const server: Proc = await startProcess(
     [
+      ...flags,
       ...tsRunner(tree),
       path.join(tree, "bench", "gateway-server.ts"),
       String(port),
@@ -119,7 +125,7 @@ try {
   for (let r = 0; r < rounds; r++) {
     const order: ("old" | "current")[] = r % 2 ? ["current", "old"] : ["old", "current"];
     for (const side of order) {
-      const s = await measure(side === "old" ? oldRoot : root, basePort + 1);
+      const s = await measure(side === "old" ? oldRoot : root, basePort + 1, sideFlags[side]);
       samples[side].push(s);
       console.error(
         `round ${r + 1} ${side}: ${s.nonStreamingUs.toFixed(0)} µs/req non-streaming, ${s.streamingUs.toFixed(0)} streaming`,
@@ -138,7 +144,7 @@ const row = (label: string, pick: (s: Sample) => number, digits = 0) => {
 };
 console.log(
   [
-    `A/B: ${sha} (old) vs the working tree (current), ${db}, ${connections} connections, ${seconds} s per cell, median of ${rounds} alternated rounds, load average ${load1} at the end.`,
+    `A/B: ${sha}${sideFlags.old.length ? ` with ${sideFlags.old.join(" ")}` : ""} (old) vs the working tree${sideFlags.current.length ? ` with ${sideFlags.current.join(" ")}` : ""} (current), ${db}, ${connections} connections, ${seconds} s per cell, median of ${rounds} alternated rounds, load average ${load1} at the end.`,
     "",
     "| measure | old | current | current ÷ old |",
     "| --- | --- | --- | --- |",

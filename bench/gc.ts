@@ -9,7 +9,16 @@
  * Promoted bytes per request is the figure to compare between commits: unlike CPU time it barely moves with
  * other load on the machine (issue 18: the floor promotes ~0.1 KB per request, Moonport ~10 KB).
  */
+import fs from "node:fs";
 import { chatBody, load, startTarget, targetOptions, threadTicks } from "./harness.ts";
+
+function threadName(pid: number, tid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim();
+  } catch {
+    return "(ended)";
+  }
+}
 
 const options = targetOptions(8);
 const { stream, target, seconds, connections, targetPort: TARGET_PORT } = options;
@@ -59,10 +68,19 @@ async function main() {
     const after = threadTicks(server.pid);
     let main = 0;
     let others = 0;
+    // Per thread: V8's platform workers (parallel scavenging, concurrent marking, the optimizing compiler),
+    // libuv's pool, and whatever else the process runs.
+    const byName = new Map<string, number>();
     for (const [tid, ticks] of after) {
       const d = ticks - (before.get(tid) ?? 0);
       if (tid === server.pid) main += d;
-      else others += d;
+      else {
+        others += d;
+        // Node 20 names every thread "node": the thread id's offset from the process id tells them apart (V8's
+        // platform workers start first, libuv's pool when first used).
+        const name = `${threadName(server.pid, tid)} +${tid - server.pid}`;
+        byName.set(name, (byName.get(name) ?? 0) + d);
+      }
     }
     const perReq = (ticks: number) => ((ticks * 10_000) / run.requests).toFixed(0);
     console.log(
@@ -71,6 +89,9 @@ async function main() {
     console.log("\n| measure | per request |\n| --- | --- |");
     console.log(`| CPU, main thread | ${perReq(main)} µs |`);
     console.log(`| CPU, other threads (GC helpers, libuv pool) | ${perReq(others)} µs |`);
+    for (const [name, ticks] of [...byName].sort((a, b) => b[1] - a[1])) {
+      if (ticks > 0) console.log(`| … of which thread ${name} | ${perReq(ticks)} µs |`);
+    }
     console.log(
       `| young-generation collections | ${((1000 * totals.scavenges) / run.requests).toFixed(2)} per 1,000 requests |`,
     );

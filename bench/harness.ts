@@ -198,9 +198,14 @@ export async function startTarget(
   const { target, targetPort, upstreamPort } = opts;
   const upstream = await startProcess(tsScript("mock-upstream.ts", String(upstreamPort)));
   const script = target === "floor" ? "floor-proxy.ts" : "gateway-server.ts";
-  const server = await startProcess([...nodeFlags, ...tsScript(script, String(targetPort), String(upstreamPort))], {
-    BENCH_DB: target === "postgres" ? "postgres" : "pglite",
-  });
+  // BENCH_NODE_FLAGS: V8/Node flags to try on the target (e.g. "--v8-pool-size=0"), for experiments.
+  const extra = process.env.BENCH_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? [];
+  const server = await startProcess(
+    [...nodeFlags, ...extra, ...tsScript(script, String(targetPort), String(upstreamPort))],
+    {
+      BENCH_DB: target === "postgres" ? "postgres" : "pglite",
+    },
+  );
   return { upstream, server };
 }
 
