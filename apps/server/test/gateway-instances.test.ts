@@ -154,6 +154,9 @@ describe.skipIf(!redisUrl)("two gateway instances on one Redis", () => {
         admissionTokens: 10,
       });
       adm.release();
+      // A lease given back reaches Redis with the instance's next admission or at the end of its event-loop turn
+      // (gateway/limits.ts releaseLease): the other instance sees the slot free from then on.
+      await new Promise((r) => setImmediate(r));
       return adm;
     };
     await admitOn(a);

@@ -71,6 +71,8 @@ class RedisGate implements ConcurrencyGate {
     const now = Date.now();
     let ok: unknown;
     try {
+      // Leases given back this turn go first (the same connection keeps the order): the slot is free for this call.
+      flushReleases(this.ctx, key);
       ok = await redis.eval(ACQUIRE_LUA, 1, key, now, limit, now + LEASE_MS, lease, LEASE_MS);
     } catch {
       return this.fallback.acquire(orgId, limit);
@@ -80,8 +82,46 @@ class RedisGate implements ConcurrencyGate {
   }
 }
 
+/**
+ * Leases given back are not a command each: they wait for the next admission of their organization, whose
+ * script removes them before it counts (so that admission, and every later one, sees the slots free), or for the
+ * end of the event-loop turn, when what is left goes as one ZREM per organization. Under load an organization's
+ * requests end and start in the same turns, and every Redis command is client CPU (ioredis builds a Command per
+ * call): this takes the release's round trip off most requests. A lease whose release is lost expires anyway.
+ */
+const pendingReleases = new Map<AppContext, Map<string, string[]>>();
+
 function releaseLease(ctx: AppContext, key: string, lease: string) {
-  ctx.redis!.zrem(key, lease).catch((err: Error) => ctx.log.warn({ err: err.message }, "concurrency release"));
+  let byKey = pendingReleases.get(ctx);
+  if (!byKey) {
+    byKey = new Map();
+    pendingReleases.set(ctx, byKey);
+    setImmediate(flushReleases, ctx);
+  }
+  const leases = byKey.get(key);
+  if (leases) leases.push(lease);
+  else byKey.set(key, [lease]);
+}
+
+/** The leases of `key` given back and not yet removed; the caller removes them. */
+function takeReleases(ctx: AppContext, key: string): string[] {
+  const byKey = pendingReleases.get(ctx);
+  const leases = byKey?.get(key);
+  if (!leases) return [];
+  byKey!.delete(key);
+  return leases;
+}
+
+/** Removes the pending leases of `key`, or of every key. */
+function flushReleases(ctx: AppContext, only?: string) {
+  const byKey = pendingReleases.get(ctx);
+  if (!byKey) return;
+  if (only === undefined) pendingReleases.delete(ctx);
+  for (const [key, leases] of byKey) {
+    if (only !== undefined && key !== only) continue;
+    if (only !== undefined) byKey.delete(key);
+    ctx.redis!.zrem(key, ...leases).catch((err: Error) => ctx.log.warn({ err: err.message }, "concurrency release"));
+  }
 }
 
 /**
@@ -90,19 +130,22 @@ function releaseLease(ctx: AppContext, key: string, lease: string) {
  * ACQUIRE_LUA; KEYS[2..] are rate-limiter-flexible's counter keys, each updated exactly as its RateLimiterRedis
  * does (fixed window from the first hit: SET NX EX, INCRBY, PTTL), so both paths count in the same keys and a
  * refusal gives points back with the limiter's own `reward`. ARGV: now, concurrency limit, lease expiry, lease
- * id, lease ms, then (points, window seconds) per counter. Returns {0} when no slot is free (nothing counted),
+ * id, lease ms, the count of leases given back since the last command for this organization and those leases
+ * (removed first: see releaseLease), then (points, window seconds) per counter. Returns {0} when no slot is free (nothing counted),
  * else {1, consumed, ttl ms, consumed, ttl ms, …}.
  */
 const ADMIT_LUA = `
+local released = tonumber(ARGV[6])
+if released > 0 then redis.call('zrem', KEYS[1], unpack(ARGV, 7, 6 + released)) end
 redis.call('zremrangebyscore', KEYS[1], '-inf', ARGV[1])
 if redis.call('zcard', KEYS[1]) >= tonumber(ARGV[2]) then return {0} end
 redis.call('zadd', KEYS[1], ARGV[3], ARGV[4])
 redis.call('pexpire', KEYS[1], ARGV[5])
 local out = {1}
 for i = 2, #KEYS do
-  local secs = ARGV[2 * i + 3]
+  local secs = ARGV[2 * i + 4 + released]
   redis.call('set', KEYS[i], 0, 'EX', secs, 'NX')
-  local consumed = redis.call('incrby', KEYS[i], ARGV[2 * i + 2])
+  local consumed = redis.call('incrby', KEYS[i], ARGV[2 * i + 3 + released])
   local ttl = redis.call('pttl', KEYS[i])
   if ttl == -1 then
     redis.call('expire', KEYS[i], secs)
@@ -164,12 +207,16 @@ export class RateLimits {
     const lease = randomUUID();
     const now = Date.now();
     const keys = [leaseKey, ...limits.map(([l, key]) => `${l.keyPrefix}:${key}`)];
-    const argv: (string | number)[] = [now, req.tier.concurrency, now + LEASE_MS, lease, LEASE_MS];
+    const released = takeReleases(this.ctx, leaseKey);
+    const argv: (string | number)[] = [now, req.tier.concurrency, now + LEASE_MS, lease, LEASE_MS, released.length];
+    for (const r of released) argv.push(r);
     for (const [, , points, secs] of limits) argv.push(points, secs);
     let answer: number[];
     try {
       answer = await this.admitScript!(keys.length, ...keys, ...argv);
     } catch {
+      // The leases it carried were not removed: give them back to the queue.
+      for (const r of released) releaseLease(this.ctx, leaseKey, r);
       return undefined;
     }
     if (Number(answer[0]) !== 1) return null;
