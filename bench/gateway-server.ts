@@ -132,6 +132,23 @@ readline.createInterface({ input: process.stdin }).on("line", async (line) => {
       session = undefined;
       fs.writeFileSync(arg, JSON.stringify(profile));
       answer({ ok: cmd, file: arg });
+    } else if (cmd === "heap-start") {
+      // Allocation sampling, collected objects included: where the young generation fills from.
+      session = new Session();
+      session.connect();
+      await session.post("HeapProfiler.enable");
+      await session.post("HeapProfiler.startSampling", {
+        samplingInterval: 1024,
+        includeObjectsCollectedByMinorGC: true,
+        includeObjectsCollectedByMajorGC: true,
+      });
+      answer({ ok: cmd });
+    } else if (cmd === "heap-stop" && session && arg) {
+      const { profile } = await session.post("HeapProfiler.stopSampling");
+      session.disconnect();
+      session = undefined;
+      fs.writeFileSync(arg, JSON.stringify(profile));
+      answer({ ok: cmd, file: arg });
     } else if (cmd === "bills") {
       answer({ ok: cmd, ...(await billCount()) });
     } else answer({ error: `unknown command ${line}` });

@@ -187,10 +187,11 @@ class UpstreamBatches implements AsyncIterableIterator<EngineEvent[]> {
   private body: AsyncIterator<string> | null = null;
   /** An error frame came after other frames of the same read: those went out first, this is thrown next. */
   private pendingError: EngineError | null = null;
-  private readonly finish = new Map<number, FinishReason>();
+  // Streams only (a JSON answer is read by fromCompletion): made when the stream starts, not per request.
+  private finish!: Map<number, FinishReason>;
   /** Text per choice, counted only if the upstream does not report usage (no per-chunk tokenizing). */
-  private readonly produced = new Map<number, string>();
-  private readonly choiceUsage = new Map<number, UpstreamUsage>();
+  private produced!: Map<number, string>;
+  private choiceUsage!: Map<number, UpstreamUsage>;
   private usage: UpstreamUsage | null = null;
   private buffer = "";
   /** [DONE] (or an error frame) seen: the rest of the body is read and ignored. */
@@ -238,6 +239,9 @@ class UpstreamBatches implements AsyncIterableIterator<EngineEvent[]> {
         return { value: fromCompletion(this.req, json), done: false };
       }
       this.body = res.chunks[Symbol.asyncIterator]();
+      this.finish = new Map();
+      this.produced = new Map();
+      this.choiceUsage = new Map();
       this.phase = "stream";
     }
     if (this.phase === "done") return { value: undefined, done: true };
