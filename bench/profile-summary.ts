@@ -108,3 +108,29 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log("");
   for (const f of s.functions) console.log(`${(100 * f.share).toFixed(1).padStart(5)} %  ${f.name}`);
 }
+
+interface HeapNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: HeapNode[];
+}
+
+/**
+ * Reads a sampling heap profile (HeapProfiler.stopSampling, collected objects included) and returns the bytes
+ * allocated per function, largest first: what fills the young generation, so what makes scavenges frequent.
+ */
+export function summarizeHeapProfile(file: string, top = 30): { totalBytes: number; functions: [string, number][] } {
+  const { head } = JSON.parse(fs.readFileSync(file, "utf8")) as { head: HeapNode };
+  const bytes = new Map<string, number>();
+  let totalBytes = 0;
+  const stack: HeapNode[] = [head];
+  for (let n = stack.pop(); n; n = stack.pop()) {
+    const { functionName, url, lineNumber } = n.callFrame;
+    const short = url.replace(/^.*node_modules\//, "").replace(/^.*\/apps\/server\/src\//, "src/");
+    const key = `${functionName || "(anonymous)"} ${short}${short ? `:${lineNumber + 1}` : ""}`;
+    bytes.set(key, (bytes.get(key) ?? 0) + n.selfSize);
+    totalBytes += n.selfSize;
+    stack.push(...n.children);
+  }
+  return { totalBytes, functions: [...bytes].sort((a, b) => b[1] - a[1]).slice(0, top) };
+}
