@@ -1,10 +1,11 @@
 /**
  * Rate limits per organization by tier (api-compat §8.3): concurrency, RPM, TPM and TPD, plus a project's own TPM
- * cap (never above the organization's). Requests and tokens are counted in fixed windows by rate-limiter-flexible
- * (in memory, or in Redis when REDIS_URL is set, so all instances count together); the counters are unbounded
- * and compared with the tier's limit here, because one organization's limit changes with its tier. A refused
- * request gives back what it took, so retries do not dig the hole deeper. Concurrency is a lease set: in memory a
- * counter, in Redis a sorted set of leases that expire, so a crashed instance cannot hold slots for ever.
+ * cap (never above the organization's). Requests and tokens are counted in fixed windows: in this process
+ * (WindowCounters) without Redis, in Redis when REDIS_URL is set, so all instances count together (one script per
+ * request, in rate-limiter-flexible's keys, with its limiters as the fallback while Redis is down). The counters
+ * are unbounded and compared with the tier's limit here, because one organization's limit changes with its tier.
+ * A refused request gives back what it took, so retries do not dig the hole deeper. Concurrency is a lease set: in
+ * memory a counter, in Redis a sorted set of leases that expire, so a crashed instance cannot hold slots for ever.
  */
 import { randomUUID } from "node:crypto";
 import type { Tier } from "@moonport/contracts";
@@ -42,6 +43,9 @@ interface ConcurrencyGate {
 class MemoryGate implements ConcurrencyGate {
   private readonly counts = new Map<string, number>();
   async acquire(orgId: string, limit: number) {
+    return this.tryAcquire(orgId, limit);
+  }
+  tryAcquire(orgId: string, limit: number): (() => void) | null {
     const n = this.counts.get(orgId) ?? 0;
     if (n >= limit) return null;
     this.counts.set(orgId, n + 1);
@@ -131,8 +135,8 @@ function flushReleases(ctx: AppContext, only?: string) {
  * does (fixed window from the first hit: SET NX EX, INCRBY, PTTL), so both paths count in the same keys and a
  * refusal gives points back with the limiter's own `reward`. ARGV: now, concurrency limit, lease expiry, lease
  * id, lease ms, the count of leases given back since the last command for this organization and those leases
- * (removed first: see releaseLease), then (points, window seconds) per counter. Returns {0} when no slot is free (nothing counted),
- * else {1, consumed, ttl ms, consumed, ttl ms, …}.
+ * (removed first: see releaseLease), then (points, window seconds) per counter. Returns {0} when no slot is free
+ * (nothing counted), else {1, consumed, ttl ms, consumed, ttl ms, …}.
  */
 const ADMIT_LUA = `
 local released = tonumber(ARGV[6])
@@ -166,11 +170,44 @@ interface Count {
   msBeforeNext: number;
 }
 
-/** The request's slot and counts: `taken` is what a refusal gives back. */
+/** The request's slot and counts; `giveBack` undoes the counts when the request is refused. */
 interface Counted {
   release: () => void;
   counts: (Count | null)[];
-  taken: [RateLimiterAbstract, string, number][];
+  giveBack: () => Promise<void>;
+}
+
+/**
+ * The counters without Redis (one instance): fixed windows from the first hit, as RateLimiterMemory counts them,
+ * but synchronous. Through rate-limiter-flexible a request's four counters cost four promises, four result
+ * objects and a Promise.all, about 3 KB allocated per request (`npm run bench:profile -- --heap`); here they are
+ * four Map lookups. Expired windows are swept once per window length.
+ */
+export class WindowCounters {
+  private readonly windows = new Map<string, { consumed: number; resetAt: number }>();
+  private sweepAt = 0;
+  constructor(private readonly windowMs: number) {}
+
+  consume(key: string, points: number, now: number): Count {
+    let w = this.windows.get(key);
+    if (!w || w.resetAt <= now) {
+      if (now >= this.sweepAt) this.sweep(now);
+      w = { consumed: 0, resetAt: now + this.windowMs };
+      this.windows.set(key, w);
+    }
+    w.consumed += points;
+    return { consumedPoints: w.consumed, msBeforeNext: w.resetAt - now };
+  }
+
+  giveBack(key: string, points: number) {
+    const w = this.windows.get(key);
+    if (w) w.consumed -= points;
+  }
+
+  private sweep(now: number) {
+    this.sweepAt = now + this.windowMs;
+    for (const [key, w] of this.windows) if (w.resetAt <= now) this.windows.delete(key);
+  }
 }
 
 export class RateLimits {
@@ -180,6 +217,8 @@ export class RateLimits {
   private readonly tpd: RateLimiterAbstract;
   private readonly gate: ConcurrencyGate;
   private readonly admitScript: AdmitScript | undefined;
+  /** Without Redis: the counters of each limiter, in this process. */
+  private readonly local: Map<RateLimiterAbstract, WindowCounters> | undefined;
 
   constructor(private readonly ctx: AppContext) {
     const limiter = (keyPrefix: string, durationSeconds: number) =>
@@ -190,6 +229,14 @@ export class RateLimits {
     // Keyed by local date (below); the window outlives the day a little so the key expires on its own.
     this.tpd = limiter("tpd", 2 * 86_400);
     this.gate = ctx.redis ? new RedisGate(ctx) : new MemoryGate();
+    if (!ctx.redis) {
+      this.local = new Map([
+        [this.rpm, new WindowCounters(60_000)],
+        [this.tpm, new WindowCounters(60_000)],
+        [this.projectTpm, new WindowCounters(60_000)],
+        [this.tpd, new WindowCounters(2 * 86_400_000)],
+      ]);
+    }
     if (ctx.redis) {
       // EVALSHA, falling back to EVAL once per connection (ioredis's defined commands).
       ctx.redis.defineCommand("moonportAdmit", { lua: ADMIT_LUA });
@@ -226,7 +273,26 @@ export class RateLimits {
         consumedPoints: Number(answer[1 + 2 * i]),
         msBeforeNext: Number(answer[2 + 2 * i]),
       })),
-      taken: limits.map(([l, key, points]) => [l, key, points]),
+      giveBack: () => giveBack(limits),
+    };
+  }
+
+  /** Without Redis: the slot and every counter in this process, synchronously. */
+  private countLocally(
+    req: LimitRequest,
+    limits: [RateLimiterAbstract, string, number, number][],
+    local: Map<RateLimiterAbstract, WindowCounters>,
+  ): Counted | null {
+    const release = (this.gate as MemoryGate).tryAcquire(req.orgId, req.tier.concurrency);
+    if (!release) return null;
+    const now = Date.now();
+    const counts = limits.map(([l, key, points]) => local.get(l)!.consume(key, points, now));
+    return {
+      release,
+      counts,
+      giveBack: async () => {
+        for (const [l, key, points] of limits) local.get(l)!.giveBack(key, points);
+      },
     };
   }
 
@@ -246,7 +312,7 @@ export class RateLimits {
           return res;
         }),
       );
-      return { release, counts, taken };
+      return { release, counts, giveBack: () => giveBack(taken) };
     } catch (err) {
       release();
       await giveBack(taken);
@@ -267,7 +333,11 @@ export class RateLimits {
     ];
     if (req.projectTpm !== null) limits.push([this.projectTpm, req.projectId, tokens, 60]);
     if (tier.tpd !== null) limits.push([this.tpd, `${orgId}:${day.day}`, tokens, 2 * 86_400]);
-    let counted = this.admitScript ? await this.countInRedis(req, limits) : undefined;
+    let counted = this.local
+      ? this.countLocally(req, limits, this.local)
+      : this.admitScript
+        ? await this.countInRedis(req, limits)
+        : undefined;
     if (counted === undefined) counted = await this.countEach(req, limits);
     if (!counted) {
       throw gatewayErrors.maxConcurrency(orgId, keyId, tier.concurrency, 1, {
@@ -275,7 +345,7 @@ export class RateLimits {
         ...baseHeaders(tier.rpm, tpmLimit),
       });
     }
-    const { release, counts, taken } = counted;
+    const { release, counts } = counted;
     const rpm = counts[0]!;
     const tpm = counts[1]!;
     const ptpm = req.projectTpm !== null ? counts[2]! : null;
@@ -330,14 +400,14 @@ export class RateLimits {
       };
     } catch (err) {
       release();
-      await giveBack(taken);
+      await counted.giveBack();
       throw err;
     }
   }
 }
 
 /** Gives back what a refused request counted; a failed store call is not a refusal to report. */
-async function giveBack(taken: [RateLimiterAbstract, string, number][]) {
+async function giveBack(taken: readonly (readonly [RateLimiterAbstract, string, number, ...unknown[]])[]) {
   await Promise.all(taken.map(([l, key, points]) => l.reward(key, points).catch(() => {})));
 }
 
