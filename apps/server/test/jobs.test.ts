@@ -134,6 +134,10 @@ describe("job runner", () => {
   it("runs periodic jobs once per occurrence as the clock moves: every minute, and daily at 07:00 in the zone", async () => {
     const minutely: string[] = [];
     const daily: string[] = [];
+    // Start at the next 04:00 UTC (noon in Shanghai), whatever the real time: the minute steps below must not
+    // cross 07:00 in Shanghai before the test jumps there (it did when the suite ran shortly before it).
+    const now = clock.now().getTime();
+    clock.advance((((4 * 3_600_000 - (now % 86_400_000)) % 86_400_000) + 86_400_000) % 86_400_000);
     for (const app of [t, b]) {
       app.ctx.jobs.periodic({
         name: "test.minutely",

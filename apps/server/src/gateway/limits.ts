@@ -107,11 +107,15 @@ function releaseLease(ctx: AppContext, key: string, lease: string) {
   else byKey.set(key, [lease]);
 }
 
+/** Most leases one admission script removes (Lua's unpack has a stack limit); the rest wait for the next. */
+const RELEASES_PER_SCRIPT = 1000;
+
 /** The leases of `key` given back and not yet removed; the caller removes them. */
 function takeReleases(ctx: AppContext, key: string): string[] {
   const byKey = pendingReleases.get(ctx);
   const leases = byKey?.get(key);
   if (!leases) return [];
+  if (leases.length > RELEASES_PER_SCRIPT) return leases.splice(0, RELEASES_PER_SCRIPT);
   byKey!.delete(key);
   return leases;
 }
