@@ -76,7 +76,9 @@ class RedisGate implements ConcurrencyGate {
     let ok: unknown;
     try {
       // Leases given back this turn go first (the same connection keeps the order): the slot is free for this call.
-      flushReleases(this.ctx, key);
+      for (let leases = takeReleases(this.ctx, key); leases.length; leases = takeReleases(this.ctx, key)) {
+        removeLeases(this.ctx, key, leases);
+      }
       ok = await redis.eval(ACQUIRE_LUA, 1, key, now, limit, now + LEASE_MS, lease, LEASE_MS);
     } catch {
       return this.fallback.acquire(orgId, limit);
@@ -120,16 +122,16 @@ function takeReleases(ctx: AppContext, key: string): string[] {
   return leases;
 }
 
-/** Removes the pending leases of `key`, or of every key. */
-function flushReleases(ctx: AppContext, only?: string) {
+/** Removes every pending lease, one ZREM per organization (at the end of the turn they were given back in). */
+function flushReleases(ctx: AppContext) {
   const byKey = pendingReleases.get(ctx);
   if (!byKey) return;
-  if (only === undefined) pendingReleases.delete(ctx);
-  for (const [key, leases] of byKey) {
-    if (only !== undefined && key !== only) continue;
-    if (only !== undefined) byKey.delete(key);
-    ctx.redis!.zrem(key, ...leases).catch((err: Error) => ctx.log.warn({ err: err.message }, "concurrency release"));
-  }
+  pendingReleases.delete(ctx);
+  for (const [key, leases] of byKey) removeLeases(ctx, key, leases);
+}
+
+function removeLeases(ctx: AppContext, key: string, leases: string[]) {
+  ctx.redis!.zrem(key, ...leases).catch((err: Error) => ctx.log.warn({ err: err.message }, "concurrency release"));
 }
 
 /**
