@@ -208,7 +208,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
   });
 
   registerSecurityHeaders(fastify);
-  await fastify.register(cookie);
   // Before any route: every /api route must declare who may call it (http/access.ts), and the OpenAPI
   // document (/api/openapi.json) is built from the same routes.
   installAccessControl(fastify, ctx);
@@ -216,53 +215,57 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
   fastify.decorateRequest("locale", "zh-CN");
   fastify.decorateRequest("auth", null);
   fastify.decorateRequest("authExpired", false);
-  // A callback hook (no promise per request, /v1 included).
-  fastify.addHook("onRequest", (req, reply, done) => {
-    req.locale = requestLocale(req);
-    reply.header("x-request-id", req.id);
-    // Every page load hands the browser a CSRF token (double-submit); sign-in rotates and binds it.
-    if (req.method === "GET" && !req.cookies[CSRF_COOKIE] && !req.url.startsWith("/v1")) {
-      setCsrfCookie(req, reply, newToken());
-    }
-    done();
-  });
 
-  await fastify.register(async (app) => systemRoutes(app, ctx));
-  // The sandbox PSP's pages and tokenization, and the providers' webhook (outside /api: no session, no CSRF).
-  await fastify.register(async (app) => sandboxRoutes(app, ctx));
-  await fastify.register(async (app) => webhookRoutes(app, ctx));
-
-  // Gateway: Bearer keys only, its own error envelope (api-compat §3), no console hooks.
+  // Gateway: Bearer keys only, its own error envelope (api-compat §3), no console hooks. Outside the site's scope
+  // below, so /v1 runs none of its per-request hooks (cookies, locale, CSRF): each is a step of every API call.
   await fastify.register(async (v1) => gatewayRoutes(v1, { ctx, pipeline: ctx.pipeline, engines: ctx.engines }), {
     prefix: "/v1",
   });
 
-  // Console API: sessions, CSRF, the console error envelope.
-  await fastify.register(
-    async (api) => {
-      api.setErrorHandler(consoleErrorHandler);
-      // NUL characters are refused first; the session is loaded before validation so that operator routes can
-      // answer like a missing route before their schemas are checked (http/access.ts); the CSRF check stays after
-      // validation.
-      api.addHook("preValidation", rejectNulCharacters);
-      api.addHook("preValidation", async (req) => {
-        await loadSession(ctx.db, req, ctx.clock.now());
-      });
-      api.addHook("preHandler", async (req) => {
-        checkCsrf(req);
-      });
-      for (const mod of apiModules) await api.register(async (scope) => mod(scope, ctx));
-      // The back office: operator routes only (http/access.ts refuses anything else under this prefix).
-      await api.register(async (scope) => adminRoutes(scope, ctx), { prefix: "/admin" });
-      await api.register(async (scope) => invoiceAdminRoutes(scope, ctx), { prefix: "/admin" });
-      api.get("/openapi.json", { config: { access: "public" } }, async () => fastify.swagger());
-      api.setNotFoundHandler((req, reply) => consoleErrorHandler(new AppError("route_not_found"), req, reply));
-    },
-    { prefix: "/api" },
-  );
+  // Everything else: pages, the console API, the sandbox PSP, webhooks and system routes.
+  await fastify.register(async (site) => {
+    await site.register(cookie);
+    // A callback hook (no promise per request).
+    site.addHook("onRequest", (req, reply, done) => {
+      req.locale = requestLocale(req);
+      reply.header("x-request-id", req.id);
+      // Every page load hands the browser a CSRF token (double-submit); sign-in rotates and binds it.
+      if (req.method === "GET" && !req.cookies[CSRF_COOKIE]) setCsrfCookie(req, reply, newToken());
+      done();
+    });
 
-  if (config.serveWeb) await registerWeb(fastify, config, opts.webRoot ?? WEB_BUILD_DIR);
-  else fastify.setErrorHandler(consoleErrorHandler);
+    await site.register(async (app) => systemRoutes(app, ctx));
+    // The sandbox PSP's pages and tokenization, and the providers' webhook (outside /api: no session, no CSRF).
+    await site.register(async (app) => sandboxRoutes(app, ctx));
+    await site.register(async (app) => webhookRoutes(app, ctx));
+
+    // Console API: sessions, CSRF, the console error envelope.
+    await site.register(
+      async (api) => {
+        api.setErrorHandler(consoleErrorHandler);
+        // NUL characters are refused first; the session is loaded before validation so that operator routes can
+        // answer like a missing route before their schemas are checked (http/access.ts); the CSRF check stays
+        // after validation.
+        api.addHook("preValidation", rejectNulCharacters);
+        api.addHook("preValidation", async (req) => {
+          await loadSession(ctx.db, req, ctx.clock.now());
+        });
+        api.addHook("preHandler", async (req) => {
+          checkCsrf(req);
+        });
+        for (const mod of apiModules) await api.register(async (scope) => mod(scope, ctx));
+        // The back office: operator routes only (http/access.ts refuses anything else under this prefix).
+        await api.register(async (scope) => adminRoutes(scope, ctx), { prefix: "/admin" });
+        await api.register(async (scope) => invoiceAdminRoutes(scope, ctx), { prefix: "/admin" });
+        api.get("/openapi.json", { config: { access: "public" } }, async () => fastify.swagger());
+        api.setNotFoundHandler((req, reply) => consoleErrorHandler(new AppError("route_not_found"), req, reply));
+      },
+      { prefix: "/api" },
+    );
+
+    if (config.serveWeb) await registerWeb(site, config, opts.webRoot ?? WEB_BUILD_DIR);
+    else site.setErrorHandler(consoleErrorHandler);
+  });
 
   return { app: fastify, ctx };
 }
