@@ -15,8 +15,9 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function refusal(p: Promise<unknown>): Promise<GatewayError> {
-  const err = await p.then(
+/** The GatewayError `run` throws or rejects with (authenticate throws synchronously once it needs no database). */
+async function refusal(run: Promise<unknown> | (() => unknown)): Promise<GatewayError> {
+  const err = await (typeof run === "function" ? Promise.resolve().then(run) : run).then(
     () => null,
     (e: unknown) => e,
   );
@@ -34,7 +35,7 @@ describe("gateway authentication", () => {
       "Bearer sk-short",
       "Bearer pk-0123456789012345678901234567890123456789",
     ]) {
-      const err = await refusal(t.ctx.gateway.authenticate(header));
+      const err = await refusal(() => t.ctx.gateway.authenticate(header));
       expect(err.status).toBe(401);
       expect(err.toBody()).toEqual({
         error: { type: "invalid_authentication_error", message: "Invalid Authentication" },
@@ -43,7 +44,7 @@ describe("gateway authentication", () => {
   });
 
   it("refuses a well-formed key nobody issued with Incorrect API key provided", async () => {
-    const err = await refusal(t.ctx.gateway.authenticate(`Bearer sk-${"A".repeat(48)}`));
+    const err = await refusal(() => t.ctx.gateway.authenticate(`Bearer sk-${"A".repeat(48)}`));
     expect(err.status).toBe(401);
     expect(err.toBody()).toEqual({
       error: { type: "invalid_authentication_error", message: "Incorrect API key provided" },

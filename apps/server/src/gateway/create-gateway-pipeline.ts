@@ -18,7 +18,7 @@ import {
   type InterruptedStream,
   type JournalEntry,
 } from "./journal.ts";
-import { KeyCache } from "./key-cache.ts";
+import { type CachedKey, KeyCache } from "./key-cache.ts";
 import { RateLimits } from "./limits.ts";
 import { Mutex } from "./mutex.ts";
 import type {
@@ -137,6 +137,11 @@ export const CACHE_CALL = "context_cache_call";
 export const CACHE_CREATION = "context_cache_creation";
 export const CACHE_STORAGE = "context_cache_storage";
 
+function identityOf(cached: CachedKey | null): KeyIdentity {
+  if (!cached) throw gatewayErrors.incorrectApiKey();
+  return cached.identity;
+}
+
 export function createGatewayPipeline(ctx: AppContext): GatewayPipelineHandle {
   const instanceId = randomString(12, "abcdefghijklmnopqrstuvwxyz0123456789");
   const log = ctx.log.child({ component: "gateway" });
@@ -206,14 +211,13 @@ export function createGatewayPipeline(ctx: AppContext): GatewayPipelineHandle {
       openStreams: () => journal.openStreams,
     },
 
-    async authenticate(authorization) {
+    authenticate(authorization) {
       const m = authorization ? BEARER.exec(authorization) : null;
       if (!m) throw gatewayErrors.invalidAuthentication();
       const key = m[1]!;
       if (!API_KEY_PATTERN.test(key)) throw gatewayErrors.invalidAuthentication();
-      const cached = await keys.lookup(hashApiKey(key));
-      if (!cached) throw gatewayErrors.incorrectApiKey();
-      return cached.identity;
+      const found = keys.lookup(hashApiKey(key));
+      return found instanceof Promise ? found.then(identityOf) : identityOf(found);
     },
 
     async admit(req: AdmitRequest): Promise<Admission> {

@@ -28,7 +28,8 @@ export class KeyCache {
 
   constructor(private readonly db: Db) {}
 
-  async lookup(keyHash: string): Promise<CachedKey | null> {
+  /** Synchronous on a hit or a remembered miss; a promise only when the database must be read. */
+  lookup(keyHash: string): CachedKey | null | Promise<CachedKey | null> {
     const hit = this.valid.get(keyHash);
     if (hit) return hit;
     const miss = this.invalid.get(keyHash);

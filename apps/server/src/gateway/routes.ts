@@ -114,7 +114,12 @@ export default async function gatewayRoutes(
     return key;
   };
 
-  app.addHook("onRequest", async (req, reply) => {
+  const identified = (req: FastifyRequest, key: KeyIdentity) => {
+    keys.set(req, key);
+    noteGatewayKey(req, key);
+  };
+  // A callback hook: with the key cached, authentication is synchronous and costs no promise or microtask turn.
+  app.addHook("onRequest", (req, reply, done) => {
     // req.id is a fresh UUID for every /v1 request (app.ts genReqId), never a client-supplied value.
     const id = req.id;
     requestIds.set(req, { id, t0: performance.now() });
@@ -122,10 +127,29 @@ export default async function gatewayRoutes(
     reply.header("x-request-id", id);
     // The key is checked before any body is read (in-memory key cache): without a valid key nobody can make the
     // server buffer or parse a 100 MB body. Unknown paths are answered by the not-found handler.
-    if (req.routeOptions.url === undefined) return;
-    const key = await pipeline.authenticate(req.headers.authorization);
-    keys.set(req, key);
-    noteGatewayKey(req, key);
+    if (req.routeOptions.url === undefined) {
+      done();
+      return;
+    }
+    let key: KeyIdentity | Promise<KeyIdentity>;
+    try {
+      key = pipeline.authenticate(req.headers.authorization);
+    } catch (e) {
+      done(e as Error);
+      return;
+    }
+    if (key instanceof Promise) {
+      key.then(
+        (k) => {
+          identified(req, k);
+          done();
+        },
+        (e: Error) => done(e),
+      );
+    } else {
+      identified(req, key);
+      done();
+    }
   });
   // A body nested deeper than any request needs is refused before JSON.parse sees it: a large body (or one of
   // unknown length) while it arrives, a small one (SCAN_AFTER_READ_LIMIT) by the parsers below once read.

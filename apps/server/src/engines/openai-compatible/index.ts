@@ -363,14 +363,10 @@ class UpstreamBatches implements AsyncIterableIterator<EngineEvent[]> {
 /** The events of a JSON answer: per choice its delta and finish, then the usage. */
 function fromCompletion(req: ChatRequest, json: UpstreamBody): EngineEvent[] {
   const choices = json.choices ?? [];
-  const counted = choices.map((c) => {
-    const m = c.message ?? {};
-    let n = countTokens(m.content ?? "") + countTokens(m.reasoning_content ?? "");
-    for (const t of m.tool_calls ?? [])
-      n += countTokens(t.function?.name ?? "") + countTokens(t.function?.arguments ?? "");
-    return n;
-  });
-  const perChoice = spread(counted, json.usage?.completion_tokens);
+  const reported = json.usage?.completion_tokens;
+  // One choice and a reported total: nothing to split, so nothing to count (the tokenizer is the costly part).
+  const perChoice =
+    reported !== undefined && choices.length === 1 ? [reported] : spread(countChoices(choices), reported);
   const out: EngineEvent[] = [];
   for (const [i, c] of choices.entries()) {
     const m = c.message ?? {};
@@ -404,6 +400,17 @@ function fromCompletion(req: ChatRequest, json: UpstreamBody): EngineEvent[] {
     cachedTokens: cachedOf(json.usage),
   });
   return out;
+}
+
+/** The completion tokens of each choice of a JSON answer, by the gateway tokenizer. */
+function countChoices(choices: UpstreamChoice[]): number[] {
+  return choices.map((c) => {
+    const m = c.message ?? {};
+    let n = countTokens(m.content ?? "") + countTokens(m.reasoning_content ?? "");
+    for (const t of m.tool_calls ?? [])
+      n += countTokens(t.function?.name ?? "") + countTokens(t.function?.arguments ?? "");
+    return n;
+  });
 }
 
 /** Splits an upstream-reported total over choices in proportion to what we counted; the sum is exact. */
