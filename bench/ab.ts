@@ -13,7 +13,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { chatBody, HERE, load, type Proc, startProcess, tsRunner, tsScript } from "./harness.ts";
+import { chatBody, HERE, load, type Proc, serveFlags, startProcess, tsRunner, tsScript } from "./harness.ts";
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: string) => {
@@ -82,6 +82,7 @@ interface Sample {
 async function measure(tree: string, port: number, flags: string[]): Promise<Sample> {
   const server: Proc = await startProcess(
     [
+      ...serveFlags(tree),
       ...flags,
       ...tsRunner(tree),
       path.join(tree, "bench", "gateway-server.ts"),

@@ -18,7 +18,18 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Agent, request } from "undici";
-import { chatBody, HERE, load, type Proc, type Run, rssMb, startListening, startProcess, tsScript } from "./harness.ts";
+import {
+  chatBody,
+  HERE,
+  load,
+  type Proc,
+  type Run,
+  rssMb,
+  serverScript,
+  startListening,
+  startProcess,
+  tsScript,
+} from "./harness.ts";
 
 const UPSTREAM_PORT = Number(process.env.BENCH_UPSTREAM_PORT ?? 3403);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
@@ -50,14 +61,14 @@ async function startTargets(): Promise<{ upstream: Proc; targets: Target[]; skip
   const skipped: string[] = [];
   const url = (port: number) => `http://127.0.0.1:${port}/v1/chat/completions`;
   const floorPort = UPSTREAM_PORT + 1;
-  const floor = await startProcess(tsScript("floor-proxy.ts", String(floorPort), String(UPSTREAM_PORT)));
+  const floor = await startProcess(serverScript("floor-proxy.ts", String(floorPort), String(UPSTREAM_PORT)));
   targets.push({ name: "floor", label: "bare Node proxy (floor)", proc: floor, url: url(floorPort) });
   for (const [name, db, port] of [
     ["pglite", "pglite", UPSTREAM_PORT + 2],
     ["postgres", "postgres", UPSTREAM_PORT + 3],
   ] as const) {
     try {
-      const proc = await startProcess(tsScript("gateway-server.ts", String(port), String(UPSTREAM_PORT)), {
+      const proc = await startProcess(serverScript("gateway-server.ts", String(port), String(UPSTREAM_PORT)), {
         BENCH_DB: db,
       });
       targets.push({
@@ -190,7 +201,7 @@ async function throughputRun() {
 async function heldStreams(count: number, holdS: number) {
   const upstream = await startProcess(tsScript("mock-upstream.ts", String(UPSTREAM_PORT), `--hold-ms=${holdS * 1000}`));
   const port = UPSTREAM_PORT + 2;
-  const gw = await startProcess(tsScript("gateway-server.ts", String(port), String(UPSTREAM_PORT)), {
+  const gw = await startProcess(serverScript("gateway-server.ts", String(port), String(UPSTREAM_PORT)), {
     BENCH_DB: "pglite",
     BENCH_MAX_CONNECTIONS_PER_IP: String(count + 100),
   });

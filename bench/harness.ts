@@ -152,11 +152,30 @@ export function tsRunner(tree: string): string[] {
   return ["--import", fs.existsSync(loader) ? loader : "tsx"];
 }
 
+/**
+ * The Node flags a checkout's `npm run serve` starts the server with (the flags before `--import` in its
+ * package.json), so a benchmarked server runs as it does in production.
+ */
+export function serveFlags(tree: string): string[] {
+  const pkg = JSON.parse(fs.readFileSync(path.join(tree, "package.json"), "utf8")) as { scripts?: { serve?: string } };
+  const m = /^node\s+(.*?)\s*--import\b/.exec(pkg.scripts?.serve ?? "");
+  return (m?.[1] ?? "").split(/\s+/).filter((f) => f.startsWith("--"));
+}
+
 /** A TypeScript file of bench/ run as the server runs in production. */
 export const tsScript = (file: string, ...args: string[]) => [
   ...tsRunner(path.dirname(HERE)),
   path.join(HERE, file),
   ...args,
+];
+
+/**
+ * A server of the bench (the floor or the gateway) with the Node flags of `npm run serve`: the floor gets them too,
+ * so a runtime setting never counts as a gain of Moonport's code against it.
+ */
+export const serverScript = (file: string, ...args: string[]) => [
+  ...serveFlags(path.dirname(HERE)),
+  ...tsScript(file, ...args),
 ];
 
 /** utime + stime in clock ticks (1/100 s) from a /proc stat file; throws when it is gone. */
@@ -201,7 +220,7 @@ export async function startTarget(
   // BENCH_NODE_FLAGS: V8/Node flags to try on the target (e.g. "--v8-pool-size=0"), for experiments.
   const extra = process.env.BENCH_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? [];
   const server = await startProcess(
-    [...nodeFlags, ...extra, ...tsScript(script, String(targetPort), String(upstreamPort))],
+    [...nodeFlags, ...extra, ...serverScript(script, String(targetPort), String(upstreamPort))],
     {
       BENCH_DB: target === "postgres" ? "postgres" : "pglite",
     },
