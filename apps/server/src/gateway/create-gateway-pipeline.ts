@@ -40,8 +40,11 @@ export interface GatewayPipelineHandle extends GatewayPipeline {
    * ids were committed before is skipped, so a job may retry with the same ids. Committed later, in the batch.
    */
   charge(req: ChargeRequest): Promise<void>;
-  /** Commits everything settled so far (tests, shutdown). */
-  flush(): Promise<void>;
+  /**
+   * Commits everything settled so far (tests, shutdown, console reads of bills). With `maxWaitMs`, resolves after
+   * that long at the latest, committed or not (the database may be down and the writer backing off).
+   */
+  flush(maxWaitMs?: number): Promise<void>;
   close(): Promise<void>;
   /** Simulates a crash: stops without committing; the journal file stays for the next instance. */
   abandon(): void;
@@ -341,7 +344,15 @@ export function createGatewayPipeline(ctx: AppContext): GatewayPipelineHandle {
       await record({ ...req, status: "ok", latencyMs: 0 });
     },
 
-    flush: () => writer.drain(),
+    flush(maxWaitMs) {
+      const drained = writer.drain();
+      if (maxWaitMs === undefined) return drained;
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, maxWaitMs);
+      });
+      return Promise.race([drained, timeout]).finally(() => clearTimeout(timer));
+    },
 
     async balance(orgId) {
       await writer.drain();

@@ -79,6 +79,9 @@ async function checkCaller(ctx: AppContext, req: FastifyRequest, route: Declared
   if (!allowed[route.access as keyof typeof allowed]) throw new AppError("forbidden");
 }
 
+/** The longest a `readsBills` route waits for this instance's queued bills to be committed. */
+const BILLS_READ_WAIT_MS = 2_000;
+
 /**
  * Call on the root instance before any route is registered. The declarations are collected into
  * `app.declaredRoutes` as routes register.
@@ -111,7 +114,6 @@ export function installAccessControl(app: FastifyInstance, ctx: AppContext): voi
     }
     for (const method of methodsOf(route)) declared.push({ ...decl, method });
     if (decl.loopbackOnly) appendHook(route, "onRequest", loopbackOnly);
-    if (access === "public") return;
     if (access === "operator") {
       // Before validation: the CSRF check a missing route would also get, then the same 404 for everyone else.
       appendHook(route, "preValidation", async (req) => {
@@ -119,8 +121,10 @@ export function installAccessControl(app: FastifyInstance, ctx: AppContext): voi
         if (!req.auth || !(await isOperator(ctx.db, req.auth.userId))) throw routeNotFound();
         req.caller = { auth: req.auth };
       });
-      return;
+    } else if (access !== "public") {
+      appendHook(route, "preHandler", (req) => checkCaller(ctx, req, decl));
     }
-    appendHook(route, "preHandler", (req) => checkCaller(ctx, req, decl));
+    // After the access check: only callers allowed to read the answer bring the commit forward.
+    if (config.readsBills) appendHook(route, "preHandler", () => ctx.gateway.flush(BILLS_READ_WAIT_MS));
   });
 }

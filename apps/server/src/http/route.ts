@@ -57,6 +57,12 @@ export interface RouteAccess {
    * else gets the answer of a missing route, before any other check.
    */
   loopbackOnly?: true;
+  /**
+   * The answer reads bills (spend, balances by usage, request details): this instance's bills still queued for
+   * the batch commit (gateway/bill-writer.ts, up to 500 ms) are committed first, so a console page opened right
+   * after an API call shows that call. Bounded: a database that cannot commit does not hold the page.
+   */
+  readsBills?: true;
 }
 
 /** What the access check found out about the caller; domain functions take these instead of re-checking. */
@@ -71,6 +77,7 @@ declare module "fastify" {
     access?: Access;
     project?: RouteAccess["project"];
     objectRule?: string;
+    readsBills?: true;
   }
   interface FastifyRequest {
     /** Set by the access check of routes that need a signed-in user. */

@@ -81,7 +81,10 @@ export default async function adminRoutes(app: App, ctx: AppContext) {
 
   app.get(
     "/dashboard",
-    { config: op, schema: { querystring: AdminDashboardQuery, response: { 200: AdminDashboard } } },
+    {
+      config: { ...op, readsBills: true },
+      schema: { querystring: AdminDashboardQuery, response: { 200: AdminDashboard } },
+    },
     async (req) => getDashboard({ db: ctx.db, days: req.query.days, now: now() }),
   );
 

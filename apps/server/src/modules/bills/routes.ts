@@ -25,7 +25,7 @@ export default async function billRoutes(app: App, ctx: AppContext) {
   app.get(
     "/orgs/:orgId/bills/daily",
     {
-      config: { access: "orgAdmin" },
+      config: { access: "orgAdmin", readsBills: true },
       schema: { params: OrgIdParams, querystring: BillRangeQuery, response: { 200: DailyBills } },
     },
     async (req) => getDailyBills({ ctx, access: orgAccess(req), ...req.query }),
@@ -34,7 +34,7 @@ export default async function billRoutes(app: App, ctx: AppContext) {
   app.get(
     "/orgs/:orgId/bills/products",
     {
-      config: { access: "orgAdmin" },
+      config: { access: "orgAdmin", readsBills: true },
       schema: { params: OrgIdParams, querystring: BillRangeQuery, response: { 200: ProductBills } },
     },
     async (req) => getProductBills({ ctx, access: orgAccess(req), ...req.query }),
@@ -43,7 +43,7 @@ export default async function billRoutes(app: App, ctx: AppContext) {
   app.get(
     "/orgs/:orgId/bills/requests",
     {
-      config: { access: "orgAdmin" },
+      config: { access: "orgAdmin", readsBills: true },
       schema: { params: OrgIdParams, querystring: RequestDetailsQuery, response: { 200: RequestDetails } },
     },
     async (req) => listRequestBills({ ctx, access: orgAccess(req), ...req.query }),

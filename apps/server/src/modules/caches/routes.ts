@@ -11,7 +11,7 @@ export default async function cacheRoutes(app: App, ctx: AppContext) {
   app.get(
     "/orgs/:orgId/context-caches",
     {
-      config: { access: "orgAdmin" },
+      config: { access: "orgAdmin", readsBills: true },
       schema: { params: OrgIdParams, querystring: ListCachesQuery, response: { 200: CachePage } },
     },
     async (req) => listConsoleCaches({ ctx, access: orgAccess(req), ...req.query }),

@@ -45,7 +45,10 @@ export default async function orgRoutes(app: App, ctx: AppContext) {
 
   app.get(
     "/orgs/:orgId/overview",
-    { config: { access: "orgMember" }, schema: { params: OrgIdParams, response: { 200: OrgOverview } } },
+    {
+      config: { access: "orgMember", readsBills: true },
+      schema: { params: OrgIdParams, response: { 200: OrgOverview } },
+    },
     async (req) => getOrganizationOverview({ ctx, access: orgAccess(req) }),
   );
 

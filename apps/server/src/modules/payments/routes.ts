@@ -33,7 +33,7 @@ export default async function paymentRoutes(app: App, ctx: AppContext) {
   const admin = { access: "orgAdmin" } as const;
   app.get(
     "/orgs/:orgId/billing/overview",
-    { config: admin, schema: { params: OrgIdParams, response: { 200: BillingOverview } } },
+    { config: { ...admin, readsBills: true }, schema: { params: OrgIdParams, response: { 200: BillingOverview } } },
     async (req) => getBillingOverview({ ctx, access: orgAccess(req) }),
   );
   app.get(

@@ -57,7 +57,10 @@ export default async function projectRoutes(app: App, ctx: AppContext) {
 
   app.get(
     `${base}/:projectId`,
-    { config: { access: "projectMember" }, schema: { params: ProjectParams, response: { 200: ProjectOverview } } },
+    {
+      config: { access: "projectMember", readsBills: true },
+      schema: { params: ProjectParams, response: { 200: ProjectOverview } },
+    },
     async (req) => getProjectOverview({ ctx, access: orgAccess(req), project: projectAccess(req) }),
   );
 
@@ -154,7 +157,7 @@ export default async function projectRoutes(app: App, ctx: AppContext) {
   app.get(
     `${base}/:projectId/billing`,
     {
-      config: { access: "projectMember" },
+      config: { access: "projectMember", readsBills: true },
       schema: { params: ProjectParams, querystring: ProjectBillingQuery, response: { 200: ProjectBilling } },
     },
     async (req) =>
