@@ -10,6 +10,7 @@ import { countTokens } from "../../chat/tokenizer.ts";
 import type { ChatRequest } from "../../chat/types.ts";
 import type { UpstreamRoute } from "../../env.ts";
 import { type Engine, type EngineContext, EngineError, type EngineEvent, type FinishReason } from "../types.ts";
+import { textDelta } from "./text-delta.ts";
 import { callUpstream, type UpstreamCall } from "./upstream-call.ts";
 
 const RETRIES = 2;
@@ -284,6 +285,13 @@ class UpstreamBatches implements AsyncIterableIterator<EngineEvent[]> {
       if (data === "[DONE]") {
         this.sawDone = true;
         break;
+      }
+      const text = textDelta(data);
+      if (text) {
+        // The common frame, read without JSON.parse (text-delta.ts); the same event as the full reading below.
+        this.count(text.choice, text.content);
+        if (text.content) batch.push({ type: "delta", choice: text.choice, content: text.content });
+        continue;
       }
       let json: UpstreamBody;
       try {
