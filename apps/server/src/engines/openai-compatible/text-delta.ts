@@ -14,8 +14,10 @@
  * quotes, and inside a JSON string every quote is escaped (`\"`), so only the structure itself can match.
  */
 
+const CHOICES = '"choices":[{"index":';
+/** Sticky: tried only where `"choices":[{"index":` starts (indexOf finds it faster than a regex search would). */
 const TEXT_DELTA =
-  /"choices":\[\{"index":(\d{1,6}),"delta":\{(?:"role":"assistant",)?"content":"((?:[^"\\]|\\.)*)"\}(?:,"logprobs":null)?,"finish_reason":null\}\]/;
+  /"choices":\[\{"index":(\d{1,6}),"delta":\{(?:"role":"assistant",)?"content":"((?:[^"\\]|\\.)*)"\}(?:,"logprobs":null)?,"finish_reason":null\}\](?:,"usage":null)?\}$/y;
 
 export interface TextDelta {
   choice: number;
@@ -23,11 +25,14 @@ export interface TextDelta {
 }
 
 export function textDelta(frame: string): TextDelta | undefined {
-  // Not one JSON object, or usage or an error anywhere in it: the full reading handles (or skips) it.
-  if (frame.charCodeAt(0) !== 123 || frame.charCodeAt(frame.length - 1) !== 125) return undefined;
-  if (frame.includes('"usage":{') || frame.includes('"error"')) return undefined;
+  if (frame.charCodeAt(0) !== 123) return undefined;
+  const at = frame.indexOf(CHOICES);
+  if (at === -1) return undefined;
+  // The choices end the object (the pattern is anchored at its closing brace, with only `"usage":null` allowed
+  // after them), and nothing before them names usage or an error: the full reading handles those frames.
+  TEXT_DELTA.lastIndex = at;
   const m = TEXT_DELTA.exec(frame);
-  if (!m) return undefined;
+  if (!m || frame.lastIndexOf('"usage"', at) !== -1 || frame.lastIndexOf('"error"', at) !== -1) return undefined;
   const raw = m[2]!;
   let content: string;
   if (!raw.includes("\\")) content = raw;
