@@ -139,13 +139,8 @@ export default async function gatewayRoutes(
       return;
     }
     if (key instanceof Promise) {
-      key.then(
-        (k) => {
-          identified(req, k);
-          done();
-        },
-        (e: Error) => done(e),
-      );
+      // A failure of `identified` reaches the error handler too, not an unhandled rejection.
+      key.then((k) => identified(req, k)).then(() => done(), done);
     } else {
       identified(req, key);
       done();
