@@ -73,8 +73,10 @@ export interface ChargeRequest {
 
 /** Also the chat core's meter: /v1 (and the playground) hand the pipeline itself to `startChat`. */
 export interface GatewayPipeline extends ChatMeter<KeyIdentity, Admission> {
-  /** Throws GatewayError 401 for missing, malformed, unknown or disabled keys. */
-  /** Synchronous once the key is cached (the usual case): no promise per request. Throws or rejects a GatewayError. */
+  /**
+   * Throws (or, when the key must be read from the database, rejects with) GatewayError 401 for missing,
+   * malformed, unknown or disabled keys. Synchronous once the key is cached, the usual case: no promise per request.
+   */
   authenticate(authorization: string | undefined): KeyIdentity | Promise<KeyIdentity>;
   /** Throws GatewayError 403/429 (archived project, budget spent, balance ≤ 0, rate limits). */
   admit(req: AdmitRequest): Promise<Admission>;
