@@ -23,7 +23,10 @@ export interface UpstreamCall {
   statusCode: number;
   /** The whole body as UTF-8 text. */
   text(): Promise<string>;
-  /** The body's chunks as they arrive (UTF-8 text; a character split across chunks is kept whole). */
+  /**
+   * The body's text as it arrives: each step yields everything received since the last (chunks of one socket
+   * read joined); a character split across chunks is kept whole.
+   */
   chunks: AsyncIterable<string>;
 }
 
@@ -43,6 +46,7 @@ class CallHandler implements AsyncIterator<string> {
   private waiting: { resolve: (r: IteratorResult<string>) => void; reject: (e: unknown) => void } | null = null;
   private resumeFn: (() => void) | null = null;
   private paused = false;
+  private scheduled = false;
   private onHead: { resolve: (c: CallHandler) => void; reject: (e: unknown) => void } | null;
   private readonly onAbort = () => this.abortFn?.(this.signal.reason);
 
@@ -79,13 +83,13 @@ class CallHandler implements AsyncIterator<string> {
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       if (!text) return true;
     }
-    const w = this.waiting;
-    if (w) {
-      this.waiting = null;
-      w.resolve({ value: text, done: false });
-      return true;
-    }
     this.queue.push(text);
+    // A waiting consumer hears of it once this read is parsed: every chunk of one socket read (a model server's
+    // frames, written one by one, arrive together) then reaches it in one resumption instead of one each.
+    if (this.waiting && !this.scheduled) {
+      this.scheduled = true;
+      queueMicrotask(this.deliver);
+    }
     if (this.queue.length >= HIGH_WATER) {
       this.paused = true;
       return false;
@@ -108,15 +112,35 @@ class CallHandler implements AsyncIterator<string> {
 
   // ---- the consumer's side ----
 
-  next(): Promise<IteratorResult<string>> {
-    const value = this.queue.shift();
-    if (value !== undefined) {
-      if (this.paused && this.queue.length < HIGH_WATER / 2) {
-        this.paused = false;
-        this.resumeFn?.();
-      }
-      return Promise.resolve({ value, done: false });
+  /** Everything received and not yet read, as one string. */
+  private take(): string {
+    const q = this.queue;
+    const value = q.length === 1 ? q[0]! : q.join("");
+    q.length = 0;
+    if (this.paused) {
+      this.paused = false;
+      this.resumeFn?.();
     }
+    return value;
+  }
+
+  private readonly deliver = () => {
+    this.scheduled = false;
+    const w = this.waiting;
+    if (!w) return;
+    if (this.queue.length) {
+      this.waiting = null;
+      w.resolve({ value: this.take(), done: false });
+    } else if (this.ended) {
+      this.waiting = null;
+      if (this.error) w.reject(this.error);
+      else w.resolve({ value: undefined, done: true });
+    }
+  };
+
+  /** What has arrived since the last call, as one string (several chunks of one read are joined). */
+  next(): Promise<IteratorResult<string>> {
+    if (this.queue.length) return Promise.resolve({ value: this.take(), done: false });
     if (this.error) return Promise.reject(this.error);
     if (this.ended) return Promise.resolve({ value: undefined, done: true });
     return new Promise((resolve, reject) => {
@@ -136,12 +160,8 @@ class CallHandler implements AsyncIterator<string> {
     this.ended = true;
     this.error = err;
     this.signal.removeEventListener("abort", this.onAbort);
-    const w = this.waiting;
-    this.waiting = null;
-    if (w) {
-      if (err) w.reject(err);
-      else w.resolve({ value: undefined, done: true });
-    }
+    // A consumer still waiting gets what is queued first (a delivery is already scheduled), then the end.
+    if (this.waiting && !this.scheduled) this.deliver();
   }
 
   async text(): Promise<string> {
