@@ -9,11 +9,17 @@
  * autocannon load against the same mock upstream (non-streaming, then streaming) and reads the server process's
  * CPU time per request. The medians over the rounds, and the current ÷ old ratio, are what to quote: both sides
  * run under the same conditions, so a busy machine moves both.
+ *
+ * `--interleave <cells>` keeps both servers running instead and alternates short cells between them (old,
+ * current, current, old, …; `--seconds` each, default 3), each side's CPU read once its last bill batch has
+ * committed (1 s after the load stops). The ratio is the median over consecutive old/current pairs. On a VM whose
+ * speed drifts by tens of percent from minute to minute, pairs seconds apart compare far better than rounds
+ * minutes apart.
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { chatBody, HERE, load, type Proc, serveFlags, startProcess, tsRunner, tsScript } from "./harness.ts";
+import { chatBody, cpuMs, HERE, load, type Proc, serveFlags, startProcess, tsRunner, tsScript } from "./harness.ts";
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: string) => {
@@ -23,7 +29,7 @@ const flag = (name: string, fallback: string) => {
 const ref = args.find((a, i) => !a.startsWith("--") && (i === 0 || !args[i - 1]!.startsWith("--")));
 if (!ref) {
   console.error(
-    'usage: npm run bench:ab -- <git-ref> [--rounds 4] [--seconds 8] [--connections 64] [--db pglite|postgres] [--old-flags "…"] [--new-flags "…"]',
+    'usage: npm run bench:ab -- <git-ref> [--rounds 4] [--seconds 8] [--connections 64] [--db pglite|postgres] [--old-flags "…"] [--new-flags "…"] [--interleave <pairs>]',
   );
   process.exit(2);
 }
@@ -80,18 +86,7 @@ interface Sample {
 }
 
 async function measure(tree: string, port: number, flags: string[]): Promise<Sample> {
-  const server: Proc = await startProcess(
-    [
-      ...serveFlags(tree),
-      ...flags,
-      ...tsRunner(tree),
-      path.join(tree, "bench", "gateway-server.ts"),
-      String(port),
-      String(basePort),
-      String(port + 10),
-    ],
-    { BENCH_DB: db },
-  );
+  const server = await startSide(tree, port, flags);
   try {
     const keys = server.info.keys as string[];
     const url = `http://127.0.0.1:${port}/v1/chat/completions`;
@@ -119,8 +114,94 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 
+async function startSide(tree: string, port: number, flags: string[]): Promise<Proc> {
+  return startProcess(
+    [
+      ...serveFlags(tree),
+      ...flags,
+      ...tsRunner(tree),
+      path.join(tree, "bench", "gateway-server.ts"),
+      String(port),
+      String(basePort),
+      String(port + 10),
+    ],
+    { BENCH_DB: db },
+  );
+}
+
+/** See the header: both sides running, short alternating cells, the median ratio of adjacent pairs. */
+async function interleaved(cells: number) {
+  const cellSeconds = Number(flag("seconds", "3"));
+  const sides = {
+    old: await startSide(oldRoot, basePort + 1, sideFlags.old),
+    current: await startSide(root, basePort + 2, sideFlags.current),
+  };
+  const cell = async (side: "old" | "current", stream: boolean, seconds: number) => {
+    const server = sides[side];
+    const keys = server.info.keys as string[];
+    const port = side === "old" ? basePort + 1 : basePort + 2;
+    const url = `http://127.0.0.1:${port}/v1/chat/completions`;
+    const cpu0 = cpuMs(server.pid);
+    const run = await load({ url, body: chatBody(stream), connections, duration: seconds, keys });
+    if (run.errors) throw new Error(`${side}: ${run.errors} errors under load`);
+    // The cell's last bill batch commits up to 500 ms after the load: counted here, not in the next cell.
+    await new Promise((r) => setTimeout(r, 1000));
+    return { us: ((cpuMs(server.pid) - cpu0) * 1000) / run.requests, rps: run.rps };
+  };
+  const lines: string[] = [];
+  try {
+    for (const stream of [false, true]) {
+      for (const side of ["old", "current"] as const) await cell(side, stream, 2);
+      const ratios: number[] = [];
+      const us = { old: [] as number[], current: [] as number[] };
+      const rps = { old: [] as number[], current: [] as number[] };
+      for (let i = 0; i < cells; i++) {
+        const order = i % 2 ? (["current", "old"] as const) : (["old", "current"] as const);
+        const pair = { old: { us: 0, rps: 0 }, current: { us: 0, rps: 0 } };
+        for (const side of order) {
+          pair[side] = await cell(side, stream, cellSeconds);
+          us[side].push(pair[side].us);
+          rps[side].push(pair[side].rps);
+        }
+        ratios.push(pair.current.us / pair.old.us);
+        console.error(
+          `${stream ? "streaming" : "non-streaming"} pair ${i + 1}: old ${pair.old.us.toFixed(0)} µs/req, current ${pair.current.us.toFixed(0)} (${(pair.current.us / pair.old.us).toFixed(2)})`,
+        );
+      }
+      const mode = stream ? "streaming" : "non-streaming";
+      lines.push(
+        `| CPU µs/req, ${mode} | ${median(us.old).toFixed(0)} | ${median(us.current).toFixed(0)} | ${median(ratios).toFixed(2)} (pairs ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}) |`,
+        `| req/s, ${mode} | ${median(rps.old).toFixed(0)} | ${median(rps.current).toFixed(0)} | ${(median(rps.current) / median(rps.old)).toFixed(2)} |`,
+      );
+    }
+  } finally {
+    await Promise.all([sides.old.stop(), sides.current.stop()]);
+  }
+  return lines;
+}
+
 prepareOldTree();
 const upstream = await startProcess(tsScript("mock-upstream.ts", String(basePort)));
+const interleave = Number(flag("interleave", "0"));
+if (interleave > 0) {
+  let lines: string[];
+  try {
+    lines = await interleaved(interleave);
+  } finally {
+    await upstream.stop();
+  }
+  const load1 = fs.readFileSync("/proc/loadavg", "utf8").split(" ")[0];
+  console.log(
+    [
+      `A/B interleaved: ${sha}${sideFlags.old.length ? ` with ${sideFlags.old.join(" ")}` : ""} (old) vs the working tree${sideFlags.current.length ? ` with ${sideFlags.current.join(" ")}` : ""} (current), ${db}, ${connections} connections, ${interleave} pairs of ${flag("seconds", "3")} s cells per mode, load average ${load1} at the end.`,
+      "",
+      "| measure | old (median) | current (median) | current ÷ old (median of pairs) |",
+      "| --- | --- | --- | --- |",
+      ...lines,
+    ].join("\n"),
+  );
+  process.exit(0);
+}
 const samples: { old: Sample[]; current: Sample[] } = { old: [], current: [] };
 try {
   for (let r = 0; r < rounds; r++) {

@@ -93,3 +93,46 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     },
   };
 }
+
+/** A value of one column of a COPY row: strings are escaped, null is NULL. */
+export type CopyValue = string | number | bigint | null;
+
+const COPY_SPECIAL = /[\\\t\n\r]/;
+const COPY_ESCAPES: Record<string, string> = { "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" };
+
+/** One COPY text-format field (PostgreSQL's default tab-separated format). */
+function copyField(v: CopyValue): string {
+  if (v === null) return "\\N";
+  const s = typeof v === "string" ? v : String(v);
+  return COPY_SPECIAL.test(s) ? s.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c]!) : s;
+}
+
+/** The rows as COPY text: one line per row, fields separated by tabs. */
+export function copyText(rows: CopyValue[][]): string {
+  let out = "";
+  for (const row of rows) {
+    for (let i = 0; i < row.length; i++) out += (i ? "\t" : "") + copyField(row[i]!);
+    out += "\n";
+  }
+  return out;
+}
+
+/**
+ * Bulk-loads `rows` into `table` within the PGlite transaction `tx` by `COPY … FROM '/dev/blob'`. On PGlite's
+ * WebAssembly PostgreSQL, which runs on the caller's thread, this costs about a third less CPU per row than an
+ * INSERT expanding a jsonb parameter, and the data crosses into it as bytes encoded natively instead of through
+ * its JavaScript parameter serializer (issue 18). node-postgres has no COPY without a stream library: callers
+ * insert there.
+ */
+export async function copyRowsPglite(tx: unknown, table: string, columns: string[], rows: CopyValue[][]) {
+  // drizzle's PGlite transaction keeps PGlite's own Transaction as session.client.
+  const client = (tx as { session?: { client?: { query?: unknown; rollback?: unknown } } }).session?.client;
+  if (!client || typeof client.query !== "function" || typeof client.rollback !== "function") {
+    throw new Error("copyRowsPglite needs a PGlite transaction");
+  }
+  if (!rows.length) return;
+  const query = client.query as (q: string, p: unknown[], o: { blob: Blob }) => Promise<unknown>;
+  await query.call(client, `copy ${table} (${columns.join(", ")}) from '/dev/blob'`, [], {
+    blob: new Blob([copyText(rows)]),
+  });
+}

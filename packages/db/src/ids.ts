@@ -33,6 +33,35 @@ export function newId(prefix: string): string {
   return `${prefix}_${randomString(20, BASE32)}`;
 }
 
+let lastMs = 0;
+let seqInMs = 0;
+
+/**
+ * Like newId, but the first 10 characters after the prefix are the time (ms, base32, with a counter within one
+ * millisecond) and the last 10 random: ids made later sort later. For append-only tables keyed by id (bill
+ * lines): each insert lands on the rightmost page of the primary-key B-tree, which PostgreSQL reaches without
+ * descending the tree, instead of a random page (issue 18: ~5–10 % less CPU per bill row on PGlite).
+ */
+export function newTimeOrderedId(prefix: string): string {
+  const now = Date.now();
+  if (now > lastMs) {
+    lastMs = now;
+    seqInMs = 0;
+  } else if (++seqInMs >= 1024) {
+    // More than 1,024 ids in one millisecond: borrow the next one (the order still holds).
+    lastMs++;
+    seqInMs = 0;
+  }
+  // 50 bits: ms × 1024 + the counter, good until the year 36812.
+  let t = lastMs * 1024 + seqInMs;
+  let head = "";
+  for (let i = 0; i < 10; i++) {
+    head = BASE32[t % 32]! + head;
+    t = Math.floor(t / 32);
+  }
+  return `${prefix}_${head}${randomString(10, BASE32)}`;
+}
+
 /** One-shot `crypto.hash` (Node ≥ 20.12): a third of createHash's cost, and every /v1 request hashes its key. */
 export function sha256Hex(value: string): string {
   return hash("sha256", value, "hex");

@@ -4,7 +4,7 @@
  * vouchers then cash and writes balances and ledger entries; this file writes the bill rows and the keys' last-used
  * time. Lines already in request_bills are skipped, which makes replaying a journal harmless.
  */
-import { type Db, schema } from "@moonport/db";
+import { type CopyValue, copyRowsPglite, type Db, schema } from "@moonport/db";
 import { inArray, type SQL, sql } from "drizzle-orm";
 import { chargeOrganizations, type UsageCharge } from "../modules/billing/charge-organizations.ts";
 import type { CommittedCharge } from "./accounts.ts";
@@ -52,43 +52,72 @@ function rowsOf<T>(result: unknown): T[] {
   return (result as { rows: T[] }).rows;
 }
 
+const BILL_COLUMNS = [
+  "id",
+  "request_id",
+  "org_id",
+  "project_id",
+  "api_key_id",
+  "model",
+  "product_name",
+  "product_type",
+  "input_tokens",
+  "output_tokens",
+  "cached_tokens",
+  "tool_calls",
+  "consumption",
+  "cash_deduction",
+  "voucher_deduction",
+  "status",
+  "latency_ms",
+  "created_at",
+  "context_cache_id",
+];
+
+/** A bill row's values in BILL_COLUMNS order: money as decimal strings, the time as ISO (nothing through a float). */
+function billValues(b: BillRow): CopyValue[] {
+  return [
+    b.id,
+    b.requestId,
+    b.orgId,
+    b.projectId,
+    b.apiKeyId,
+    b.model,
+    b.productName,
+    b.productType,
+    b.inputTokens,
+    b.outputTokens,
+    b.cachedTokens,
+    b.toolCalls,
+    b.consumption.toString(),
+    b.cashDeduction.toString(),
+    b.voucherDeduction.toString(),
+    b.status,
+    b.latencyMs,
+    b.createdAt.toISOString(),
+    b.contextCacheId,
+  ];
+}
+
 /**
- * Multi-row inserts as one JSON parameter expanded by json_to_recordset: drizzle's insert builder spends more CPU
- * per row (it inspects every value) than the database spends storing it. Money goes as decimal strings, times as
- * ISO strings, so nothing passes through a float.
+ * Multi-row inserts as one JSON parameter expanded by jsonb_array_elements: drizzle's insert builder spends more
+ * CPU per row (it inspects every value) than the database spends storing it.
  */
 function insertBillsSql(bills: BillRow[]): SQL {
-  const json = JSON.stringify(
-    bills.map((b) => [
-      b.id,
-      b.requestId,
-      b.orgId,
-      b.projectId,
-      b.apiKeyId,
-      b.model,
-      b.productName,
-      b.productType,
-      b.inputTokens,
-      b.outputTokens,
-      b.cachedTokens,
-      b.toolCalls,
-      b.consumption.toString(),
-      b.cashDeduction.toString(),
-      b.voucherDeduction.toString(),
-      b.status,
-      b.latencyMs,
-      b.createdAt.toISOString(),
-      b.contextCacheId,
-    ]),
-  );
-  return sql`insert into ${schema.requestBills} (id, request_id, org_id, project_id, api_key_id, model,
-    product_name, product_type, input_tokens, output_tokens, cached_tokens, tool_calls, consumption, cash_deduction,
-    voucher_deduction, status, latency_ms, created_at, context_cache_id)
+  const json = JSON.stringify(bills.map(billValues));
+  return sql`insert into ${schema.requestBills} (${sql.raw(BILL_COLUMNS.join(", "))})
     select r->>0, r->>1, r->>2, r->>3, r->>4, r->>5, r->>6, r->>7, (r->>8)::integer, (r->>9)::integer,
       (r->>10)::integer, (r->>11)::integer, (r->>12)::bigint, (r->>13)::bigint, (r->>14)::bigint, r->>15,
       (r->>16)::integer, (r->>17)::timestamptz, r->>18
     from jsonb_array_elements(${json}::jsonb) as r`;
 }
+
+/**
+ * How bill rows reach the table. "insert": inside the batch's one write statement (any driver). "copy": PGlite
+ * only, a COPY of their own in the same transaction: one statement more per batch (~1 ms on PGlite), ~9 µs less
+ * per row (measured at 300 and 1,000 rows per batch; a batch under load holds up to BillWriter.BATCH).
+ */
+export type BillRowWrite = "insert" | "copy";
 
 /**
  * Commits `items` in one transaction; returns what each did to balances. The statement count does not grow with
@@ -97,7 +126,11 @@ function insertBillsSql(bills: BillRow[]): SQL {
  * lock and voucher read, and one statement for every write — vouchers, cash, ledger (billing core), bill rows and
  * the keys' last use (here) as data-modifying CTEs.
  */
-export async function commitEntries(db: Db, items: QueuedEntry[]): Promise<CommittedCharge[]> {
+export async function commitEntries(
+  db: Db,
+  items: QueuedEntry[],
+  rows: BillRowWrite = "insert",
+): Promise<CommittedCharge[]> {
   if (!items.length) return [];
   return db.transaction(async (tx) => {
     const lineIds = items.flatMap((i) => (i.fresh ? [] : i.entry.lines.map((l) => l.id)));
@@ -152,10 +185,10 @@ export async function commitEntries(db: Db, items: QueuedEntry[]): Promise<Commi
         }
       }
     }
-    // The bill rows and the keys' last use go in the billing core's one write statement (with the balances and
-    // the ledger): two statements fewer per batch.
+    // The bill rows (unless copied after it) and the keys' last use go in the billing core's one write statement
+    // (with the balances and the ledger): two statements fewer per batch.
+    const bills: BillRow[] = [];
     await chargeOrganizations(tx, charges, (allocations) => {
-      const bills: BillRow[] = [];
       let k = 0;
       for (const list of byOrg.values()) {
         for (const { entry, local } of list) {
@@ -200,8 +233,9 @@ export async function commitEntries(db: Db, items: QueuedEntry[]): Promise<Commi
           });
         }
       }
-      return [insertBillsSql(bills), touchKeys];
+      return rows === "copy" ? [touchKeys] : [insertBillsSql(bills), touchKeys];
     });
+    if (rows === "copy") await copyRowsPglite(tx, "request_bills", BILL_COLUMNS, bills.map(billValues));
     return result;
   });
 }

@@ -4,13 +4,13 @@
  * durable in a local journal and committed to the database in batches by the bill writer.
  */
 import { EDITION_TIME_ZONE, findModel, parseMoney, tierFor, withLimitOverride } from "@moonport/contracts";
-import { newId, randomString } from "@moonport/db";
+import { newTimeOrderedId, randomString } from "@moonport/db";
 import { GatewayError, gatewayErrors } from "../chat/errors.ts";
 import type { AppContext } from "../context.ts";
 import { getOrgBalance } from "../modules/billing/balance.ts";
 import { API_KEY_PATTERN, hashApiKey } from "../modules/keys/key-format.ts";
 import { Accounts } from "./accounts.ts";
-import { BillWriter, commitEntries, type QueuedEntry } from "./bill-writer.ts";
+import { type BillRowWrite, BillWriter, commitEntries, type QueuedEntry } from "./bill-writer.ts";
 import {
   BillJournal,
   type BillLine,
@@ -60,7 +60,7 @@ class PipelineAdmission implements Admission {
   headers: Record<string, string>;
   private released = false;
   /** The id of this request's inference bill line, chosen now so a journaled stream and its bill share it. */
-  readonly lineId = newId("bill");
+  readonly lineId = newTimeOrderedId("bill");
   tracked = false;
   constructor(
     readonly requestId: string,
@@ -155,9 +155,10 @@ export function createGatewayPipeline(ctx: AppContext): GatewayPipelineHandle {
   const limits = new RateLimits(ctx);
   const journal = BillJournal.open(ctx.config.billingJournalDir, instanceId, ctx.config.billingJournalSync);
 
+  const billRows: BillRowWrite = ctx.database.kind === "pglite" ? "copy" : "insert";
   const commit = (items: QueuedEntry[]) =>
     lock.run(async () => {
-      const charges = await commitEntries(ctx.db, items);
+      const charges = await commitEntries(ctx.db, items, billRows);
       accounts.applyCommitted(charges);
       const mine = items.filter((i) => i.local).length;
       ctx.observability.metrics.billsCommitted(items);
@@ -279,7 +280,7 @@ export function createGatewayPipeline(ctx: AppContext): GatewayPipelineHandle {
         const cachedPrefix = cache ? Math.min(cache.tokens, req.usage.promptTokens) : 0;
         const lines: BillLine[] = [
           {
-            id: tracked ? admission.lineId : newId("bill"),
+            id: tracked ? admission.lineId : newTimeOrderedId("bill"),
             model: model.id,
             productName: model.id,
             productType: "model_inference",
@@ -299,7 +300,7 @@ export function createGatewayPipeline(ctx: AppContext): GatewayPipelineHandle {
         ];
         if (cache) {
           lines.push({
-            id: newId("bill"),
+            id: newTimeOrderedId("bill"),
             model: model.id,
             productName: CACHE_CALL,
             productType: "context_caching",
@@ -313,7 +314,7 @@ export function createGatewayPipeline(ctx: AppContext): GatewayPipelineHandle {
         }
         if (req.webSearchCalls > 0) {
           lines.push({
-            id: newId("bill"),
+            id: newTimeOrderedId("bill"),
             model: model.id,
             productName: "$web_search",
             productType: "$web_search",

@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { copyText } from "./client.ts";
+import { newId, newTimeOrderedId } from "./ids.ts";
+
+describe("newTimeOrderedId", () => {
+  it("has newId's shape and sorts in the order the ids were made, even thousands in one millisecond", () => {
+    const ids = Array.from({ length: 5000 }, () => newTimeOrderedId("bill"));
+    for (const id of ids) {
+      expect(id).toMatch(/^bill_[0-9a-v]{20}$/);
+      expect(id).toHaveLength(newId("bill").length);
+    }
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it("starts with the time, so ids made a millisecond apart are ordered across calls too", async () => {
+    const a = newTimeOrderedId("bill");
+    await new Promise((r) => setTimeout(r, 2));
+    const b = newTimeOrderedId("bill");
+    expect(a < b).toBe(true);
+    expect(a.slice(5, 15) < b.slice(5, 15)).toBe(true);
+  });
+});
+
+describe("copyText", () => {
+  it("writes PostgreSQL's COPY text format: tabs between fields, \\N for null, specials escaped", () => {
+    expect(
+      copyText([
+        ["a", 1, null, 5n],
+        ["t\tb", "n\nl", "b\\s", "c\r"],
+      ]),
+    ).toBe("a\t1\t\\N\t5\nt\\tb\tn\\nl\tb\\\\s\tc\\r\n");
+    expect(copyText([])).toBe("");
+    // The two-character text \N stays text (its backslash is escaped), unlike a null.
+    expect(copyText([["\\N"]])).toBe("\\\\N\n");
+  });
+});
