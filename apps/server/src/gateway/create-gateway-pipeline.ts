@@ -17,6 +17,7 @@ import {
   claimOrphanJournals,
   type InterruptedStream,
   type JournalEntry,
+  type OpenRecord,
 } from "./journal.ts";
 import { type CachedKey, KeyCache } from "./key-cache.ts";
 import { RateLimits } from "./limits.ts";
@@ -78,21 +79,22 @@ class PipelineAdmission implements Admission {
   track(sample: () => Usage | null) {
     if (this.settled || this.tracked) return;
     this.tracked = true;
+    this.journal.track(this.lineId, () => this.openRecord(), sample);
+  }
+  private openRecord(): OpenRecord {
+    // The catalog's prices are fixed for the process's life: the same as at admission.
     const model = findModel(this.model)!;
-    this.journal.track(
-      {
-        kind: "open",
-        lineId: this.lineId,
-        requestId: this.requestId,
-        orgId: this.key.orgId,
-        projectId: this.key.projectId,
-        apiKeyId: this.key.keyId,
-        model: model.id,
-        prices: unitPrices(model, this.key.currency),
-        startedAt: this.startedAt,
-      },
-      sample,
-    );
+    return {
+      kind: "open",
+      lineId: this.lineId,
+      requestId: this.requestId,
+      orgId: this.key.orgId,
+      projectId: this.key.projectId,
+      apiKeyId: this.key.keyId,
+      model: model.id,
+      prices: unitPrices(model, this.key.currency),
+      startedAt: this.startedAt,
+    };
   }
   release() {
     if (this.released) return;

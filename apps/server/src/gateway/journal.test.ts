@@ -26,7 +26,7 @@ function slowDisk(ms: number) {
 }
 
 const journals: BillJournal[] = [];
-function open(sync: { mode: "always" | "interval"; intervalMs: number }) {
+function openJournal(sync: { mode: "always" | "interval"; intervalMs: number }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "journal-test-"));
   const j = BillJournal.open(dir, "t1", sync);
   journals.push(j);
@@ -41,7 +41,7 @@ afterEach(async () => {
 describe("bill journal syncing", () => {
   it("syncs a busy journal once per interval in interval mode, not back to back", async () => {
     const calls = slowDisk(5);
-    const j = open({ mode: "interval", intervalMs: 50 });
+    const j = openJournal({ mode: "interval", intervalMs: 50 });
     const started = Date.now();
     for (let i = 0; Date.now() - started < 500; i++) {
       await j.append(entry(i));
@@ -54,7 +54,7 @@ describe("bill journal syncing", () => {
 
   it("answers an append in always mode only after an fdatasync that began after its write", async () => {
     const calls = slowDisk(5);
-    const j = open({ mode: "always", intervalMs: 50 });
+    const j = openJournal({ mode: "always", intervalMs: 50 });
     const a = j.append(entry(1));
     const b = j.append(entry(2));
     await Promise.all([a, b]);
@@ -64,5 +64,48 @@ describe("bill journal syncing", () => {
     const c = j.append(entry(3));
     await c;
     expect(calls.n).toBeGreaterThan(before);
+  });
+});
+
+describe("open streams in the journal", () => {
+  const open = (lineId: string) => ({
+    kind: "open" as const,
+    lineId,
+    requestId: `req-${lineId}`,
+    orgId: "org",
+    projectId: "proj",
+    apiKeyId: "key",
+    model: "moonshot-v1-8k",
+    prices: { input: "1", cacheHit: "1", output: "2" },
+    startedAt: Date.now(),
+  });
+  const lines = (j: BillJournal) =>
+    fs
+      .readFileSync(j.file, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { kind?: string; lineId?: string });
+
+  it("writes a stream's open line just before its first progress line, and nothing for a stream that ends first", async () => {
+    const j = openJournal({ mode: "interval", intervalMs: 30 });
+    let produced = 0;
+    j.track(
+      "short",
+      () => open("short"),
+      () => ({ promptTokens: 5, completionTokens: 1, cachedTokens: 0 }),
+    );
+    j.untrack("short");
+    j.track(
+      "long",
+      () => open("long"),
+      () => ({ promptTokens: 5, completionTokens: ++produced, cachedTokens: 0 }),
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    const written = lines(j);
+    expect(written.some((l) => l.lineId === "short")).toBe(false);
+    expect(written[0]).toMatchObject({ kind: "open", lineId: "long", requestId: "req-long" });
+    expect(written.slice(1).every((l) => l.kind === "progress" && l.lineId === "long")).toBe(true);
+    expect(written.filter((l) => l.kind === "open")).toHaveLength(1);
+    j.untrack("long");
   });
 });

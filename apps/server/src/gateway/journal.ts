@@ -106,8 +106,14 @@ export class BillJournal {
   private pending = 0;
   private bytes = 0;
   private closed = false;
-  /** Streams admitted and not yet settled: their samplers and the last progress written. */
-  private readonly tracked = new Map<string, { sample: Sample; last: string }>();
+  /**
+   * Streams admitted and not yet settled: their open record (made when first needed), its sampler, the last
+   * progress written, and whether the open line is in the file yet.
+   */
+  private readonly tracked = new Map<
+    string,
+    { open: () => OpenRecord; sample: Sample; last: string; written: boolean }
+  >();
   private readonly progressTimer: NodeJS.Timeout;
 
   private constructor(
@@ -127,11 +133,15 @@ export class BillJournal {
     this.progressTimer.unref();
   }
 
-  /** Journals a stream at admission; `sample` is asked for its usage so far every interval until `untrack`. */
-  track(open: OpenRecord, sample: Sample): void {
+  /**
+   * Tracks a stream from admission; `sample` is asked for its usage so far every interval until `untrack`. Its
+   * open line is written just before its first progress line, not now: a replay bills an open stream only from
+   * its progress (no progress, nothing produced, nothing billed), so an open line alone never counted, and most
+   * streams settle before the first interval and so write neither (issue 18).
+   */
+  track(lineId: string, open: () => OpenRecord, sample: Sample): void {
     if (this.closed) return;
-    this.writeLine(`${JSON.stringify(open)}\n`);
-    this.tracked.set(open.lineId, { sample, last: "" });
+    this.tracked.set(lineId, { open, sample, last: "", written: false });
   }
 
   /** The stream settled (its bill line is being appended) or was dropped. */
@@ -154,6 +164,10 @@ export class BillJournal {
       const key = `${usage.promptTokens}/${usage.completionTokens}/${usage.cachedTokens}`;
       if (key === t.last) continue;
       t.last = key;
+      if (!t.written) {
+        t.written = true;
+        out += `${JSON.stringify(t.open())}\n`;
+      }
       const record: ProgressRecord = { kind: "progress", lineId, ...usage, at };
       out += `${JSON.stringify(record)}\n`;
     }
