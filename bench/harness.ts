@@ -275,6 +275,8 @@ export async function load(opts: {
   headers?: Record<string, string>;
   /** Process whose CPU time is measured. */
   pid?: number;
+  /** Wait this long after the load before reading the CPU time (work the requests left behind, e.g. a bill batch). */
+  settleMs?: number;
 }): Promise<Run> {
   const keys = opts.keys?.length ? opts.keys : ["none"];
   const cpu0 = cpuMs(opts.pid);
@@ -295,6 +297,7 @@ export async function load(opts: {
     connections: opts.connections,
     ...(opts.amount ? { amount: opts.amount } : { duration: opts.duration }),
   });
+  if (opts.settleMs) await new Promise((r) => setTimeout(r, opts.settleMs));
   const cpu = cpuMs(opts.pid) - cpu0;
   return {
     p50: r.latency.p50,
