@@ -32,14 +32,14 @@ import {
 } from "./harness.ts";
 
 const UPSTREAM_PORT = Number(process.env.BENCH_UPSTREAM_PORT ?? 3403);
-const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 4);
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 3);
 /**
- * Cells per target and mode, taken in rounds (floor, pglite, postgres, portkey, floor, …): each target's ratio to
- * the floor is taken within a round, seconds apart, and the median over rounds is reported. This VM's speed drifts
- * by tens of percent from minute to minute (a fixed CPU loop: 410–594 ms), so one long cell per target compared
- * targets measured minutes apart.
+ * Cells per target and mode, taken in rounds (floor, pglite, postgres, portkey, floor, …, and a closing floor
+ * cell): each target's ratio is taken against the mean of the floor cells just before and just after its round,
+ * seconds apart, and the median over rounds is reported. This VM's speed drifts by tens of percent from minute to
+ * minute (a fixed CPU loop: 410–594 ms), so one long cell per target compared targets measured minutes apart.
  */
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 /** After each cell, before its CPU is read: the cell's last bill batch (500 ms window) commits and is counted. */
 const SETTLE_MS = 1000;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
@@ -127,8 +127,9 @@ async function throughputRun() {
       // Warm up every target (JIT, keep-alive pools, caches).
       for (const t of targets)
         await load({ url: t.url, body, connections: 8, duration: 2, keys: t.keys, headers: t.headers });
-      for (let round = 0; round < ROUNDS; round++) {
-        for (const t of targets) {
+      for (let round = 0; round <= ROUNDS; round++) {
+        // The last pass is the closing floor cell only (the later bracket of the last round).
+        for (const t of round < ROUNDS ? targets : targets.filter((x) => x.name === "floor")) {
           const r = await load({
             url: t.url,
             body,
@@ -139,7 +140,7 @@ async function throughputRun() {
             pid: t.proc.pid,
             settleMs: SETTLE_MS,
           });
-          const key = `${t.name}/${stream}`;
+          const key = `${round < ROUNDS ? t.name : "floor-close"}/${stream}`;
           results.set(key, [...(results.get(key) ?? []), r]);
           console.error(
             `round ${round + 1} ${t.name} ${stream ? "streaming" : "non-streaming"}: ${fmt(r.rps)} req/s, ${fmt(r.cpuPerRequestUs)} µs/req, ${r.errors} errors`,
@@ -180,10 +181,12 @@ async function throughputRun() {
   const verdicts: string[] = [];
   for (const stream of [false, true]) {
     const mode = stream ? "streaming" : "non-streaming";
-    const floor = results.get(`floor/${stream}`)!;
+    // The floor around round i: its cell at the start of round i and the next one (the closing cell after the last).
+    const floorCells = [...results.get(`floor/${stream}`)!, ...results.get(`floor-close/${stream}`)!];
+    const around = (i: number, pick: (x: Run) => number) => (pick(floorCells[i]!) + pick(floorCells[i + 1]!)) / 2;
     for (const t of targets) {
       const runs = results.get(`${t.name}/${stream}`)!;
-      // Medians over the rounds; each ratio is taken against the floor of its own round.
+      // Medians over the rounds; each ratio is taken against the floor around its own round.
       const r = {
         rps: median(runs.map((x) => x.rps)),
         cpuPerRequestUs: median(runs.map((x) => x.cpuPerRequestUs)),
@@ -192,8 +195,8 @@ async function throughputRun() {
         errors: runs.reduce((n, x) => n + x.errors, 0),
         requests: runs.reduce((n, x) => n + x.requests, 0),
       };
-      const tput = median(runs.map((x, i) => x.rps / floor[i]!.rps));
-      const cpuRatios = runs.map((x, i) => x.cpuPerRequestUs / floor[i]!.cpuPerRequestUs);
+      const tput = median(runs.map((x, i) => x.rps / around(i, (f) => f.rps)));
+      const cpuRatios = runs.map((x, i) => x.cpuPerRequestUs / around(i, (f) => f.cpuPerRequestUs));
       const cpu = median(cpuRatios);
       const failed = t.name === "portkey" && r.errors > r.requests / 2;
       rows.push(
@@ -213,7 +216,7 @@ async function throughputRun() {
     );
   }
   const load1 = os.loadavg()[0]!.toFixed(1);
-  const header = `Last run: ${new Date().toISOString()} on ${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, Node ${process.version}, load average ${load1} at the end, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION_S} s cells per target and mode (medians; ratios to the floor of the same round).`;
+  const header = `Last run: ${new Date().toISOString()} on ${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, Node ${process.version}, load average ${load1} at the end, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION_S} s cells per target and mode (medians; each ratio against the floor cells just before and after its round).`;
   const notes = [
     ...verdicts.map((v) => `- ${v}`),
     ...skipped.map((s) => `- skipped ${s}`),
