@@ -124,7 +124,7 @@ export type BillRowWrite = "insert" | "copy";
  * the batch or the number of organizations (the database runs in-process with PGlite, where each statement has a
  * fixed cost of about a millisecond of gateway CPU whatever it does): one existence check, then the billing core's
  * lock and voucher read, and one statement for every write — vouchers, cash, ledger (billing core), bill rows and
- * the keys' last use (here) as data-modifying CTEs.
+ * the keys' last use (here) as data-modifying CTEs; with `rows: "copy"` the bill rows follow in a COPY of their own.
  */
 export async function commitEntries(
   db: Db,
