@@ -18,7 +18,15 @@ describe("newTimeOrderedId", () => {
     await new Promise((r) => setTimeout(r, 2));
     const b = newTimeOrderedId("bill");
     expect(a < b).toBe(true);
-    expect(a.slice(5, 15) < b.slice(5, 15)).toBe(true);
+    expect(a.slice(5, 14) < b.slice(5, 14)).toBe(true);
+  });
+
+  it("carries the current time in milliseconds, whole (no digit lost to overflow)", () => {
+    const before = Date.now();
+    const id = newTimeOrderedId("bill");
+    const ms = [...id.slice(5, 14)].reduce((n, c) => n * 32 + "0123456789abcdefghijklmnopqrstuv".indexOf(c), 0);
+    expect(ms).toBeGreaterThanOrEqual(before);
+    expect(ms).toBeLessThan(before + 2000);
   });
 });
 

@@ -37,10 +37,10 @@ let lastMs = 0;
 let seqInMs = 0;
 
 /**
- * Like newId, but the first 10 characters after the prefix are the time (ms, base32, with a counter within one
- * millisecond) and the last 10 random: ids made later sort later. For append-only tables keyed by id (bill
- * lines): each insert lands on the rightmost page of the primary-key B-tree, which PostgreSQL reaches without
- * descending the tree, instead of a random page (issue 18: ~5–10 % less CPU per bill row on PGlite).
+ * Like newId, but ids made later sort later: 9 characters of time (ms, base32: 45 bits, until the year 3084), 2 of
+ * a counter within the millisecond, 9 random. For append-only tables keyed by id (bill lines): each insert lands on
+ * the rightmost page of the primary-key B-tree, which PostgreSQL reaches without descending the tree, instead of a
+ * random page (issue 18: ~5–10 % less CPU per bill row on PGlite).
  */
 export function newTimeOrderedId(prefix: string): string {
   const now = Date.now();
@@ -52,14 +52,17 @@ export function newTimeOrderedId(prefix: string): string {
     lastMs++;
     seqInMs = 0;
   }
-  // 50 bits: ms × 1024 + the counter, good until the year 36812.
-  let t = lastMs * 1024 + seqInMs;
-  let head = "";
-  for (let i = 0; i < 10; i++) {
-    head = BASE32[t % 32]! + head;
-    t = Math.floor(t / 32);
+  return `${prefix}_${base32Fixed(lastMs, 9)}${base32Fixed(seqInMs, 2)}${randomString(9, BASE32)}`;
+}
+
+/** `n` in exactly `digits` base32 digits, most significant first (so text order is numeric order). */
+function base32Fixed(n: number, digits: number): string {
+  let out = "";
+  for (let i = 0; i < digits; i++) {
+    out = BASE32[n % 32]! + out;
+    n = Math.floor(n / 32);
   }
-  return `${prefix}_${head}${randomString(10, BASE32)}`;
+  return out;
 }
 
 /** One-shot `crypto.hash` (Node ≥ 20.12): a third of createHash's cost, and every /v1 request hashes its key. */
