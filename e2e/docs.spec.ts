@@ -10,8 +10,12 @@ async function useLocale(context: BrowserContext, baseURL: string, locale: Local
 
 async function openDocs(page: Page, path: string) {
   await page.goto(path);
+  await docsReady(page);
+}
+
+/** The prerendered HTML is visible before hydration; a click before it is lost. Wait until the page is interactive. */
+async function docsReady(page: Page) {
   await expect(page.getByTestId("docs-toc")).toBeVisible();
-  // The prerendered HTML is visible before hydration; wait until the page body is interactive.
   await expect(page.locator("html")).toHaveAttribute("data-docs-ready", /.+/);
 }
 
@@ -84,7 +88,9 @@ test("the theme switch stores the choice and keeps it across reloads", async ({ 
   await expect(page.locator("html")).toHaveAttribute("data-mantine-color-scheme", "dark");
   expect(await page.evaluate(() => localStorage.getItem("theme"))).toBe("dark");
   await page.reload();
+  // The inline head script applies the stored scheme before the first paint, before hydration.
   await expect(page.locator("html")).toHaveAttribute("data-mantine-color-scheme", "dark");
+  await docsReady(page);
   await page.getByTestId("theme-switch").click();
   await page.getByRole("menuitem", { name: "浅色" }).click();
   await expect(page.locator("html")).toHaveAttribute("data-mantine-color-scheme", "light");
