@@ -14,7 +14,12 @@ process.env.MAIL_CATCHER_URL = `http://127.0.0.1:${MAIL_HTTP_PORT}`;
 export default defineConfig({
   testDir: "e2e",
   timeout: 60_000,
-  workers: 1,
+  // Most of a journey's time is waiting (tier-0 rate limits, mail, simulated streams), not CPU: two workers
+  // overlap those waits. Specs share one server, so each works in its own new organization.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
+  // Test by test, not file by file: the long journeys of one file (both locales or editions) run side by side
+  // instead of leaving one worker to finish the suite alone.
+  fullyParallel: true,
   reporter: [["list"]],
   use: {
     baseURL: `http://localhost:${PORT}`,
@@ -32,6 +37,12 @@ export default defineConfig({
     },
     screenshot: "only-on-failure",
   },
+  // The suite's one operator is created through the one-time /setup link before any spec runs, so that two
+  // workers never race for that link (e2e/operator.setup.ts).
+  projects: [
+    { name: "operator", testMatch: /operator\.setup\.ts$/ },
+    { name: "e2e", testMatch: /\.spec\.ts$/, dependencies: ["operator"] },
+  ],
   webServer: [
     {
       command: `MAIL_CATCHER_SMTP_PORT=${MAIL_SMTP_PORT} MAIL_CATCHER_HTTP_PORT=${MAIL_HTTP_PORT} node --import tsx e2e/mail-catcher.ts`,

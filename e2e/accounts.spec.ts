@@ -174,14 +174,3 @@ test("a user rebinds the phone with codes to the old and the new phone and revok
   await expect(dialog).toBeHidden();
   await expect(page.getByTestId("phone-masked")).toHaveText(`+86 ${newPhone.slice(0, 3)}****${newPhone.slice(-4)}`);
 });
-
-test("the operator setup page refuses a wrong one-time token with the server's reason", async ({ page }) => {
-  await page.goto("/setup?token=not-the-printed-token");
-  const form = page.locator("form");
-  await form.locator('input[autocomplete="username"]').fill("operator_e2e");
-  await form.locator('input[autocomplete="new-password"]').nth(0).fill(PASSWORD);
-  await form.locator('input[autocomplete="new-password"]').nth(1).fill(PASSWORD);
-  await form.locator('button[type="submit"]').click();
-  await expect(page.getByTestId("form-error")).toContainText(/setup link is invalid|初始化链接无效/);
-  await expect(page).toHaveURL(/\/setup/);
-});

@@ -224,8 +224,8 @@ export async function refundByBank(
 
 /**
  * The suite's one operator (one server serves every spec, and only the first operator can be created through the
- * setup link): created through the real /setup page with a one-time token from the loopback seam by whichever spec
- * comes first, signed in by the others.
+ * setup link): created through the real /setup page with a one-time token from the loopback seam by the "operator"
+ * setup project (e2e/operator.setup.ts, run before every spec), signed in by the specs.
  */
 const OPERATOR = { username: "e2e_operator", password: PASSWORD };
 

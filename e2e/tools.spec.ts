@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import type http from "node:http";
+import type { AddressInfo } from "node:net";
 import { expect, type Page, test } from "@playwright/test";
 import { MCP_TOKEN, startMcpServer } from "./mcp-test-server.ts";
 import { signUpFunded } from "./support.ts";
@@ -14,13 +15,14 @@ import { signUpFunded } from "./support.ts";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const BASE = `http://localhost:${PORT}`;
-// Next to the suite's own ports (E2E_PORT, +1, +2): the MCP server of this spec.
-const MCP_PORT = Number(process.env.E2E_MCP_PORT ?? PORT + 10);
 const SHOTS = ".tmp/shots/tools";
 
+// One MCP server per worker, on a port the system picks: the two locales may run at once (fullyParallel).
 let mcp: http.Server;
+let mcpPort: number;
 test.beforeAll(async () => {
-  mcp = await startMcpServer(MCP_PORT);
+  mcp = await startMcpServer(0);
+  mcpPort = (mcp.address() as AddressInfo).port;
 });
 test.afterAll(async () => {
   mcp.closeAllConnections();
@@ -135,7 +137,7 @@ for (const locale of ["en-US", "zh-CN"] as const) {
     await page.getByTestId("tools-tab-mcp").click();
     await page.getByTestId("mcp-add").click();
     await page.getByTestId("mcp-name").fill("Shouter");
-    await page.getByTestId("mcp-url").fill(`http://127.0.0.1:${MCP_PORT}/bearer/mcp`);
+    await page.getByTestId("mcp-url").fill(`http://127.0.0.1:${mcpPort}/bearer/mcp`);
     await page.getByTestId("mcp-auth").click();
     await page.getByRole("option", { name: locale === "en-US" ? "Bearer token" : "Bearer 令牌" }).click();
     await page.getByTestId("mcp-token").fill("wrong-token");
