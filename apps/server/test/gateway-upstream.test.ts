@@ -21,6 +21,8 @@ import { withDeadline } from "./support/wait.ts";
 interface Seen {
   model: string;
   body: Record<string, unknown>;
+  /** The request body as it arrived (JSON.parse would hide a repeated key). */
+  raw: string;
   authorization: string | undefined;
 }
 
@@ -57,7 +59,7 @@ function startUpstream(): Promise<http.Server> {
     req.on("end", async () => {
       const body = JSON.parse(raw) as Record<string, unknown>;
       const model = String(body.model);
-      seen.push({ model, body, authorization: req.headers.authorization });
+      seen.push({ model, body, raw, authorization: req.headers.authorization });
       const json = (status: number, value: unknown) => {
         res.writeHead(status, { "content-type": "application/json" });
         res.end(JSON.stringify(value));
@@ -178,6 +180,39 @@ describe("OpenAI-compatible upstream adapter", () => {
     }
     expect(deltas).toEqual(WORDS);
     expect(usage).toMatchObject({ prompt_tokens: 11, completion_tokens: 7 });
+  });
+
+  it("asks a stream's upstream for usage over the client's stream_options, and sends the stream's head", async () => {
+    const res = await fetch(`${baseURL}/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${client.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        model: "moonshot-v1-8k",
+        messages,
+        stream: true,
+        stream_options: { include_usage: false },
+        max_completion_tokens: 64,
+        temperature: 0.3,
+      }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
+    expect(res.headers.get("cache-control")).toBe("no-cache");
+    expect(res.headers.get("x-accel-buffering")).toBe("no");
+    // The reply's own headers go out with the stream's.
+    expect(res.headers.get("msh-request-id")).toMatch(/.+/);
+    expect(res.headers.get("server-timing")).toMatch(/^gateway;dur=/);
+    const text = await res.text();
+    expect(text.endsWith("data: [DONE]\n\n")).toBe(true);
+    // The client did not ask for the usage chunk: none reaches it.
+    expect(text).not.toMatch(/"choices":\[\],"usage"/);
+    const s = seen[seen.length - 1]!;
+    expect(s.raw.match(/"stream_options"/g)).toHaveLength(1);
+    expect(s.body.stream_options).toEqual({ include_usage: true });
+    expect(s.body).not.toHaveProperty("max_completion_tokens");
+    expect(s.body.max_tokens).toBe(64);
+    expect(s.body.temperature).toBe(0.3);
+    expect(s.model).toBe("echo");
   });
 
   it("counts usage with the tokenizer when the upstream reports none", async () => {

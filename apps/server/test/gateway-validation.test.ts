@@ -148,6 +148,11 @@ describe("request validation messages", () => {
     ],
     ["max_tokens of zero", { ...base, max_tokens: 0 }, "max_tokens must be an integer greater than or equal to 1"],
     [
+      "max_completion_tokens of zero",
+      { ...base, max_completion_tokens: 0 },
+      "max_completion_tokens must be an integer greater than or equal to 1",
+    ],
+    [
       "a fractional max_tokens",
       { ...base, max_tokens: 1.5 },
       "max_tokens must be an integer greater than or equal to 1",

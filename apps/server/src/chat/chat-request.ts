@@ -341,9 +341,10 @@ export function parseChatRequest(body: unknown): ChatRequest {
     throw invalid("functions and function_call are not supported; use tools and tool_choice");
   }
 
-  const maxTokensRaw = body.max_tokens ?? body.max_completion_tokens;
+  // max_completion_tokens is the newer name of max_tokens (api-compat §2.1); max_tokens wins when both are sent, and
+  // an error names the field the client used.
   const maxTokens = optionalInteger(
-    { max_tokens: maxTokensRaw },
+    body,
     body.max_tokens === undefined && body.max_completion_tokens !== undefined ? "max_completion_tokens" : "max_tokens",
     1,
   );
