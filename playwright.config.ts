@@ -40,7 +40,8 @@ export default defineConfig({
   // The suite's one operator is created through the one-time /setup link before any spec runs, so that two
   // workers never race for that link (e2e/operator.setup.ts).
   projects: [
-    { name: "operator", testMatch: /operator\.setup\.ts$/ },
+    // In file order on one worker: the wrong-token test needs the setup page before the operator exists.
+    { name: "operator", testMatch: /operator\.setup\.ts$/, fullyParallel: false },
     { name: "e2e", testMatch: /\.spec\.ts$/, dependencies: ["operator"] },
   ],
   webServer: [

@@ -1,8 +1,8 @@
 import { expect, test } from "@playwright/test";
 import { operatorPage, PASSWORD } from "./support.ts";
 
-// Runs before every spec (the "operator" project in playwright.config.ts), in order: the setup page can only be
-// exercised while no operator exists.
+// Runs before every spec (the "operator" project in playwright.config.ts), in file order on one worker: the setup
+// page can only be exercised while no operator exists.
 
 test("the operator setup page refuses a wrong one-time token with the server's reason", async ({ page }) => {
   await page.goto("/setup?token=not-the-printed-token");
