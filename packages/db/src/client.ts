@@ -98,19 +98,25 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
 export type CopyValue = string | number | bigint | null;
 
 const COPY_SPECIALS = /[\\\t\n\r]/g;
+const HAS_COPY_SPECIAL = /[\\\t\n\r]/;
 const COPY_ESCAPES: Record<string, string> = { "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" };
 
-/** One COPY text-format field (PostgreSQL's default tab-separated format). */
+/**
+ * One COPY text-format field (PostgreSQL's default tab-separated format). Numbers never need escaping, and a
+ * string is tested before it is rewritten: a replace with a callback on every field was 1.1 of the 1.6 µs a bill
+ * row cost to encode (issue 18), and ids, model names and amounts never contain a special character.
+ */
 function copyField(v: CopyValue): string {
   if (v === null) return "\\N";
-  return (typeof v === "string" ? v : String(v)).replace(COPY_SPECIALS, (c) => COPY_ESCAPES[c]!);
+  if (typeof v !== "string") return String(v);
+  return HAS_COPY_SPECIAL.test(v) ? v.replace(COPY_SPECIALS, (c) => COPY_ESCAPES[c]!) : v;
 }
 
 /** The rows as COPY text: one line per row, fields separated by tabs. */
 export function copyText(rows: CopyValue[][]): string {
   let out = "";
   for (const row of rows) {
-    for (let i = 0; i < row.length; i++) out += (i ? "\t" : "") + copyField(row[i]!);
+    for (let i = 0; i < row.length; i++) out += i ? `\t${copyField(row[i]!)}` : copyField(row[i]!);
     out += "\n";
   }
   return out;

@@ -37,7 +37,7 @@ export const MAX_PIECE = 256;
 /** Part size: a merge over ≤ 64 units (≤ 256 bytes) costs microseconds. */
 const CHUNK = 64;
 /** Work between two turns of the event loop in countTokensAsync (a few milliseconds). */
-const SLICE = 16_384;
+export const SLICE = 16_384;
 
 const MEMO_MAX_ENTRIES = 20_000;
 const MEMO_MAX_CHARS = 8_192;
