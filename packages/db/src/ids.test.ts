@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { copyText } from "./client.ts";
 import { newId, newTimeOrderedId } from "./ids.ts";
 
 describe("newTimeOrderedId", () => {
@@ -27,19 +26,5 @@ describe("newTimeOrderedId", () => {
     const ms = [...id.slice(5, 14)].reduce((n, c) => n * 32 + "0123456789abcdefghijklmnopqrstuv".indexOf(c), 0);
     expect(ms).toBeGreaterThanOrEqual(before);
     expect(ms).toBeLessThan(before + 2000);
-  });
-});
-
-describe("copyText", () => {
-  it("writes PostgreSQL's COPY text format: tabs between fields, \\N for null, specials escaped", () => {
-    expect(
-      copyText([
-        ["a", 1, null, 5n],
-        ["t\tb", "n\nl", "b\\s", "c\r"],
-      ]),
-    ).toBe("a\t1\t\\N\t5\nt\\tb\tn\\nl\tb\\\\s\tc\\r\n");
-    expect(copyText([])).toBe("");
-    // The two-character text \N stays text (its backslash is escaped), unlike a null.
-    expect(copyText([["\\N"]])).toBe("\\\\N\n");
   });
 });
