@@ -2,7 +2,7 @@
  * Engine events → the wire shapes of api-compat §2.7 (one JSON object) and §2.8 (SSE chunks). Also keeps the
  * running tally of what was produced, so a request cut short is billed for exactly that.
  */
-import { randomUUID } from "node:crypto";
+import { randomFillSync } from "node:crypto";
 import {
   CHAT_STREAM_DONE,
   type ChatCompletion,
@@ -15,9 +15,22 @@ import {
 import type { EngineEvent, FinishReason, ToolCallDelta } from "../engines/types.ts";
 import { countTokens } from "./tokenizer.ts";
 
-/** `chatcmpl-` + 32 hex characters (randomUUID draws from a pooled entropy buffer; randomBytes per call is slow). */
+/** Random bytes for completion ids, refilled 256 ids at a time (randomBytes per call is slow). */
+const idPool = Buffer.alloc(16 * 256);
+let idAt = idPool.length;
+
+/**
+ * `chatcmpl-` + 32 hex characters (128 random bits). From a pool of our own rather than randomUUID's: the UUID's
+ * dashes had to be removed again, 0.36 against 0.10 µs per id (issue 18).
+ */
 export function newCompletionId(): string {
-  return `chatcmpl-${randomUUID().replaceAll("-", "")}`;
+  if (idAt === idPool.length) {
+    randomFillSync(idPool);
+    idAt = 0;
+  }
+  const hex = idPool.toString("hex", idAt, idAt + 16);
+  idAt += 16;
+  return `chatcmpl-${hex}`;
 }
 
 interface ChoiceState {
@@ -38,6 +51,15 @@ export function wireUsage(prompt: number, completion: number, cached: number, re
     prompt_tokens_details: { cached_tokens: cached },
     ...(reasoning > 0 ? { completion_tokens_details: { reasoning_tokens: reasoning } } : {}),
   };
+}
+
+/**
+ * `JSON.stringify(wireUsage(…))` without the objects, for the SSE chunks that carry usage (each stream writes one
+ * or two). All integers, so nothing needs escaping; chat-response.test.ts holds it to the same bytes.
+ */
+export function wireUsageJson(prompt: number, completion: number, cached: number, reasoning = 0): string {
+  const details = reasoning > 0 ? `,"completion_tokens_details":{"reasoning_tokens":${reasoning}}` : "";
+  return `{"prompt_tokens":${prompt},"completion_tokens":${completion},"total_tokens":${prompt + completion},"cached_tokens":${cached},"prompt_tokens_details":{"cached_tokens":${cached}}${details}}`;
 }
 
 /** Accumulates events per choice; the source of the non-streaming body and of the usage that is billed. */
@@ -158,12 +180,10 @@ export class ChunkWriter {
     return `data: ${this.head}${JSON.stringify(choices)}${tail}\n\n`;
   }
 
-  /** The first chunk of a choice: role and empty content (api-compat §2.8). */
+  /** The first chunk of a choice: role and empty content (api-compat §2.8). Written out: one per stream. */
   roleChunk(index: number, usageNull: boolean): string {
-    return this.frame(
-      [{ index, delta: { role: "assistant", content: "" }, finish_reason: null }],
-      usageNull ? null : undefined,
-    );
+    const tail = usageNull ? ',"usage":null}' : "}";
+    return `data: ${this.head}[{"index":${index},"delta":{"role":"assistant","content":""},"finish_reason":null}]${tail}\n\n`;
   }
 
   delta(ev: Extract<EngineEvent, { type: "delta" }>, usageNull: boolean): string {
@@ -186,14 +206,18 @@ export class ChunkWriter {
     return this.frame([{ index: ev.choice, delta, finish_reason: null }], usageNull ? null : undefined);
   }
 
-  /** The last chunk of a choice carries its usage inside the choice (the Moonshot quirk). */
-  finish(index: number, reason: FinishReason, usage: ChatUsage, usageNull: boolean): string {
-    return this.frame([{ index, delta: {}, finish_reason: reason, usage }], usageNull ? null : undefined);
+  /**
+   * The last chunk of a choice carries its usage inside the choice (the Moonshot quirk); `usage` is
+   * wireUsageJson's text.
+   */
+  finish(index: number, reason: FinishReason, usage: string, usageNull: boolean): string {
+    const tail = usageNull ? ',"usage":null}' : "}";
+    return `data: ${this.head}[{"index":${index},"delta":{},"finish_reason":"${reason}","usage":${usage}}]${tail}\n\n`;
   }
 
-  /** With stream_options.include_usage: one more chunk, no choices, top-level usage. */
-  usageChunk(usage: ChatUsage): string {
-    return this.frame([], usage);
+  /** With stream_options.include_usage: one more chunk, no choices, top-level usage (wireUsageJson's text). */
+  usageChunk(usage: string): string {
+    return `data: ${this.head}[],"usage":${usage}}\n\n`;
   }
 }
 

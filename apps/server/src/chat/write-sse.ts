@@ -8,7 +8,7 @@ import type { ServerResponse } from "node:http";
 import type { FastifyReply } from "fastify";
 import type { EngineEvent } from "../engines/types.ts";
 import { recordAbandoned } from "../observability/index.ts";
-import { ChunkWriter, SSE_DONE, sseError, wireUsage } from "./chat-response.ts";
+import { ChunkWriter, SSE_DONE, sseError, wireUsageJson } from "./chat-response.ts";
 import { GatewayError, gatewayErrors } from "./errors.ts";
 import type { ChatRun } from "./run-chat.ts";
 
@@ -93,7 +93,7 @@ export async function streamRun(
       text += writer.finish(
         f.choice,
         f.reason,
-        wireUsage(prompt, tally.completionTokens(f.choice), tally.cachedTokens, tally.reasoningTokens(f.choice)),
+        wireUsageJson(prompt, tally.completionTokens(f.choice), tally.cachedTokens, tally.reasoningTokens(f.choice)),
         usageNull,
       );
     }
@@ -120,7 +120,7 @@ export async function streamRun(
       let tail = held.length ? flushFinishes() : "";
       if (chat.includeUsage) {
         tail += writer.usageChunk(
-          wireUsage(
+          wireUsageJson(
             tally.promptTokens ?? chat.promptTokens,
             tally.totalCompletionTokens(),
             tally.cachedTokens,

@@ -30,17 +30,28 @@ export const SMALL_BODY_LIMIT = 1024 * 1024;
 /** Deepest JSON nesting a body may have; chat bodies need about 6 levels plus their tool schemas. */
 export const MAX_JSON_DEPTH = 128;
 
-const requestIds = new WeakMap<FastifyRequest, { id: string; t0: number }>();
+declare module "fastify" {
+  interface FastifyRequest {
+    /**
+     * /v1 only: when the gateway first saw the request (performance.now(); -1 before), and its key once checked.
+     * Request decorations rather than WeakMaps: every /v1 request paid two WeakMap entries, which the garbage
+     * collector must also process as ephemerons (issue 18).
+     */
+    gatewayT0: number;
+    gatewayKey: KeyIdentity | null;
+  }
+}
 
 function timing(req: FastifyRequest, engineMs = 0): string {
-  const t0 = requestIds.get(req)?.t0 ?? performance.now();
-  const ms = Math.max(0, performance.now() - t0 - engineMs);
+  const now = performance.now();
+  const ms = req.gatewayT0 < 0 ? 0 : Math.max(0, now - req.gatewayT0 - engineMs);
   recordGatewayTiming(req, ms, engineMs);
   return `gateway;dur=${ms.toFixed(2)}`;
 }
 
+/** req.id is a fresh UUID for every /v1 request (app.ts genReqId), never a client-supplied value. */
 function requestIdOf(req: FastifyRequest): string {
-  return requestIds.get(req)?.id ?? req.id;
+  return req.id;
 }
 
 /** Fastify and parser errors → the gateway envelope; anything unexpected is a logged 500. */
@@ -107,22 +118,22 @@ export default async function gatewayRoutes(
   opts: { ctx: AppContext; pipeline: GatewayPipeline; engines: EngineRouter },
 ) {
   const { pipeline, engines } = opts;
-  const keys = new WeakMap<FastifyRequest, KeyIdentity>();
+  app.decorateRequest("gatewayT0", -1);
+  app.decorateRequest("gatewayKey", null);
   const keyOf = (req: FastifyRequest): KeyIdentity => {
-    const key = keys.get(req);
+    const key = req.gatewayKey;
     if (!key) throw gatewayErrors.invalidAuthentication();
     return key;
   };
 
   const identified = (req: FastifyRequest, key: KeyIdentity) => {
-    keys.set(req, key);
+    req.gatewayKey = key;
     noteGatewayKey(req, key);
   };
   // A callback hook: with the key cached, authentication is synchronous and costs no promise or microtask turn.
   app.addHook("onRequest", (req, reply, done) => {
-    // req.id is a fresh UUID for every /v1 request (app.ts genReqId), never a client-supplied value.
-    const id = req.id;
-    requestIds.set(req, { id, t0: performance.now() });
+    const id = requestIdOf(req);
+    req.gatewayT0 = performance.now();
     reply.header("msh-request-id", id);
     reply.header("x-request-id", id);
     // The key is checked before any body is read (in-memory key cache): without a valid key nobody can make the

@@ -48,6 +48,8 @@ class CallHandler implements AsyncIterator<string> {
   private paused = false;
   private scheduled = false;
   private onHead: { resolve: (c: CallHandler) => void; reject: (e: unknown) => void } | null;
+  /** `text()` is waiting for the whole body: chunks only queue up until the end (no delivery per read). */
+  private whole: { resolve: (text: string) => void; reject: (e: unknown) => void } | null = null;
   private readonly onAbort = () => this.abortFn?.(this.signal.reason);
 
   constructor(
@@ -84,6 +86,7 @@ class CallHandler implements AsyncIterator<string> {
       if (!text) return true;
     }
     this.queue.push(text);
+    if (this.whole) return true;
     // A waiting consumer hears of it once this read is parsed: every chunk of one socket read (a model server's
     // frames, written one by one, arrive together) then reaches it in one resumption instead of one each.
     if (this.waiting && !this.scheduled) {
@@ -160,14 +163,29 @@ class CallHandler implements AsyncIterator<string> {
     this.ended = true;
     this.error = err;
     this.signal.removeEventListener("abort", this.onAbort);
+    const whole = this.whole;
+    if (whole) {
+      this.whole = null;
+      if (err) whole.reject(err);
+      else whole.resolve(this.take());
+      return;
+    }
     // A consumer still waiting gets what is queued first (a delivery is already scheduled), then the end.
     if (this.waiting && !this.scheduled) this.deliver();
   }
 
-  async text(): Promise<string> {
-    let out = "";
-    for (let r = await this.next(); !r.done; r = await this.next()) out += r.value;
-    return out;
+  /** The whole body, in one promise settled at its end (a JSON answer is usually one read anyway). */
+  text(): Promise<string> {
+    if (this.error) return Promise.reject(this.error);
+    if (this.ended) return Promise.resolve(this.take());
+    // Everything arrives before anyone reads it: nothing to pause for.
+    if (this.paused) {
+      this.paused = false;
+      this.resumeFn?.();
+    }
+    return new Promise((resolve, reject) => {
+      this.whole = { resolve, reject };
+    });
   }
 
   get chunks(): AsyncIterable<string> {
