@@ -80,18 +80,30 @@ export class Accounts {
     private readonly onError: (err: unknown) => void,
   ) {}
 
+  /**
+   * The organization's view if a decision may use it now (a stale one starts its background refresh), else
+   * undefined and the caller awaits `org`. Admission's warm path takes no promise (issue 18).
+   */
+  orgIfReady(orgId: string): OrgView | undefined {
+    const view = this.orgs.get(orgId);
+    if (!view) return undefined;
+    if (Date.now() - view.loadedAt > REFRESH_MS && !view.refreshing) {
+      view.refreshing = this.refreshOrg(view)
+        .catch(this.onError)
+        .finally(() => {
+          view.refreshing = undefined;
+        });
+    }
+    // Evicted (a recharge or status change in the console): the next decision waits for the database.
+    return view.loadedAt === 0 && view.refreshing ? undefined : view;
+  }
+
   async org(orgId: string): Promise<OrgView> {
+    const ready = this.orgIfReady(orgId);
+    if (ready) return ready;
     const view = this.orgs.get(orgId);
     if (view) {
-      if (Date.now() - view.loadedAt > REFRESH_MS && !view.refreshing) {
-        view.refreshing = this.refreshOrg(view)
-          .catch(this.onError)
-          .finally(() => {
-            view.refreshing = undefined;
-          });
-      }
-      // Evicted (a recharge or status change in the console): the next decision waits for the database.
-      if (view.loadedAt === 0 && view.refreshing) await view.refreshing;
+      await view.refreshing;
       return view;
     }
     let pending = this.loadingOrgs.get(orgId);
@@ -102,19 +114,28 @@ export class Accounts {
     return pending;
   }
 
+  /** The project's view if a decision may use it now, as orgIfReady. */
+  projectIfReady(projectId: string): ProjectView | undefined {
+    const view = this.projects.get(projectId);
+    if (!view) return undefined;
+    const now = Date.now();
+    if ((now - view.loadedAt > REFRESH_MS || now >= view.nextDay) && !view.refreshing) {
+      view.refreshing = this.refreshProject(view)
+        .catch(this.onError)
+        .finally(() => {
+          view.refreshing = undefined;
+        });
+    }
+    // A new day must not be judged by yesterday's spend: wait for the refresh at the boundary.
+    return (now >= view.nextDay || view.loadedAt === 0) && view.refreshing ? undefined : view;
+  }
+
   async project(projectId: string): Promise<ProjectView> {
+    const ready = this.projectIfReady(projectId);
+    if (ready) return ready;
     const view = this.projects.get(projectId);
     if (view) {
-      const now = Date.now();
-      if ((now - view.loadedAt > REFRESH_MS || now >= view.nextDay) && !view.refreshing) {
-        view.refreshing = this.refreshProject(view)
-          .catch(this.onError)
-          .finally(() => {
-            view.refreshing = undefined;
-          });
-      }
-      // A new day must not be judged by yesterday's spend: wait for the refresh at the boundary.
-      if ((now >= view.nextDay || view.loadedAt === 0) && view.refreshing) await view.refreshing;
+      await view.refreshing;
       return view;
     }
     let pending = this.loadingProjects.get(projectId);

@@ -229,7 +229,9 @@ export function createGatewayPipeline(ctx: AppContext): GatewayPipelineHandle {
     async admit(req: AdmitRequest): Promise<Admission> {
       const { key } = req;
       if (!findModel(req.model)) throw gatewayErrors.modelNotFound(req.model);
-      const [org, project] = await Promise.all([accounts.org(key.orgId), accounts.project(key.projectId)]);
+      // Warm: both views at hand, no promise. Cold: loaded one after the other (their loads share a lock anyway).
+      const org = accounts.orgIfReady(key.orgId) ?? (await accounts.org(key.orgId));
+      const project = accounts.projectIfReady(key.projectId) ?? (await accounts.project(key.projectId));
       if (org.suspended) throw gatewayErrors.accountNotActive(key.orgId, key.keyId, "suspended");
       if (project.status !== "active") throw gatewayErrors.accountNotActive(key.orgId, key.keyId, "project_archived");
       if (accounts.available(org) <= 0n) throw gatewayErrors.insufficientBalance();

@@ -15,7 +15,7 @@ import { abortOnDisconnect, sendChatRun } from "../chat/send-chat-run.ts";
 import type { AppContext } from "../context.ts";
 import type { EngineRouter } from "../engines/index.ts";
 import type { App } from "../http/route.ts";
-import { resolveCacheUse } from "../modules/caches/use-cache.ts";
+import { namesContextCache, resolveCacheUse } from "../modules/caches/use-cache.ts";
 import cachingV1Routes from "../modules/caches/v1-routes.ts";
 import fileV1Routes from "../modules/files/v1-routes.ts";
 import formulaV1Routes from "../modules/tools/v1-routes.ts";
@@ -210,7 +210,9 @@ export default async function gatewayRoutes(
   app.post("/chat/completions", { bodyLimit: CHAT_BODY_LIMIT }, async (req, reply) => {
     const key = keyOf(req);
     // An explicit context cache named by header or by a first `role: "cache"` message (modules/caches).
-    const cache = await resolveCacheUse({ ctx: opts.ctx, key, headers: req.headers, body: req.body });
+    const cache = namesContextCache(req.headers, req.body)
+      ? await resolveCacheUse({ ctx: opts.ctx, key, headers: req.headers, body: req.body })
+      : null;
     if (cache?.used) {
       reply.header("msh-context-cache-id", cache.used.id);
       reply.header("msh-context-cache-token-saved", String(cache.used.tokens));

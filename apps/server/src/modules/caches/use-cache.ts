@@ -63,6 +63,20 @@ function parseCacheMessage(content: unknown): { cacheId?: string; tag?: string; 
   };
 }
 
+function firstMessage(body: unknown): { role?: unknown; content?: unknown } | undefined {
+  const b = body as { messages?: unknown } | null;
+  const messages = b && typeof b === "object" && Array.isArray(b.messages) ? (b.messages as unknown[]) : null;
+  return messages?.[0] as { role?: unknown; content?: unknown } | undefined;
+}
+
+/**
+ * Whether a chat request names a context cache (header or first `role: "cache"` message). Synchronous, so the
+ * chat route awaits resolveCacheUse only for the requests that use one (issue 18: a promise per request saved).
+ */
+export function namesContextCache(headers: Record<string, string | string[] | undefined>, body: unknown): boolean {
+  return headers["x-msh-context-cache"] !== undefined || firstMessage(body)?.role === "cache";
+}
+
 export async function resolveCacheUse(opts: {
   ctx: AppContext;
   key: KeyIdentity;
@@ -72,7 +86,7 @@ export async function resolveCacheUse(opts: {
   const header = opts.headers["x-msh-context-cache"];
   const b = opts.body as { messages?: unknown; tools?: unknown } | null;
   const messages = b && typeof b === "object" && Array.isArray(b.messages) ? (b.messages as unknown[]) : null;
-  const first = messages?.[0] as { role?: unknown; content?: unknown } | undefined;
+  const first = firstMessage(b);
   const byMessage = first?.role === "cache";
   if (header === undefined && !byMessage) return null;
   const { ctx, key } = opts;
