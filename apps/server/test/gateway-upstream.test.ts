@@ -7,6 +7,7 @@ import { EventEmitter } from "node:events";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import OpenAI from "openai";
@@ -96,6 +97,15 @@ function startUpstream(): Promise<http.Server> {
         res.end(`data: ${JSON.stringify({ error: { message: "engine crashed", type: "server_error" } })}\n\n`);
         return;
       }
+      if (model === "flood") {
+        // Far more than the sockets' buffers hold: a client that stops reading puts the gateway under backpressure.
+        const piece = chunk("up-1", { content: "x".repeat(4000) });
+        for (let i = 0; i < 5000 && !closed; i++) {
+          if (!res.write(piece)) await new Promise((r) => res.once("drain", r).once("close", r));
+        }
+        if (!closed) res.end("data: [DONE]\n\n");
+        return;
+      }
       for (const w of WORDS) {
         if (closed) return;
         res.write(chunk("up-1", { content: w }));
@@ -132,6 +142,7 @@ beforeAll(async () => {
       "kimi-latest": route("midfail"),
       "moonshot-v1-8k-vision-preview": route("ratelimited"),
       "kimi-k2-0711-preview": route("gone", { baseUrl: "http://127.0.0.1:1/v1" }),
+      "moonshot-v1-auto": route("flood"),
     }),
   );
   pipeline = new TestPipeline();
@@ -349,5 +360,25 @@ describe("OpenAI-compatible upstream adapter", () => {
       );
     }
     expect(closedEarly).toContain("slow");
+  });
+
+  it("settles a stream whose client stopped reading and then left, instead of waiting for a drain forever", async () => {
+    const settledBefore = pipeline.settled.length;
+    const socket = net.connect((t.app.server.address() as AddressInfo).port, "127.0.0.1");
+    const body = JSON.stringify({ model: "moonshot-v1-auto", messages, stream: true });
+    socket.write(
+      `POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${client.apiKey}\r\n` +
+        `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+    // Read the head and the first events, then stop reading: the gateway's writes back up.
+    await new Promise<void>((resolve) => socket.once("data", () => resolve()));
+    socket.pause();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(pipeline.settled.length).toBe(settledBefore);
+    socket.destroy();
+    await pipeline.waitForSettled(settledBefore + 1);
+    const s = pipeline.settled[pipeline.settled.length - 1]!;
+    expect(s.status).toBe("client_closed");
+    expect(s.usage.completionTokens).toBeGreaterThan(0);
   });
 });

@@ -180,8 +180,8 @@ export class BillJournal {
   /**
    * Lines of one event-loop turn leave in one write(2) at its end (setImmediate): under load many requests settle
    * in the same turn, and a write per line was a syscall per request (two per stream). Nobody is answered before
-   * the write: `append` resolves after it, and a stream's `open` line is queued before its first byte is (the SSE
-   * writer's cork is released by a later setImmediate).
+   * the write: `append` resolves after it (a stream's open and progress lines are only a crash's fallback, see
+   * `track`).
    */
   private buffered = "";
   private flushWaiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];

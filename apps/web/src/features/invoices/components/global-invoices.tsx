@@ -7,7 +7,7 @@ import { useTranslation } from "react-i18next";
 import { DateTimeCell } from "../../../components/console-kit/cells.tsx";
 import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
 import { money } from "../../../components/console-kit/money.ts";
-import { EmptyState, LoadingBlock } from "../../../components/console-kit/states.tsx";
+import { EmptyState, LoadError, LoadingBlock } from "../../../components/console-kit/states.tsx";
 import { useZodForm } from "../../../components/console-kit/use-zod-form.ts";
 import { FormError } from "../../../components/form-error.tsx";
 import { PageHeader } from "../../../components/page-header.tsx";
@@ -49,9 +49,25 @@ export function GlobalInvoices({ orgId }: { orgId: string }) {
           </Button>
         }
       />
-      {o && !o.verified ? <VerificationGate /> : null}
-      {info.data && !saved ? <Alert color="blue">{t("global.needInfo")}</Alert> : null}
-      {info.data ? <InfoForm orgId={orgId} info={saved} /> : <LoadingBlock />}
+      {/* The notices and the form appear together once both queries are known: a notice arriving later would push
+          the form down under a pointer or a cursor. */}
+      {o && info.data ? (
+        <>
+          {!o.verified ? <VerificationGate /> : null}
+          {!saved ? <Alert color="blue">{t("global.needInfo")}</Alert> : null}
+          <InfoForm orgId={orgId} info={saved} />
+        </>
+      ) : overview.isError || info.isError ? (
+        <LoadError
+          error={overview.error ?? info.error}
+          onRetry={() => {
+            if (overview.isError) void overview.refetch();
+            if (info.isError) void info.refetch();
+          }}
+        />
+      ) : (
+        <LoadingBlock />
+      )}
       <RecordsSection orgId={orgId} edition="global" />
       <OrderInvoices orgId={orgId} />
       {o && saved ? (

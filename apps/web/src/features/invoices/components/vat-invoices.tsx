@@ -7,7 +7,7 @@ import { useTranslation } from "react-i18next";
 import { columns } from "../../../components/console-kit/columns.tsx";
 import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
 import { FormDialog } from "../../../components/console-kit/form-dialog.tsx";
-import { EmptyState } from "../../../components/console-kit/states.tsx";
+import { EmptyState, LoadError, LoadingBlock } from "../../../components/console-kit/states.tsx";
 import { useDialogForm } from "../../../components/console-kit/use-zod-form.ts";
 import { PageHeader } from "../../../components/page-header.tsx";
 import { invoiceOverviewQuery, useCreateTitle, useInvalidateTitle } from "../api/invoices-api.ts";
@@ -39,9 +39,19 @@ export function VatInvoices({ orgId }: { orgId: string }) {
           </Button>
         }
       />
-      {o && !o.verified ? <VerificationGate /> : null}
-      {o?.verified && normalTitles.length === 0 ? <Alert color="blue">{t("needTitle")}</Alert> : null}
-      <TitlesSection orgId={orgId} titles={o?.titles} query={overview} onAdd={() => setAddingTitle(true)} />
+      {/* The notices above the titles depend on the overview: the titles and their Add button appear with them, so
+          nothing is pushed down under a pointer about to click it (a click on "Add title" was lost that way). */}
+      {o ? (
+        <>
+          {!o.verified ? <VerificationGate /> : null}
+          {o.verified && normalTitles.length === 0 ? <Alert color="blue">{t("needTitle")}</Alert> : null}
+          <TitlesSection orgId={orgId} titles={o.titles} query={overview} onAdd={() => setAddingTitle(true)} />
+        </>
+      ) : overview.isError ? (
+        <LoadError error={overview.error} onRetry={() => void overview.refetch()} />
+      ) : (
+        <LoadingBlock />
+      )}
       <RecordsSection orgId={orgId} edition="cn" />
       {o ? (
         <ApplyDialog
