@@ -10,11 +10,12 @@
  * CPU time per request. The medians over the rounds, and the current ÷ old ratio, are what to quote: both sides
  * run under the same conditions, so a busy machine moves both.
  *
- * `--interleave <cells>` keeps both servers running instead and alternates short cells between them (old,
+ * `--interleave <cells> [--together]` keeps both servers running instead and alternates short cells between them (old,
  * current, current, old, …; `--seconds` each, default 3), each side's CPU read once its last bill batch has
  * committed (1 s after the load stops). The ratio is the median over consecutive old/current pairs. On a VM whose
  * speed drifts by tens of percent from minute to minute, pairs seconds apart compare far better than rounds
- * minutes apart.
+ * minutes apart. `--together` loads both sides in the same seconds instead (two loads from this process, half the
+ * connections each is not applied: each side gets `--connections`), so even drift within seconds hits both alike.
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -158,8 +159,14 @@ async function interleaved(cells: number) {
       for (let i = 0; i < cells; i++) {
         const order = i % 2 ? (["current", "old"] as const) : (["old", "current"] as const);
         const pair = { old: { us: 0, rps: 0 }, current: { us: 0, rps: 0 } };
+        if (together) {
+          // Both loaded in the same seconds: whatever the VM does to one cell it does to the other.
+          // Each pair starts the other side's load first (the first one started was seen to get a little more).
+          const [a, b] = await Promise.all(order.map((side) => cell(side, stream, cellSeconds)));
+          pair[order[0]] = a!;
+          pair[order[1]] = b!;
+        } else for (const side of order) pair[side] = await cell(side, stream, cellSeconds);
         for (const side of order) {
-          pair[side] = await cell(side, stream, cellSeconds);
           us[side].push(pair[side].us);
           rps[side].push(pair[side].rps);
         }
@@ -183,6 +190,8 @@ async function interleaved(cells: number) {
 prepareOldTree();
 const upstream = await startProcess(tsScript("mock-upstream.ts", String(basePort)));
 const interleave = Number(flag("interleave", "0"));
+/** With --interleave: load both sides at the same time in every cell instead of one after the other. */
+const together = args.includes("--together");
 if (interleave > 0) {
   let lines: string[];
   try {
@@ -193,7 +202,7 @@ if (interleave > 0) {
   const load1 = fs.readFileSync("/proc/loadavg", "utf8").split(" ")[0];
   console.log(
     [
-      `A/B interleaved: ${sha}${sideFlags.old.length ? ` with ${sideFlags.old.join(" ")}` : ""} (old) vs the working tree${sideFlags.current.length ? ` with ${sideFlags.current.join(" ")}` : ""} (current), ${db}, ${connections} connections, ${interleave} pairs of ${flag("seconds", "3")} s cells per mode, load average ${load1} at the end.`,
+      `A/B interleaved: ${sha}${sideFlags.old.length ? ` with ${sideFlags.old.join(" ")}` : ""} (old) vs the working tree${sideFlags.current.length ? ` with ${sideFlags.current.join(" ")}` : ""} (current), ${db}, ${connections} connections, ${interleave} pairs of ${flag("seconds", "3")} s cells per mode${together ? " (both sides loaded at once)" : ""}, load average ${load1} at the end.`,
       "",
       "| measure | old (median) | current (median) | current ÷ old (median of pairs) |",
       "| --- | --- | --- | --- |",
