@@ -218,18 +218,16 @@ class UpstreamBatches implements AsyncIterableIterator<EngineEvent[]> {
     return { value: undefined, done: true };
   }
 
-  /** The step's own promise: an async wrapper awaiting it was one more turn of the microtask queue per read. */
-  next(): Promise<IteratorResult<EngineEvent[]>> {
-    const step = this.step();
-    step.catch(this.failed);
-    return step;
+  async next(): Promise<IteratorResult<EngineEvent[]>> {
+    try {
+      return await this.step();
+    } catch (e) {
+      this.phase = "done";
+      // Nobody reads the rest: abort it, or the paused upstream socket would hold its pool connection.
+      void this.body?.return?.();
+      throw e;
+    }
   }
-
-  private readonly failed = () => {
-    this.phase = "done";
-    // Nobody reads the rest: abort it, or the paused upstream socket would hold its pool connection.
-    void this.body?.return?.();
-  };
 
   private async step(): Promise<IteratorResult<EngineEvent[]>> {
     if (this.phase === "start") {
