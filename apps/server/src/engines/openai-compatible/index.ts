@@ -218,63 +218,63 @@ class UpstreamBatches implements AsyncIterableIterator<EngineEvent[]> {
     return { value: undefined, done: true };
   }
 
+  /**
+   * One async function per read: the failure handling is inside it rather than in a wrapper that awaited it (a
+   * promise and a resumption more per read, issue 18).
+   */
   async next(): Promise<IteratorResult<EngineEvent[]>> {
     try {
-      return await this.step();
+      if (this.phase === "start") {
+        const res = await this.engine.send(this.req, this.signal);
+        if (!this.req.stream) {
+          this.phase = "done";
+          let json: UpstreamBody;
+          try {
+            json = JSON.parse(await res.text()) as UpstreamBody;
+          } catch {
+            throw new EngineError("upstream", "The upstream model sent a response that is not JSON");
+          }
+          if (json.error) throw new EngineError("upstream", json.error.message ?? "upstream error");
+          return { value: fromCompletion(this.req, json), done: false };
+        }
+        this.body = res.chunks[Symbol.asyncIterator]();
+        this.finish = new Map();
+        this.produced = new Map();
+        this.choiceUsage = new Map();
+        this.phase = "stream";
+      }
+      if (this.phase === "done") return { value: undefined, done: true };
+      if (this.pendingError) throw this.pendingError;
+      const body = this.body!;
+      for (;;) {
+        let r: IteratorResult<string>;
+        try {
+          r = await body.next();
+        } catch (e) {
+          if (e instanceof EngineError || this.signal.aborted) throw e;
+          throw new EngineError("upstream", `The upstream stream broke: ${(e as Error).message}`, false);
+        }
+        if (this.signal.aborted) {
+          this.phase = "done";
+          return { value: undefined, done: true };
+        }
+        if (r.done) {
+          this.phase = "done";
+          return { value: this.last(), done: false };
+        }
+        // Read to the end even after [DONE]: leaving early aborts the upstream request, which costs the pooled
+        // connection its keep-alive.
+        if (this.sawDone && !this.pendingError) continue;
+        const batch = this.frames(r.value);
+        if (this.pendingError && !batch.length) throw this.pendingError;
+        // The events of this read leave together (one resumption of the chat core, one socket write).
+        if (batch.length) return { value: batch, done: false };
+      }
     } catch (e) {
       this.phase = "done";
       // Nobody reads the rest: abort it, or the paused upstream socket would hold its pool connection.
       void this.body?.return?.();
       throw e;
-    }
-  }
-
-  private async step(): Promise<IteratorResult<EngineEvent[]>> {
-    if (this.phase === "start") {
-      const res = await this.engine.send(this.req, this.signal);
-      if (!this.req.stream) {
-        this.phase = "done";
-        let json: UpstreamBody;
-        try {
-          json = JSON.parse(await res.text()) as UpstreamBody;
-        } catch {
-          throw new EngineError("upstream", "The upstream model sent a response that is not JSON");
-        }
-        if (json.error) throw new EngineError("upstream", json.error.message ?? "upstream error");
-        return { value: fromCompletion(this.req, json), done: false };
-      }
-      this.body = res.chunks[Symbol.asyncIterator]();
-      this.finish = new Map();
-      this.produced = new Map();
-      this.choiceUsage = new Map();
-      this.phase = "stream";
-    }
-    if (this.phase === "done") return { value: undefined, done: true };
-    if (this.pendingError) throw this.pendingError;
-    const body = this.body!;
-    for (;;) {
-      let r: IteratorResult<string>;
-      try {
-        r = await body.next();
-      } catch (e) {
-        if (e instanceof EngineError || this.signal.aborted) throw e;
-        throw new EngineError("upstream", `The upstream stream broke: ${(e as Error).message}`, false);
-      }
-      if (this.signal.aborted) {
-        this.phase = "done";
-        return { value: undefined, done: true };
-      }
-      if (r.done) {
-        this.phase = "done";
-        return { value: this.last(), done: false };
-      }
-      // Read to the end even after [DONE]: leaving early aborts the upstream request, which costs the pooled
-      // connection its keep-alive.
-      if (this.sawDone && !this.pendingError) continue;
-      const batch = this.frames(r.value);
-      if (this.pendingError && !batch.length) throw this.pendingError;
-      // The events of this read leave together (one resumption of the chat core, one socket write).
-      if (batch.length) return { value: batch, done: false };
     }
   }
 
