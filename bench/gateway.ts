@@ -42,6 +42,8 @@ const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 /** After each cell, before its CPU is read: the cell's last bill batch (500 ms window) commits and is counted. */
 const SETTLE_MS = 1000;
+/** Paired cells per Moonport target and mode (see throughputRun). */
+const PAIRS = Number(process.env.BENCH_PAIRS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 /** Requests per mode of the exactly-once check. */
 const EXACT = Number(process.env.BENCH_EXACT ?? 500);
@@ -120,6 +122,7 @@ async function startTargets(): Promise<{ upstream: Proc; targets: Target[]; skip
 async function throughputRun() {
   const { upstream, targets, skipped } = await startTargets();
   const results = new Map<string, Run[]>();
+  const paired = new Map<string, { floor: Run; target: Run }[]>();
   const billed = new Map<string, { answered: number; bills: number; requests: number }>();
   try {
     for (const stream of [false, true]) {
@@ -144,6 +147,36 @@ async function throughputRun() {
           results.set(key, [...(results.get(key) ?? []), r]);
           console.error(
             `round ${round + 1} ${t.name} ${stream ? "streaming" : "non-streaming"}: ${fmt(r.rps)} req/s, ${fmt(r.cpuPerRequestUs)} µs/req, ${r.errors} errors`,
+          );
+        }
+      }
+    }
+    // Paired cells: the floor and one Moonport target loaded in the same seconds, so whatever the VM does to one
+    // cell it does to the other (the sequential cells above compare figures seconds apart, and this VM's speed
+    // moves by tens of percent within seconds: their per-round ratios span 1.6–3.4 in one run).
+    const floor = targets.find((t) => t.name === "floor")!;
+    for (const stream of [false, true]) {
+      const body = chatBody(stream);
+      for (const t of targets.filter((x) => x.name === "pglite" || x.name === "postgres")) {
+        for (let i = 0; i < PAIRS; i++) {
+          const [f, m] = await Promise.all(
+            [floor, t].map((x) =>
+              load({
+                url: x.url,
+                body,
+                connections: CONNECTIONS,
+                duration: DURATION_S,
+                keys: x.keys,
+                headers: x.headers,
+                pid: x.proc.pid,
+                settleMs: SETTLE_MS,
+              }),
+            ),
+          );
+          const key = `paired/${t.name}/${stream}`;
+          paired.set(key, [...(paired.get(key) ?? []), { floor: f!, target: m! }]);
+          console.error(
+            `pair ${i + 1} ${t.name} ${stream ? "streaming" : "non-streaming"}: floor ${fmt(f!.cpuPerRequestUs)} µs/req, ${t.name} ${fmt(m!.cpuPerRequestUs)} (${fmt(m!.cpuPerRequestUs / f!.cpuPerRequestUs, 2)})`,
           );
         }
       }
@@ -210,6 +243,27 @@ async function throughputRun() {
       }
     }
   }
+  const pairedRows: string[] = [
+    "| target | mode | throughput ÷ floor (median of pairs) | CPU ÷ floor (median of pairs) | each pair's CPU ratio |",
+    "| --- | --- | --- | --- | --- |",
+  ];
+  const pairedVerdicts: string[] = [];
+  for (const stream of [false, true]) {
+    const mode = stream ? "streaming" : "non-streaming";
+    for (const t of targets.filter((x) => x.name === "pglite" || x.name === "postgres")) {
+      const pairs = paired.get(`paired/${t.name}/${stream}`) ?? [];
+      if (!pairs.length) continue;
+      const cpuRatios = pairs.map((p) => p.target.cpuPerRequestUs / p.floor.cpuPerRequestUs);
+      const tput = median(pairs.map((p) => p.target.rps / p.floor.rps));
+      const cpu = median(cpuRatios);
+      pairedRows.push(
+        `| ${t.label} | ${mode} | ${fmt(tput, 2)} | ${fmt(cpu, 2)} | ${cpuRatios.map((c) => fmt(c, 2)).join(", ")} |`,
+      );
+      pairedVerdicts.push(
+        `paired, ${t.label}, ${mode}: ${fmt(tput, 2)} × floor throughput, ${fmt(cpu, 2)} × floor CPU: ${tput >= 0.5 && cpu <= 2 ? "met" : "not met"}`,
+      );
+    }
+  }
   for (const [name, b] of billed) {
     verdicts.push(
       `${name}: ${2 * EXACT} requests sent after the cells (half streaming), ${b.answered} answered, ${b.bills} bill rows written for ${b.requests} distinct requests (${b.bills === 2 * EXACT && b.requests === 2 * EXACT ? "each billed exactly once" : "MISMATCH"}${b.answered < 2 * EXACT ? "; requests that timed out at the client are billed as client_closed" : ""})`,
@@ -224,7 +278,20 @@ async function throughputRun() {
       ? ['- Portkey\'s streaming answers `{"status":"failure"}` on Node 20 for every request (its errors column).']
       : []),
   ];
-  const block = [header, "", ...rows, "", ...notes].join("\n");
+  const pairedHeader = `Paired cells, the same run: the floor and one Moonport target loaded in the same ${DURATION_S} s (${PAIRS} pairs per target and mode, ${CONNECTIONS} connections each; both processes then share the two cores with the load generator, so the absolute figures are not those of the table above, only the ratios are comparable).`;
+  const block = [
+    header,
+    "",
+    ...rows,
+    "",
+    ...notes,
+    "",
+    pairedHeader,
+    "",
+    ...pairedRows,
+    "",
+    ...pairedVerdicts.map((v) => `- ${v}`),
+  ].join("\n");
   console.log(block);
   writeReadme("results", block);
 }
