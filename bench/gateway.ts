@@ -119,6 +119,24 @@ async function startTargets(): Promise<{ upstream: Proc; targets: Target[]; skip
   return { upstream, targets, skipped };
 }
 
+/** One measured cell: `CONNECTIONS` connections for `DURATION_S`, the target's CPU read `SETTLE_MS` after. */
+function cell(t: Target, body: string): Promise<Run> {
+  return load({
+    url: t.url,
+    body,
+    connections: CONNECTIONS,
+    duration: DURATION_S,
+    keys: t.keys,
+    headers: t.headers,
+    pid: t.proc.pid,
+    settleMs: SETTLE_MS,
+  });
+}
+
+const isMoonport = (t: Target) => t.name === "pglite" || t.name === "postgres";
+/** Issue 18's goal: at least half the floor's throughput at no more than twice its CPU per request. */
+const meetsGoal = (throughputRatio: number, cpuRatio: number) => throughputRatio >= 0.5 && cpuRatio <= 2;
+
 async function throughputRun() {
   const { upstream, targets, skipped } = await startTargets();
   const results = new Map<string, Run[]>();
@@ -133,16 +151,7 @@ async function throughputRun() {
       for (let round = 0; round <= ROUNDS; round++) {
         // The last pass is the closing floor cell only (the later bracket of the last round).
         for (const t of round < ROUNDS ? targets : targets.filter((x) => x.name === "floor")) {
-          const r = await load({
-            url: t.url,
-            body,
-            connections: CONNECTIONS,
-            duration: DURATION_S,
-            keys: t.keys,
-            headers: t.headers,
-            pid: t.proc.pid,
-            settleMs: SETTLE_MS,
-          });
+          const r = await cell(t, body);
           const key = `${round < ROUNDS ? t.name : "floor-close"}/${stream}`;
           results.set(key, [...(results.get(key) ?? []), r]);
           console.error(
@@ -157,22 +166,9 @@ async function throughputRun() {
     const floor = targets.find((t) => t.name === "floor")!;
     for (const stream of [false, true]) {
       const body = chatBody(stream);
-      for (const t of targets.filter((x) => x.name === "pglite" || x.name === "postgres")) {
+      for (const t of targets.filter(isMoonport)) {
         for (let i = 0; i < PAIRS; i++) {
-          const [f, m] = await Promise.all(
-            [floor, t].map((x) =>
-              load({
-                url: x.url,
-                body,
-                connections: CONNECTIONS,
-                duration: DURATION_S,
-                keys: x.keys,
-                headers: x.headers,
-                pid: x.proc.pid,
-                settleMs: SETTLE_MS,
-              }),
-            ),
-          );
+          const [f, m] = await Promise.all([cell(floor, body), cell(t, body)]);
           const key = `paired/${t.name}/${stream}`;
           paired.set(key, [...(paired.get(key) ?? []), { floor: f!, target: m! }]);
           console.error(
@@ -235,8 +231,8 @@ async function throughputRun() {
       rows.push(
         `| ${t.label} | ${mode} | ${fmt(r.rps)} | ${t.name === "floor" ? "1" : fmt(tput, 2)} | ${fmt(r.cpuPerRequestUs)} | ${t.name === "floor" ? "1" : `${fmt(cpu, 2)} (${cpuRatios.map((c) => fmt(c, 2)).join(", ")})`} | ${fmt(r.p50)} / ${fmt(r.p99)} | ${r.errors}${failed ? " (fails)" : ""} |`,
       );
-      if (t.name === "pglite" || t.name === "postgres") {
-        const met = tput >= 0.5 && cpu <= 2;
+      if (isMoonport(t)) {
+        const met = meetsGoal(tput, cpu);
         verdicts.push(
           `${t.label}, ${mode}: ${fmt(tput, 2)} × floor throughput (goal ≥ 0.5), ${fmt(cpu, 2)} × floor CPU (goal ≤ 2): ${met ? "met" : "not met"}`,
         );
@@ -250,7 +246,7 @@ async function throughputRun() {
   const pairedVerdicts: string[] = [];
   for (const stream of [false, true]) {
     const mode = stream ? "streaming" : "non-streaming";
-    for (const t of targets.filter((x) => x.name === "pglite" || x.name === "postgres")) {
+    for (const t of targets.filter(isMoonport)) {
       const pairs = paired.get(`paired/${t.name}/${stream}`) ?? [];
       if (!pairs.length) continue;
       const cpuRatios = pairs.map((p) => p.target.cpuPerRequestUs / p.floor.cpuPerRequestUs);
@@ -260,7 +256,7 @@ async function throughputRun() {
         `| ${t.label} | ${mode} | ${fmt(tput, 2)} | ${fmt(cpu, 2)} | ${cpuRatios.map((c) => fmt(c, 2)).join(", ")} |`,
       );
       pairedVerdicts.push(
-        `paired, ${t.label}, ${mode}: ${fmt(tput, 2)} × floor throughput, ${fmt(cpu, 2)} × floor CPU: ${tput >= 0.5 && cpu <= 2 ? "met" : "not met"}`,
+        `paired, ${t.label}, ${mode}: ${fmt(tput, 2)} × floor throughput, ${fmt(cpu, 2)} × floor CPU: ${meetsGoal(tput, cpu) ? "met" : "not met"}`,
       );
     }
   }

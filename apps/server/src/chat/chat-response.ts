@@ -168,6 +168,11 @@ export function completionBody(meta: ResponseMeta, tally: ChatTally, promptFallb
   };
 }
 
+/** How a written-out chunk closes: with `"usage":null` when the client asked for the usage chunk (include_usage). */
+function chunkEnd(usageNull: boolean): string {
+  return usageNull ? ',"usage":null}' : "}";
+}
+
 /** Serialises one SSE event. The JSON prefix is built once per request to keep per-chunk work small. */
 export class ChunkWriter {
   private readonly head: string;
@@ -182,14 +187,14 @@ export class ChunkWriter {
 
   /** The first chunk of a choice: role and empty content (api-compat §2.8). Written out: one per stream. */
   roleChunk(index: number, usageNull: boolean): string {
-    const tail = usageNull ? ',"usage":null}' : "}";
+    const tail = chunkEnd(usageNull);
     return `data: ${this.head}[{"index":${index},"delta":{"role":"assistant","content":""},"finish_reason":null}]${tail}\n\n`;
   }
 
   delta(ev: Extract<EngineEvent, { type: "delta" }>, usageNull: boolean): string {
     // Most chunks carry only text: the same bytes as the general case below, without building the objects.
     if (ev.content && !ev.reasoning && ev.toolCalls === undefined && Number.isInteger(ev.choice)) {
-      const tail = usageNull ? ',"usage":null}' : "}";
+      const tail = chunkEnd(usageNull);
       return `data: ${this.head}[{"index":${ev.choice},"delta":{"content":${JSON.stringify(ev.content)}},"finish_reason":null}]${tail}\n\n`;
     }
     const delta: ChatCompletionChunkDelta = {};
@@ -211,7 +216,7 @@ export class ChunkWriter {
    * wireUsageJson's text.
    */
   finish(index: number, reason: FinishReason, usage: string, usageNull: boolean): string {
-    const tail = usageNull ? ',"usage":null}' : "}";
+    const tail = chunkEnd(usageNull);
     return `data: ${this.head}[{"index":${index},"delta":{},"finish_reason":"${reason}","usage":${usage}}]${tail}\n\n`;
   }
 

@@ -87,15 +87,19 @@ export class Accounts {
   orgIfReady(orgId: string): OrgView | undefined {
     const view = this.orgs.get(orgId);
     if (!view) return undefined;
-    if (Date.now() - view.loadedAt > REFRESH_MS && !view.refreshing) {
-      view.refreshing = this.refreshOrg(view)
-        .catch(this.onError)
-        .finally(() => {
-          view.refreshing = undefined;
-        });
-    }
+    if (Date.now() - view.loadedAt > REFRESH_MS && !view.refreshing)
+      this.refreshInBackground(view, () => this.refreshOrg(view));
     // Evicted (a recharge or status change in the console): the next decision waits for the database.
     return view.loadedAt === 0 && view.refreshing ? undefined : view;
+  }
+
+  /** Starts `refresh` of a view that decisions keep using meanwhile; `view.refreshing` is set until it ends. */
+  private refreshInBackground(view: { refreshing?: Promise<void> }, refresh: () => Promise<void>) {
+    view.refreshing = refresh()
+      .catch(this.onError)
+      .finally(() => {
+        view.refreshing = undefined;
+      });
   }
 
   async org(orgId: string): Promise<OrgView> {
@@ -120,11 +124,7 @@ export class Accounts {
     if (!view) return undefined;
     const now = Date.now();
     if ((now - view.loadedAt > REFRESH_MS || now >= view.nextDay) && !view.refreshing) {
-      view.refreshing = this.refreshProject(view)
-        .catch(this.onError)
-        .finally(() => {
-          view.refreshing = undefined;
-        });
+      this.refreshInBackground(view, () => this.refreshProject(view));
     }
     // A new day must not be judged by yesterday's spend: wait for the refresh at the boundary.
     return (now >= view.nextDay || view.loadedAt === 0) && view.refreshing ? undefined : view;

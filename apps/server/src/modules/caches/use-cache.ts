@@ -63,9 +63,12 @@ function parseCacheMessage(content: unknown): { cacheId?: string; tag?: string; 
   };
 }
 
-function firstMessage(body: unknown): { role?: unknown; content?: unknown } | undefined {
+function messagesOf(body: unknown): unknown[] | null {
   const b = body as { messages?: unknown } | null;
-  const messages = b && typeof b === "object" && Array.isArray(b.messages) ? (b.messages as unknown[]) : null;
+  return b && typeof b === "object" && Array.isArray(b.messages) ? (b.messages as unknown[]) : null;
+}
+
+function firstMessage(messages: unknown[] | null): { role?: unknown; content?: unknown } | undefined {
   return messages?.[0] as { role?: unknown; content?: unknown } | undefined;
 }
 
@@ -74,7 +77,7 @@ function firstMessage(body: unknown): { role?: unknown; content?: unknown } | un
  * chat route awaits resolveCacheUse only for the requests that use one (issue 18: a promise per request saved).
  */
 export function namesContextCache(headers: Record<string, string | string[] | undefined>, body: unknown): boolean {
-  return headers["x-msh-context-cache"] !== undefined || firstMessage(body)?.role === "cache";
+  return headers["x-msh-context-cache"] !== undefined || firstMessage(messagesOf(body))?.role === "cache";
 }
 
 export async function resolveCacheUse(opts: {
@@ -85,8 +88,8 @@ export async function resolveCacheUse(opts: {
 }): Promise<CacheUse | null> {
   const header = opts.headers["x-msh-context-cache"];
   const b = opts.body as { messages?: unknown; tools?: unknown } | null;
-  const messages = b && typeof b === "object" && Array.isArray(b.messages) ? (b.messages as unknown[]) : null;
-  const first = firstMessage(b);
+  const messages = messagesOf(b);
+  const first = firstMessage(messages);
   const byMessage = first?.role === "cache";
   if (header === undefined && !byMessage) return null;
   const { ctx, key } = opts;
