@@ -10,6 +10,7 @@ import { schema } from "@moonport/db";
 import { and, eq, isNotNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { grantBalance } from "../src/modules/billing/grant-balance.ts";
+import { prepareCache } from "../src/modules/caches/cache-jobs.ts";
 import { createApiKey } from "../src/modules/keys/create-api-key.ts";
 import { addOrgMember, signUp } from "./console-helpers.ts";
 import { seedAccount } from "./gateway-fixtures.ts";
@@ -460,5 +461,37 @@ describe("context caching API", () => {
       .from(schema.requestBills)
       .where(and(eq(schema.requestBills.orgId, other.orgId), isNotNull(schema.requestBills.contextCacheId)));
     expect(rows).toHaveLength(0);
+  });
+
+  it("bills a creation once when its preparation is retried later (a crash between the bill and the state)", async () => {
+    const created = await api("POST", "/caching", { model: "moonshot-v1", messages: [SYSTEM, DOC] });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const id = created.body.id as string;
+    await t.ctx.jobs.runDue();
+    const creations = async () =>
+      (await bills({ cache: id })).filter((b) => b.productName === "context_cache_creation");
+    expect(await creations()).toHaveLength(1);
+    const cash = async () =>
+      (
+        await t.ctx.db
+          .select({ cash: schema.organizations.cashBalance })
+          .from(schema.organizations)
+          .where(eq(schema.organizations.id, account.orgId))
+      )[0]!.cash;
+    const before = await cash();
+    // As if the process had died after committing the creation's bill and before recording it on the cache.
+    await t.ctx.db
+      .update(schema.contextCaches)
+      .set({ status: "pending", creationBilled: false })
+      .where(eq(schema.contextCaches.id, id));
+    const saved = now;
+    now += 90_000;
+    try {
+      await prepareCache(t.ctx, id);
+    } finally {
+      now = saved;
+    }
+    expect(await creations()).toHaveLength(1);
+    expect(await cash()).toBe(before);
   });
 });

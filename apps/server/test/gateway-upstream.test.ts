@@ -14,6 +14,7 @@ import OpenAI from "openai";
 import { Client } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countTokens } from "../src/chat/tokenizer.ts";
+import { liveAbortListeners } from "../src/lib/abort-listeners.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 import { FIXTURE_DOCS } from "./support/fixtures.ts";
 import { TestPipeline } from "./support/test-pipeline.ts";
@@ -292,8 +293,9 @@ describe("OpenAI-compatible upstream adapter", () => {
 
   it("keeps no abort listeners behind on a keep-alive connection (answers, streams, retries, failures)", async () => {
     // /v1 builds one abort signal per connection (chat/send-chat-run.ts abortOnDisconnect): whatever listens to
-    // it for a request must stop when that request ends, or a busy connection would collect listeners until
-    // Node warns of a leak (more than 10 on one signal).
+    // it for a request must stop when that request ends, or a busy connection would collect listeners (in
+    // lib/abort-listeners.ts, or on the signal itself until Node warns of a leak: more than 10 on one signal).
+    const listening = liveAbortListeners();
     const warnings: string[] = [];
     const onWarning = (w: Error) => {
       if (w.name === "MaxListenersExceededWarning") warnings.push(w.message);
@@ -321,6 +323,7 @@ describe("OpenAI-compatible upstream adapter", () => {
       expect((await post("kimi-k2-0905-preview", false)).status).toBe(400);
       await new Promise((r) => setImmediate(r));
       expect(warnings).toEqual([]);
+      expect(liveAbortListeners()).toBe(listening);
     } finally {
       process.off("warning", onWarning);
       await conn.close();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { newId, newTimeOrderedId } from "./ids.ts";
+import { newId, newTimeOrderedId, timeOfOrderedId } from "./ids.ts";
 
 describe("newTimeOrderedId", () => {
   it("has newId's shape and sorts in the order the ids were made, even thousands in one millisecond", () => {
@@ -26,5 +26,24 @@ describe("newTimeOrderedId", () => {
     const ms = [...id.slice(5, 14)].reduce((n, c) => n * 32 + "0123456789abcdefghijklmnopqrstuv".indexOf(c), 0);
     expect(ms).toBeGreaterThanOrEqual(before);
     expect(ms).toBeLessThan(before + 2000);
+    expect(timeOfOrderedId(id)).toBe(ms);
+  });
+
+  it("gives its time back through timeOfOrderedId, and null for anything that is not such an id", () => {
+    const before = Date.now();
+    const at = timeOfOrderedId(newTimeOrderedId("req"));
+    expect(at).toBeGreaterThanOrEqual(before);
+    expect(at).toBeLessThanOrEqual(Date.now());
+    for (const bad of [
+      "",
+      "req_",
+      "req_0123456789",
+      "req_0123456789abcdefghijk",
+      "REQ_0123456789abcdefghij",
+      "req_0123456789abcdefghiz",
+      "0123456789abcdefghij",
+    ]) {
+      expect(timeOfOrderedId(bad)).toBeNull();
+    }
   });
 });

@@ -55,6 +55,18 @@ export function newTimeOrderedId(prefix: string): string {
   return `${prefix}_${base32Fixed(lastMs, 9)}${base32Fixed(seqInMs, 2)}${randomString(9, BASE32)}`;
 }
 
+/**
+ * When a newTimeOrderedId was made (epoch ms), or null for anything else: lets a lookup by such an id start its
+ * time range there (request_bills is keyed by organization and time).
+ */
+export function timeOfOrderedId(id: string): number | null {
+  const m = /^[a-z]+_([0-9a-v]{9})[0-9a-v]{11}$/.exec(id);
+  if (!m) return null;
+  let ms = 0;
+  for (const c of m[1]!) ms = ms * 32 + BASE32.indexOf(c);
+  return ms;
+}
+
 /** `n` in exactly `digits` base32 digits, most significant first (so text order is numeric order). */
 function base32Fixed(n: number, digits: number): string {
   let out = "";

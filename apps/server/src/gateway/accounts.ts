@@ -281,17 +281,15 @@ export class Accounts {
     let daySpent = 0n;
     let monthSpent = 0n;
     if (p.dailyBudget !== null || p.monthlyBudget !== null) {
+      // At most 31 rows (project_spend_days), whatever the project's traffic.
       const [s] = await this.db
         .select({
-          day: sql<string>`coalesce(sum(${schema.requestBills.consumption}) filter (where ${schema.requestBills.createdAt} >= ${new Date(periods.day).toISOString()}::timestamptz), 0)`,
-          month: sql<string>`coalesce(sum(${schema.requestBills.consumption}), 0)`,
+          day: sql<string>`coalesce(sum(${schema.projectSpendDays.consumption}) filter (where ${schema.projectSpendDays.day} >= ${periods.date}), 0)`,
+          month: sql<string>`coalesce(sum(${schema.projectSpendDays.consumption}), 0)`,
         })
-        .from(schema.requestBills)
+        .from(schema.projectSpendDays)
         .where(
-          and(
-            eq(schema.requestBills.projectId, projectId),
-            gte(schema.requestBills.createdAt, new Date(periods.month)),
-          ),
+          and(eq(schema.projectSpendDays.projectId, projectId), gte(schema.projectSpendDays.day, periods.monthDate)),
         );
       daySpent = BigInt(s?.day ?? 0);
       monthSpent = BigInt(s?.month ?? 0);

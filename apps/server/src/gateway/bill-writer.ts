@@ -2,11 +2,13 @@
  * Commits journaled bills to the database in batches, off the request path. One transaction per batch: the
  * billing core (modules/billing/charge-organizations.ts) locks the organizations, allocates every charge to
  * vouchers then cash and writes balances and ledger entries; this file writes the bill rows and the keys' last-used
- * time. Lines already in request_bills are skipped, which makes replaying a journal harmless.
+ * time and the projects' daily spend. Lines already in request_bills are skipped, which makes replaying a journal
+ * harmless.
  */
 import { type CopyColumn, type CopyValue, copyRowsPglite, type Db, schema } from "@moonport/db";
 import { inArray, type SQL, sql } from "drizzle-orm";
 import { chargeOrganizations, type UsageCharge } from "../modules/billing/charge-organizations.ts";
+import { ProjectSpend } from "../modules/billing/project-spend.ts";
 import type { CommittedCharge } from "./accounts.ts";
 import type { JournalEntry } from "./journal.ts";
 
@@ -144,13 +146,17 @@ export async function commitEntries(
 ): Promise<CommittedCharge[]> {
   if (!items.length) return [];
   return db.transaction(async (tx) => {
-    const lineIds = items.flatMap((i) => (i.fresh ? [] : i.entry.lines.map((l) => l.id)));
+    // A line is always written with the time it was journaled with, so a committed one is found by its key.
+    const keys = items.flatMap((i) =>
+      i.fresh ? [] : i.entry.lines.map((l) => [i.entry.orgId, new Date(i.entry.createdAt).toISOString(), l.id]),
+    );
     const existing = new Set<string>();
-    if (lineIds.length) {
-      // The ids travel as one JSON parameter: building a statement with one parameter per id costs more CPU than
+    if (keys.length) {
+      // The keys travel as one JSON parameter: building a statement with parameters per key costs more CPU than
       // running it.
       const present = await tx.execute(
-        sql`select id from ${schema.requestBills} where id in (select json_array_elements_text(${JSON.stringify(lineIds)}::json))`,
+        sql`select b.id from json_array_elements(${JSON.stringify(keys)}::json) as k
+          join ${schema.requestBills} as b on b.org_id = k->>0 and b.created_at = (k->>1)::timestamptz and b.id = k->>2`,
       );
       for (const r of rowsOf<{ id: string }>(present)) existing.add(r.id);
     }
@@ -199,7 +205,8 @@ export async function commitEntries(
     // The bill rows (unless copied after it) and the keys' last use go in the billing core's one write statement
     // (with the balances and the ledger): two statements fewer per batch.
     const bills: BillRow[] = [];
-    await chargeOrganizations(tx, charges, (allocations) => {
+    await chargeOrganizations(tx, charges, (allocations, editions) => {
+      const spend = new ProjectSpend();
       let k = 0;
       for (const list of byOrg.values()) {
         for (const { entry, local } of list) {
@@ -232,6 +239,7 @@ export async function commitEntries(
               createdAt,
             });
           }
+          spend.add(entry.projectId, entry.createdAt, editions.get(entry.orgId), entryCash + entryVoucher);
           result.push({
             orgId: entry.orgId,
             projectId: entry.projectId,
@@ -244,7 +252,8 @@ export async function commitEntries(
           });
         }
       }
-      return rows === "copy" ? [touchKeys] : [insertBillsSql(bills), touchKeys];
+      const writes = [touchKeys, ...spend.upsert()];
+      return rows === "copy" ? writes : [insertBillsSql(bills), ...writes];
     });
     if (rows === "copy") await copyRowsPglite(tx, "request_bills", BILL_COLUMNS, bills.map(billValues));
     return result;

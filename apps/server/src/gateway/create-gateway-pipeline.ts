@@ -37,8 +37,10 @@ export interface GatewayPipelineHandle extends GatewayPipeline {
   /** Resolves when journals left by dead instances have been settled. */
   ready: Promise<void>;
   /**
-   * Journals and queues bill lines outside a chat run (context cache creation and storage). An entry whose line
-   * ids were committed before is skipped, so a job may retry with the same ids. Committed later, in the batch.
+   * Journals and queues bill lines outside a chat run (context cache creation and storage). An entry whose lines
+   * were committed before is skipped, so a job may retry: with the same line ids **and the same `createdAt`**
+   * (request_bills is keyed by organization, time and id), so derive both from what is billed, never from the
+   * clock of the attempt. Committed later, in the batch.
    */
   charge(req: ChargeRequest): Promise<void>;
   /**
@@ -195,8 +197,11 @@ export function createGatewayPipeline(ctx: AppContext): GatewayPipelineHandle {
   })();
   ready.catch(onError);
 
-  /** Journals an entry and queues it for the batch commit; its amount counts for admission at once. */
-  async function record(entry: JournalEntry) {
+  /**
+   * Journals an entry and queues it for the batch commit; its amount counts for admission at once. `fresh`: its
+   * line ids were made just now (a chat run's), so the commit need not look for them.
+   */
+  async function record(entry: JournalEntry, fresh: boolean) {
     const amount = entry.lines.reduce((s, l) => s + BigInt(l.consumption), 0n);
     // Counted for admission at once, before the disk or the database has it.
     accounts.addUncommitted(entry.orgId, entry.projectId, amount);
@@ -205,7 +210,7 @@ export function createGatewayPipeline(ctx: AppContext): GatewayPipelineHandle {
     } catch (err) {
       log.error({ err, requestId: entry.requestId }, "bill journal write failed; committing without it");
     }
-    writer.enqueue({ entry, local: true, fresh: true });
+    writer.enqueue({ entry, local: true, fresh });
   }
 
   return {
@@ -339,14 +344,15 @@ export function createGatewayPipeline(ctx: AppContext): GatewayPipelineHandle {
           createdAt: now,
           lines,
         };
-        await record(entry);
+        await record(entry, true);
       } catch (err) {
         log.error({ err, requestId: admission.requestId }, "settle failed");
       }
     },
 
     async charge(req) {
-      await record({ ...req, status: "ok", latencyMs: 0 });
+      // A job's ids are derived from what it bills and may have been committed by an earlier attempt: checked.
+      await record({ ...req, status: "ok", latencyMs: 0 }, false);
     },
 
     flush(maxWaitMs) {

@@ -18,6 +18,8 @@ export interface LocalDateTime extends LocalDate {
   second: number;
 }
 
+const pad = (n: number) => String(n).padStart(2, "0");
+
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function formatter(timeZone: string) {
@@ -98,14 +100,20 @@ export interface Periods {
   day: number;
   month: number;
   nextDay: number;
+  /** The local date of the instant and the first of its month, "YYYY-MM-DD" (project_spend_days keys). */
+  date: string;
+  monthDate: string;
 }
 
 function computePeriods(now: number, timeZone: string): Periods {
   const today = localDateTime(now, timeZone);
+  const month = `${today.year}-${pad(today.month)}`;
   return {
     day: startOfLocalDay(today, timeZone),
     month: startOfLocalDay({ year: today.year, month: today.month, day: 1 }, timeZone),
     nextDay: startOfLocalDay(nextLocalDate(today), timeZone),
+    date: `${month}-${pad(today.day)}`,
+    monthDate: `${month}-01`,
   };
 }
 
@@ -147,8 +155,6 @@ function parseClock(at: string): [number, number] {
 }
 
 // ─── console periods: local wall-clock bounds for SQL ──────────────────────────────────────────────────────────
-
-const pad = (n: number) => String(n).padStart(2, "0");
 
 export function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();

@@ -9,6 +9,7 @@ import { Pool, errors as undiciErrors } from "undici";
 import { countTokens } from "../../chat/tokenizer.ts";
 import type { ChatRequest } from "../../chat/types.ts";
 import type { UpstreamRoute } from "../../env.ts";
+import { listenAbort } from "../../lib/abort-listeners.ts";
 import { type Engine, type EngineContext, EngineError, type EngineEvent, type FinishReason } from "../types.ts";
 import { textDelta } from "./text-delta.ts";
 import { callUpstream, type UpstreamCall } from "./upstream-call.ts";
@@ -438,18 +439,17 @@ function spread(counted: number[], total: number | undefined): number[] {
 /** The wait before a retry; its abort listener goes when the wait ends (the signal may outlive the request). */
 function backoff(attempt: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    const onAbort = () => {
+    const unlisten = listenAbort(signal, () => {
       clearTimeout(t);
       reject(signal.reason);
-    };
+    });
     const t = setTimeout(
       () => {
-        signal.removeEventListener("abort", onAbort);
+        unlisten();
         resolve();
       },
       50 * 4 ** attempt,
     );
-    signal.addEventListener("abort", onAbort, { once: true });
   });
 }
 

@@ -10,6 +10,7 @@
  */
 import { StringDecoder } from "node:string_decoder";
 import type { Dispatcher } from "undici";
+import { listenAbort } from "../../lib/abort-listeners.ts";
 
 export interface UpstreamRequest {
   path: string;
@@ -50,14 +51,14 @@ class CallHandler implements AsyncIterator<string> {
   private onHead: { resolve: (c: CallHandler) => void; reject: (e: unknown) => void } | null;
   /** `text()` is waiting for the whole body: chunks only queue up until the end (no delivery per read). */
   private whole: { resolve: (text: string) => void; reject: (e: unknown) => void } | null = null;
-  private readonly onAbort = () => this.abortFn?.(this.signal.reason);
+  private readonly unlisten: () => void;
 
   constructor(
     private readonly signal: AbortSignal,
     onHead: { resolve: (c: CallHandler) => void; reject: (e: unknown) => void },
   ) {
     this.onHead = onHead;
-    signal.addEventListener("abort", this.onAbort, { once: true });
+    this.unlisten = listenAbort(signal, () => this.abortFn?.(this.signal.reason));
   }
 
   // ---- undici's handler callbacks ----
@@ -162,7 +163,7 @@ class CallHandler implements AsyncIterator<string> {
     if (this.ended) return;
     this.ended = true;
     this.error = err;
-    this.signal.removeEventListener("abort", this.onAbort);
+    this.unlisten();
     const whole = this.whole;
     if (whole) {
       this.whole = null;

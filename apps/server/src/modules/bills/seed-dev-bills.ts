@@ -1,6 +1,7 @@
 import { newId, schema } from "@moonport/db";
 import { and, eq, gte } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import { ProjectSpend } from "../billing/project-spend.ts";
 import type { OrgAccess } from "../orgs/access.ts";
 
 /**
@@ -17,13 +18,17 @@ export async function seedDevBills(opts: { ctx: AppContext; access: OrgAccess; m
     .where(and(eq(schema.requestBills.orgId, opts.access.org.id), gte(schema.requestBills.createdAt, since)));
   if (!rows.length) return 0;
   const day = new Date(`${opts.month}-15T04:00:00Z`);
-  await db.insert(schema.requestBills).values(
-    rows.map((r, i) => ({
-      ...r,
-      id: newId("bl"),
-      requestId: `${r.requestId}-seed`,
-      createdAt: new Date(day.getTime() + i * 1000),
-    })),
-  );
+  const copies = rows.map((r, i) => ({
+    ...r,
+    id: newId("bl"),
+    requestId: `${r.requestId}-seed`,
+    createdAt: new Date(day.getTime() + i * 1000),
+  }));
+  const spend = new ProjectSpend();
+  for (const c of copies) spend.add(c.projectId, c.createdAt.getTime(), opts.access.org.edition, c.consumption);
+  await db.transaction(async (tx) => {
+    await tx.insert(schema.requestBills).values(copies);
+    for (const upsert of spend.upsert()) await tx.execute(upsert);
+  });
   return rows.length;
 }

@@ -3,8 +3,9 @@
  *  - `caching.prepare` (one-off per cache): pending → ready, billing the creation once;
  *  - `caching.storage` (every minute, one run per occurrence across instances): bills each started minute of every
  *    ready cache, then marks expired caches inactive.
- * Every line has an id derived from the cache and the minute it pays for, and the writer skips ids it committed
- * before, so a retried or concurrent run never bills twice; counters move only after the lines are committed.
+ * Every line has an id and a time derived from the cache and the minute it pays for, and the writer skips lines it
+ * committed before, so a retried or concurrent run never bills twice; counters move only after the lines are
+ * committed.
  */
 import type { Currency } from "@moonport/contracts";
 import { schema } from "@moonport/db";
@@ -32,6 +33,7 @@ const billingColumns = {
   storageMinutesBilled: cc.storageMinutesBilled,
   creationBilled: cc.creationBilled,
   deletedAt: cc.deletedAt,
+  createdAt: cc.createdAt,
 };
 type CacheRow = Pick<typeof cc.$inferSelect, keyof typeof billingColumns>;
 const MINUTE = 60_000;
@@ -114,7 +116,8 @@ export async function prepareCache(ctx: AppContext, cacheId: string): Promise<vo
       orgId: row.orgId,
       projectId: row.projectId,
       apiKeyId: row.apiKeyId,
-      createdAt: now.getTime(),
+      // Dated when the cache was created, not when this attempt runs: a retry must write the same bill key.
+      createdAt: row.createdAt.getTime(),
       lines: [
         line(
           row,

@@ -1,13 +1,15 @@
 import { isPlaygroundKeyId, type PlaygroundRunBill } from "@moonport/contracts";
-import { schema } from "@moonport/db";
-import { and, eq } from "drizzle-orm";
+import { schema, timeOfOrderedId } from "@moonport/db";
+import { and, eq, gte } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { AppError } from "../../lib/app-error.ts";
 import type { OrgAccess, ProjectAccess } from "../orgs/access.ts";
 
 /**
  * What a playground run of the caller was billed: the bill rows of its request id, summed. The bill writer
- * commits in batches, so it is drained first; the answer is then exactly what the project's bills show.
+ * commits in batches, so it is drained first; the answer is then exactly what the project's bills show. A run's
+ * request id is time-ordered (newTimeOrderedId), and its lines were settled after it started: the lookup is a
+ * range of the organization's timeline from then, not a scan of its history.
  */
 export async function getPlaygroundRunBill(opts: {
   ctx: AppContext;
@@ -15,12 +17,22 @@ export async function getPlaygroundRunBill(opts: {
   project: ProjectAccess;
   requestId: string;
 }): Promise<PlaygroundRunBill> {
+  const startedAt = timeOfOrderedId(opts.requestId);
+  if (startedAt === null) throw new AppError("not_found");
   await opts.ctx.gateway.flush();
   const rb = schema.requestBills;
   const rows = await opts.ctx.db
     .select()
     .from(rb)
-    .where(and(eq(rb.requestId, opts.requestId), eq(rb.projectId, opts.project.project.id)));
+    .where(
+      and(
+        eq(rb.orgId, opts.access.org.id),
+        // A minute's slack for clocks: the run and its settle happen on one instance, but nothing depends on it.
+        gte(rb.createdAt, new Date(startedAt - 60_000)),
+        eq(rb.requestId, opts.requestId),
+        eq(rb.projectId, opts.project.project.id),
+      ),
+    );
   const own = rows.filter((r) => r.apiKeyId === playgroundKeyId(opts.access.userId) && isPlaygroundKeyId(r.apiKeyId));
   if (!own.length) throw new AppError("not_found");
   return {

@@ -11,7 +11,7 @@ import {
   ProjectParams,
   UpdatePlaygroundSessionRequest,
 } from "@moonport/contracts";
-import { newId } from "@moonport/db";
+import { newTimeOrderedId } from "@moonport/db";
 import { GatewayError } from "../../chat/errors.ts";
 import { abortOnClose, sendChatRun } from "../../chat/send-chat-run.ts";
 import type { AppContext } from "../../context.ts";
@@ -42,7 +42,8 @@ export default async function playgroundRoutes(app: App, ctx: AppContext) {
       schema: { params: ProjectParams, body: PlaygroundChatRequest },
     },
     async (req, reply) => {
-      const requestId = newId("req");
+      // Time-ordered: the run's bill is looked up from its start (get-playground-run-bill.ts).
+      const requestId = newTimeOrderedId("req");
       reply.header("msh-request-id", requestId);
       const signal = abortOnClose(reply.raw);
       const run = await startPlaygroundChat({

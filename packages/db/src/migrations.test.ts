@@ -1,0 +1,65 @@
+/**
+ * Migrations that move data, run as a deployment meets them: the earlier migrations, rows written under them, then
+ * the migration under test.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { afterEach, describe, expect, it } from "vitest";
+import { MIGRATIONS_DIR } from "./client.ts";
+
+const files = fs
+  .readdirSync(MIGRATIONS_DIR)
+  .filter((f) => f.endsWith(".sql"))
+  .sort();
+
+async function apply(db: PGlite, file: string) {
+  for (const statement of fs.readFileSync(path.join(MIGRATIONS_DIR, file), "utf8").split("--> statement-breakpoint")) {
+    if (statement.trim()) await db.exec(statement);
+  }
+}
+
+let db: PGlite | undefined;
+afterEach(async () => {
+  await db?.close();
+  db = undefined;
+});
+
+describe("0010: request_bills keyed by organization and time, budgets from project_spend_days", () => {
+  it("backfills each project's spend per local day of its edition and leaves one B-tree for the timeline", async () => {
+    db = new PGlite();
+    const target = files.find((f) => f.startsWith("0010_"))!;
+    for (const f of files.filter((f) => f < target)) await apply(db, f);
+    await db.exec(`insert into organizations (id, name, edition, currency, created_by)
+      values ('org_cn', 'A', 'cn', 'CNY', 'u'), ('org_gl', 'B', 'global', 'USD', 'u')`);
+    const bill = (id: string, org: string, project: string, at: string, consumption: number) =>
+      db!.exec(`insert into request_bills (id, request_id, org_id, project_id, api_key_id, model, product_name,
+        product_type, consumption, status, created_at)
+        values ('${id}', 'r', '${org}', '${project}', 'k', 'm', 'm', 'model_inference', ${consumption}, 'ok', '${at}')`);
+    // 15:59 and 16:01 UTC are two local days in Asia/Shanghai and one in UTC.
+    await bill("b1", "org_cn", "p_cn", "2026-11-27T15:59:00Z", 10);
+    await bill("b2", "org_cn", "p_cn", "2026-11-27T16:01:00Z", 20);
+    await bill("b3", "org_cn", "p_cn", "2026-11-28T01:00:00Z", 5);
+    await bill("b4", "org_gl", "p_gl", "2026-11-27T15:59:00Z", 30);
+    await bill("b5", "org_gl", "p_gl", "2026-11-27T16:01:00Z", 40);
+    await apply(db, target);
+
+    const spend = await db.query(
+      `select project_id, day, consumption::text as c from project_spend_days order by 1, 2`,
+    );
+    expect(spend.rows).toEqual([
+      { project_id: "p_cn", day: "2026-11-27", c: "10" },
+      { project_id: "p_cn", day: "2026-11-28", c: "25" },
+      { project_id: "p_gl", day: "2026-11-27", c: "70" },
+    ]);
+    const indexes = await db.query<{ indexdef: string }>(
+      `select indexdef from pg_indexes where tablename = 'request_bills' and indexdef like '%btree%' order by 1`,
+    );
+    expect(indexes.rows.map((r) => r.indexdef.replace(/^.* USING /, ""))).toEqual([
+      "btree (context_cache_id) WHERE (context_cache_id IS NOT NULL)",
+      "btree (org_id, created_at, id)",
+    ]);
+    // The key is the idempotence guard: the same line at the same time cannot be written twice.
+    await expect(bill("b1", "org_cn", "p_cn", "2026-11-27T15:59:00Z", 10)).rejects.toThrow(/request_bills_pkey/);
+  });
+});
