@@ -69,6 +69,11 @@ describe("copyRowsPglite", () => {
       ["", 0, 0n, 0],
       [null, null, null, null],
       ["x".repeat(100_000), 1, 1n, Date.UTC(1970, 0, 1)],
+      // Around the short-ASCII path: non-ASCII after an ASCII start, DEL, exactly 64 and 65 characters.
+      ["moonshot-v1-8k é", 2, 2n, 0],
+      ["del \x7f end", 3, 3n, 0],
+      ["a".repeat(64), 4, 4n, 0],
+      [`${"b".repeat(64)}ü`, 5, 5n, 0],
     ];
     const db = drizzle(client);
     await db.transaction(async (tx) => copyRowsPglite(tx, "c", COLUMNS, rows));

@@ -283,7 +283,7 @@ export function createGatewayPipeline(ctx: AppContext): GatewayPipelineHandle {
         const model = findModel(admission.model)!;
         const now = Date.now();
         const tracked = admission instanceof PipelineAdmission;
-        if (tracked) journal.untrack(admission.lineId);
+        if (tracked && admission.tracked) journal.untrack(admission.lineId);
         const cache = req.contextCache;
         // The cached prefix is paid for by the cache (creation, storage, the call fee), not as input again.
         const cachedPrefix = cache ? Math.min(cache.tokens, req.usage.promptTokens) : 0;
