@@ -110,7 +110,8 @@ function endOfTurn(): Promise<void> {
 /**
  * Leases given back are not a command each: they wait for the next admission of their organization, whose
  * script removes them before it counts (so that admission, and every later one, sees the slots free), or for the
- * end of the event-loop turn, when what is left goes as one ZREM per organization. Under load an organization's
+ * end of the event-loop turn, when what is left goes as one ZREM per organization, in the pipeline of the turn's
+ * admissions. Under load an organization's
  * requests end and start in the same turns, and every Redis command is client CPU (ioredis builds a Command per
  * call): this takes the release's round trip off most requests. A lease whose release is lost expires anyway.
  */
@@ -121,7 +122,9 @@ function releaseLease(ctx: AppContext, key: string, lease: string) {
   if (!byKey) {
     byKey = new Map();
     pendingReleases.set(ctx, byKey);
-    setImmediate(flushReleases, ctx);
+    // With the turn's admissions: their scripts and these ZREMs resume in the same microtask drain, so they leave
+    // in the same pipeline (one write), the ZREMs first when they were given back first.
+    void endOfTurn().then(() => flushReleases(ctx));
   }
   const leases = byKey.get(key);
   if (leases) leases.push(lease);
