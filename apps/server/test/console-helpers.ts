@@ -9,6 +9,7 @@ import { and, eq } from "drizzle-orm";
 import pino from "pino";
 import { expect } from "vitest";
 import type { CliCommand } from "../src/cli/commands.ts";
+import { ProjectSpend } from "../src/modules/billing/project-spend.ts";
 import { decideVerification } from "../src/modules/verification/decide-verification.ts";
 import { type TestApp, TestClient } from "./helpers.ts";
 
@@ -69,7 +70,7 @@ export async function addProjectMember(t: TestApp, projectId: string, user: Test
   await t.ctx.db.insert(schema.projectMembers).values({ projectId, userId: user.userId, role });
 }
 
-/** A bill row as the gateway writes it. */
+/** A bill row as the gateway writes it: with its amount added to the project's spend of its local day. */
 export async function insertBill(
   t: TestApp,
   row: {
@@ -84,21 +85,31 @@ export async function insertBill(
     outputTokens?: number;
   },
 ) {
-  await t.ctx.db.insert(schema.requestBills).values({
-    id: newId("bl"),
-    requestId: newId("req"),
-    orgId: row.orgId,
-    projectId: row.projectId,
-    apiKeyId: row.apiKeyId,
-    model: row.model ?? "moonshot-v1-8k",
-    productName: row.model ?? "moonshot-v1-8k",
-    productType: row.productType ?? "model_inference",
-    inputTokens: row.inputTokens ?? 100,
-    outputTokens: row.outputTokens ?? 50,
-    consumption: row.consumption,
-    cashDeduction: row.consumption,
-    status: "ok",
-    createdAt: row.createdAt ?? new Date(),
+  const createdAt = row.createdAt ?? new Date();
+  const [org] = await t.ctx.db
+    .select({ edition: schema.organizations.edition })
+    .from(schema.organizations)
+    .where(eq(schema.organizations.id, row.orgId));
+  const spend = new ProjectSpend();
+  spend.add(row.projectId, createdAt.getTime(), org?.edition, row.consumption);
+  await t.ctx.db.transaction(async (tx) => {
+    await tx.insert(schema.requestBills).values({
+      id: newId("bl"),
+      requestId: newId("req"),
+      orgId: row.orgId,
+      projectId: row.projectId,
+      apiKeyId: row.apiKeyId,
+      model: row.model ?? "moonshot-v1-8k",
+      productName: row.model ?? "moonshot-v1-8k",
+      productType: row.productType ?? "model_inference",
+      inputTokens: row.inputTokens ?? 100,
+      outputTokens: row.outputTokens ?? 50,
+      consumption: row.consumption,
+      cashDeduction: row.consumption,
+      status: "ok",
+      createdAt,
+    });
+    for (const upsert of spend.upsert()) await tx.execute(upsert);
   });
 }
 

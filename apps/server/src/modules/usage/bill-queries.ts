@@ -1,6 +1,7 @@
 /**
- * Spend aggregations over the gateway's bill rows (request_bills.consumption, nano-units). Amounts stay bigint
- * until they leave as decimal strings.
+ * Spend aggregations over the gateway's bill rows (request_bills.consumption, nano-units), and over their daily
+ * sums per project (project_spend_days) where a scope allows. Amounts stay bigint until they leave as decimal
+ * strings.
  */
 import { type Db, schema, type Tx } from "@moonport/db";
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
@@ -33,11 +34,35 @@ function where(scope: BillScope, period: { fromLocal: string; toLocal: string } 
   return and(...parts)!;
 }
 
+/**
+ * Spend per project and local day from project_spend_days (what the bill writer adds with every batch, in the
+ * edition's zone: the same days these screens use), for scopes without an API key: a month is at most 31 rows per
+ * project, where summing request_bills reads every bill of the period. `null` when the scope needs the bill rows.
+ */
+function spendDays(scope: BillScope, period: Period) {
+  if (scope.apiKeyId) return null;
+  const d = schema.projectSpendDays;
+  const parts: SQL[] = [
+    sql`${d.day} >= ${period.fromLocal.slice(0, 10)}`,
+    sql`${d.day} < ${period.toLocal.slice(0, 10)}`,
+    scope.projectIds
+      ? inArray(d.projectId, scope.projectIds.length ? scope.projectIds : ["-"])
+      : sql`${d.projectId} in (select ${schema.projects.id} from ${schema.projects} where ${schema.projects.orgId} = ${scope.orgId})`,
+  ];
+  return { d, where: and(...parts)! };
+}
+
 export async function sumSpend(db: Db | Tx, scope: BillScope, period: Period, timeZone: string): Promise<bigint> {
-  const [row] = await db
-    .select({ total: sql<string>`coalesce(sum(${rb.consumption}), 0)::text` })
-    .from(rb)
-    .where(where(scope, period, timeZone));
+  const days = spendDays(scope, period);
+  const [row] = days
+    ? await db
+        .select({ total: sql<string>`coalesce(sum(${days.d.consumption}), 0)::text` })
+        .from(days.d)
+        .where(days.where)
+    : await db
+        .select({ total: sql<string>`coalesce(sum(${rb.consumption}), 0)::text` })
+        .from(rb)
+        .where(where(scope, period, timeZone));
   return BigInt(row?.total ?? "0");
 }
 
@@ -48,13 +73,24 @@ export async function spendSeries(
   period: Period,
   timeZone: string,
 ): Promise<{ label: string; amount: string }[]> {
-  const fmt = sql.raw(period.bucket === "day" ? "'YYYY-MM-DD'" : "'YYYY-MM'");
-  const label = sql<string>`to_char(${rb.createdAt} at time zone ${zoneLiteral(timeZone)}, ${fmt})`;
-  const rows = await db
-    .select({ label, total: sql<string>`sum(${rb.consumption})::text` })
-    .from(rb)
-    .where(where(scope, period, timeZone))
-    .groupBy(label);
+  const days = spendDays(scope, period);
+  let rows: { label: string; total: string }[];
+  if (days) {
+    const label = period.bucket === "day" ? sql<string>`${days.d.day}` : sql<string>`substr(${days.d.day}, 1, 7)`;
+    rows = await db
+      .select({ label, total: sql<string>`sum(${days.d.consumption})::text` })
+      .from(days.d)
+      .where(days.where)
+      .groupBy(label);
+  } else {
+    const fmt = sql.raw(period.bucket === "day" ? "'YYYY-MM-DD'" : "'YYYY-MM'");
+    const label = sql<string>`to_char(${rb.createdAt} at time zone ${zoneLiteral(timeZone)}, ${fmt})`;
+    rows = await db
+      .select({ label, total: sql<string>`sum(${rb.consumption})::text` })
+      .from(rb)
+      .where(where(scope, period, timeZone))
+      .groupBy(label);
+  }
   const byLabel = new Map(rows.map((r) => [r.label, r.total]));
   return period.buckets.map((b) => ({ label: b, amount: byLabel.get(b) ?? "0" }));
 }
