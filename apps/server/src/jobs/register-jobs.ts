@@ -13,6 +13,7 @@ import { closeUnpaidPayments } from "../modules/billing/settle-payment.ts";
 import { EXPORT_JOB } from "../modules/bills/exports.ts";
 import { finalizeBillDays } from "../modules/bills/finalize-bill-days.ts";
 import { runBillExport } from "../modules/bills/run-bill-export.ts";
+import { summarizeBillRanges } from "../modules/bills/summarize-bill-ranges.ts";
 import { PREPARE_JOB, prepareCache, runCacheStorage, STORAGE_JOB } from "../modules/caches/cache-jobs.ts";
 import { EXTRACT_JOB } from "../modules/files/create-file.ts";
 import { extractFile } from "../modules/files/extract-file.ts";
@@ -48,6 +49,17 @@ export function registerJobs(ctx: AppContext) {
       async handler(_payload, { now }) {
         const n = await finalizeBillDays({ ctx, edition, now });
         if (n) ctx.log.info({ edition, days: n }, "daily bills finalized");
+      },
+    });
+  }
+
+  // PGlite has no autovacuum: the bill table's BRIN ranges are summarised here (modules/bills/summarize-bill-ranges).
+  if (ctx.database.kind === "pglite") {
+    ctx.jobs.periodic({
+      name: "bills.summarize-ranges",
+      schedule: { everyMinutes: 5 },
+      async handler() {
+        await summarizeBillRanges(ctx);
       },
     });
   }
