@@ -189,8 +189,14 @@ class CallHandler implements AsyncIterator<string> {
     });
   }
 
+  // The handler is its own iterable: an object literal with a computed symbol key per stream was ~1.5 µs of the
+  // stream profile (issue 18).
+  [Symbol.asyncIterator](): AsyncIterator<string> {
+    return this;
+  }
+
   get chunks(): AsyncIterable<string> {
-    return { [Symbol.asyncIterator]: () => this };
+    return this;
   }
 }
 
