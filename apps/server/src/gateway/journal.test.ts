@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { BillJournal, entryJson, type JournalEntry } from "./journal.ts";
+import { BillJournal, type JournalEntry } from "./journal.ts";
 
 const entry = (i: number): JournalEntry => ({
   requestId: `req-${i}`,
@@ -107,54 +107,5 @@ describe("open streams in the journal", () => {
     expect(written.slice(1).every((l) => l.kind === "progress" && l.lineId === "long")).toBe(true);
     expect(written.filter((l) => l.kind === "open")).toHaveLength(1);
     j.untrack("long");
-  });
-});
-
-describe("entryJson", () => {
-  const tricky = ['quote " back \\ slash', "line\nbreak\ttab\r", "中文 ✓ 😀", "\u2028\u2029", "\u0000\u001f", ""];
-  const line = (i: number, cache?: string): JournalEntry["lines"][number] => ({
-    id: `bill_${i}`,
-    model: tricky[i % tricky.length]!,
-    productName: "moonshot-v1-8k",
-    productType: "model_inference",
-    inputTokens: 10 + i,
-    outputTokens: 2_147_483_647,
-    cachedTokens: 0,
-    toolCalls: i,
-    consumption: "9223372036854775807",
-    ...(cache === undefined ? {} : { contextCacheId: cache }),
-  });
-
-  it("writes what JSON.stringify writes, for any text, with and without optional fields", () => {
-    for (let i = 0; i < tricky.length; i++) {
-      const e: JournalEntry = {
-        requestId: tricky[i]!,
-        orgId: "org_1",
-        projectId: tricky[(i + 1) % tricky.length]!,
-        apiKeyId: "playground:user_1",
-        status: "client_closed",
-        latencyMs: i,
-        createdAt: 1_795_778_156_739 + i,
-        lines: [line(i), line(i + 1, tricky[i]), line(i + 2)].slice(0, (i % 3) + 1),
-      };
-      expect(entryJson(e)).toBe(JSON.stringify(e));
-    }
-    const empty = { ...entry(1), lines: [] };
-    expect(entryJson(empty)).toBe(JSON.stringify(empty));
-  });
-
-  it("reads back as the same entry whatever order its fields were built in (a charge's spread)", () => {
-    const { requestId, orgId, projectId, apiKeyId, createdAt, lines } = entry(2);
-    const charge = {
-      requestId,
-      orgId,
-      projectId,
-      apiKeyId,
-      createdAt,
-      lines: [line(3, "cache-x")],
-      status: "ok",
-      latencyMs: 0,
-    };
-    expect(JSON.parse(entryJson(charge))).toEqual(charge);
   });
 });
