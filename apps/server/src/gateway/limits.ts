@@ -111,9 +111,9 @@ function endOfTurn(): Promise<void> {
  * Leases given back are not a command each: they wait for the next admission of their organization, whose
  * script removes them before it counts (so that admission, and every later one, sees the slots free), or for the
  * end of the event-loop turn, when what is left goes as one ZREM per organization, in the pipeline of the turn's
- * admissions. Under load an organization's
- * requests end and start in the same turns, and every Redis command is client CPU (ioredis builds a Command per
- * call): this takes the release's round trip off most requests. A lease whose release is lost expires anyway.
+ * admissions. Under load an organization's requests end and start in the same turns, and every Redis command is
+ * client CPU (ioredis builds a Command per call): this takes the release's round trip off most requests. A lease
+ * whose release is lost expires anyway.
  */
 const pendingReleases = new Map<AppContext, Map<string, string[]>>();
 

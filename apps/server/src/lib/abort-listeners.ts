@@ -24,7 +24,16 @@ export function listenAbort(signal: AbortSignal, fn: () => void): () => void {
         const now = [...own];
         live -= own.size;
         own.clear();
-        for (const f of now) f();
+        for (const f of now) {
+          // As with listeners of their own: one that throws does not keep the others from hearing the abort.
+          try {
+            f();
+          } catch (err) {
+            queueMicrotask(() => {
+              throw err;
+            });
+          }
+        }
       },
       { once: true },
     );

@@ -27,7 +27,7 @@ export async function getPlaygroundRunBill(opts: {
     .where(
       and(
         eq(rb.orgId, opts.access.org.id),
-        // A minute's slack for clocks: the run and its settle happen on one instance, but nothing depends on it.
+        // The run is settled by the instance that started it, after it started; a minute's slack costs nothing.
         gte(rb.createdAt, new Date(startedAt - 60_000)),
         eq(rb.requestId, opts.requestId),
         eq(rb.projectId, opts.project.project.id),
