@@ -9,7 +9,7 @@ import { and, eq } from "drizzle-orm";
 import pino from "pino";
 import { expect } from "vitest";
 import type { CliCommand } from "../src/cli/commands.ts";
-import { ProjectSpend } from "../src/modules/billing/project-spend.ts";
+import { insertBillRows } from "../src/modules/billing/project-spend.ts";
 import { decideVerification } from "../src/modules/verification/decide-verification.ts";
 import { type TestApp, TestClient } from "./helpers.ts";
 
@@ -90,27 +90,28 @@ export async function insertBill(
     .select({ edition: schema.organizations.edition })
     .from(schema.organizations)
     .where(eq(schema.organizations.id, row.orgId));
-  const spend = new ProjectSpend();
-  spend.add(row.projectId, createdAt.getTime(), org?.edition, row.consumption);
-  await t.ctx.db.transaction(async (tx) => {
-    await tx.insert(schema.requestBills).values({
-      id: newId("bl"),
-      requestId: newId("req"),
-      orgId: row.orgId,
-      projectId: row.projectId,
-      apiKeyId: row.apiKeyId,
-      model: row.model ?? "moonshot-v1-8k",
-      productName: row.model ?? "moonshot-v1-8k",
-      productType: row.productType ?? "model_inference",
-      inputTokens: row.inputTokens ?? 100,
-      outputTokens: row.outputTokens ?? 50,
-      consumption: row.consumption,
-      cashDeduction: row.consumption,
-      status: "ok",
-      createdAt,
-    });
-    for (const upsert of spend.upsert()) await tx.execute(upsert);
-  });
+  await insertBillRows(
+    t.ctx.db,
+    [
+      {
+        id: newId("bl"),
+        requestId: newId("req"),
+        orgId: row.orgId,
+        projectId: row.projectId,
+        apiKeyId: row.apiKeyId,
+        model: row.model ?? "moonshot-v1-8k",
+        productName: row.model ?? "moonshot-v1-8k",
+        productType: row.productType ?? "model_inference",
+        inputTokens: row.inputTokens ?? 100,
+        outputTokens: row.outputTokens ?? 50,
+        consumption: row.consumption,
+        cashDeduction: row.consumption,
+        status: "ok",
+        createdAt,
+      },
+    ],
+    org?.edition,
+  );
 }
 
 /** Complete international invoice information, which a global organization needs before a card payment (§6). */

@@ -4,7 +4,7 @@
  * budgets read what the bill rows hold. The bill writer is the only writer under traffic.
  */
 import { EDITION_TIME_ZONE, type Edition } from "@moonport/contracts";
-import { schema } from "@moonport/db";
+import { type Db, schema } from "@moonport/db";
 import { type SQL, sql } from "drizzle-orm";
 import { periodStarts } from "../../lib/edition-time.ts";
 
@@ -35,4 +35,24 @@ export class ProjectSpend {
         on conflict (project_id, day) do update set consumption = ${schema.projectSpendDays.consumption} + excluded.consumption`,
     ];
   }
+}
+
+/**
+ * Bill rows written outside the bill writer (a development seam, tests), with their spend, in one transaction:
+ * the rows of organizations of one edition.
+ */
+export async function insertBillRows(
+  db: Db,
+  // The time is the caller's: a database default could fall on another local day than the spend it adds to.
+  rows: (typeof schema.requestBills.$inferInsert & { createdAt: Date })[],
+  edition: Edition | undefined,
+): Promise<void> {
+  const spend = new ProjectSpend();
+  for (const r of rows) {
+    spend.add(r.projectId, r.createdAt.getTime(), edition, r.consumption ?? 0n);
+  }
+  await db.transaction(async (tx) => {
+    await tx.insert(schema.requestBills).values(rows);
+    for (const upsert of spend.upsert()) await tx.execute(upsert);
+  });
 }

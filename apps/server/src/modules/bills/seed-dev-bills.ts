@@ -1,7 +1,7 @@
 import { newId, schema } from "@moonport/db";
 import { and, eq, gte } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import { ProjectSpend } from "../billing/project-spend.ts";
+import { insertBillRows } from "../billing/project-spend.ts";
 import type { OrgAccess } from "../orgs/access.ts";
 
 /**
@@ -24,11 +24,6 @@ export async function seedDevBills(opts: { ctx: AppContext; access: OrgAccess; m
     requestId: `${r.requestId}-seed`,
     createdAt: new Date(day.getTime() + i * 1000),
   }));
-  const spend = new ProjectSpend();
-  for (const c of copies) spend.add(c.projectId, c.createdAt.getTime(), opts.access.org.edition, c.consumption);
-  await db.transaction(async (tx) => {
-    await tx.insert(schema.requestBills).values(copies);
-    for (const upsert of spend.upsert()) await tx.execute(upsert);
-  });
+  await insertBillRows(db, copies, opts.access.org.edition);
   return rows.length;
 }
