@@ -41,6 +41,11 @@ export const EnvSchema = z.object({
   /** "interval": a bill is recorded once written, fdatasync'd every BILLING_JOURNAL_FSYNC_MS; "always": each waits. */
   BILLING_JOURNAL_FSYNC: z.enum(["interval", "always"]).default("interval"),
   BILLING_JOURNAL_FSYNC_MS: z.coerce.number().int().min(1).max(10_000).default(100),
+  /**
+   * With Redis: how often an instance tops up the rate-limit headroom it takes ahead for busy organizations
+   * (gateway/limit-allowances.ts); 0 sends every admission to Redis.
+   */
+  GATEWAY_LIMIT_SYNC_MS: z.coerce.number().int().min(0).max(1000).default(20),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Shown on every page and e-mail; the server writes it into prerendered HTML and JSON as is (site tokens). */
   BRAND_NAME: z
@@ -258,6 +263,7 @@ export interface Config {
   redisKeyPrefix: string;
   billingJournalDir: string;
   billingJournalSync: { mode: "interval" | "always"; intervalMs: number };
+  gatewayLimitSyncMs: number;
   logLevel: string;
   brandName: string;
   sites: { cn?: string; global?: string };
@@ -529,6 +535,7 @@ export function buildConfig(raw: Record<string, string | undefined>): Config {
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     billingJournalDir: path.resolve(e.BILLING_JOURNAL_DIR || path.join(e.DATA_DIR, "journal")),
     billingJournalSync: { mode: e.BILLING_JOURNAL_FSYNC, intervalMs: e.BILLING_JOURNAL_FSYNC_MS },
+    gatewayLimitSyncMs: e.GATEWAY_LIMIT_SYNC_MS,
     logLevel: e.LOG_LEVEL,
     brandName: e.BRAND_NAME,
     sites: { cn: e.CN_SITE_URL, global: e.GLOBAL_SITE_URL },

@@ -376,10 +376,12 @@ export function createGatewayPipeline(ctx: AppContext): GatewayPipelineHandle {
       await writer.drain();
       writer.stop();
       await journal.close();
+      await limits.close();
     },
 
     abandon() {
       unsubscribe();
+      limits.allowances?.abandon();
       writer.stop();
       journal.abandon();
     },

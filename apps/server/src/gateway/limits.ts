@@ -15,6 +15,7 @@ import type { AppContext } from "../context.ts";
 import { periodStarts } from "../lib/edition-time.ts";
 import { createLimiter } from "../lib/limiter.ts";
 import { redisKey } from "../lib/redis.ts";
+import { LimitAllowances, type ScopeDemand } from "./limit-allowances.ts";
 
 const UNBOUNDED = Number.MAX_SAFE_INTEGER;
 /** Longest a concurrency lease can outlive its request (requests time out well before). */
@@ -188,6 +189,9 @@ for i = 2, #KEYS do
 end
 return out`;
 
+/** One counter a request counts on: its limiter, key, points, window seconds and limit. */
+type CounterUse = [RateLimiterAbstract, string, number, number, number];
+
 type AdmitScript = (numKeys: number, ...args: (string | number)[]) => Promise<number[]>;
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
@@ -247,6 +251,8 @@ export class RateLimits {
   private readonly admitScript: AdmitScript | undefined;
   /** Without Redis: the counters of each limiter, in this process. */
   private readonly local: Map<RateLimiterAbstract, WindowCounters> | undefined;
+  /** With Redis: headroom taken ahead, so most admissions need no round trip (limit-allowances.ts). */
+  readonly allowances: LimitAllowances | undefined;
 
   constructor(private readonly ctx: AppContext) {
     const limiter = (keyPrefix: string, durationSeconds: number) =>
@@ -270,17 +276,32 @@ export class RateLimits {
       ctx.redis.defineCommand("moonportAdmit", { lua: ADMIT_LUA });
       const redis = ctx.redis as unknown as { moonportAdmit: AdmitScript };
       this.admitScript = (...args) => redis.moonportAdmit(...args);
+      if (ctx.config.gatewayLimitSyncMs > 0) {
+        this.allowances = new LimitAllowances(
+          ctx.redis,
+          ctx.config.gatewayLimitSyncMs,
+          LEASE_MS,
+          (key, lease) => releaseLease(ctx, key, lease),
+          (err) => ctx.log.warn({ err: err.message }, "rate limit allowance"),
+        );
+      }
     }
+  }
+
+  /** Gives back the headroom this instance took ahead (a clean shutdown). */
+  async close(): Promise<void> {
+    await this.allowances?.close();
   }
 
   /** With Redis: the slot and every counter in one script. Undefined when the script could not run. */
   private async countInRedis(
     req: LimitRequest,
-    limits: [RateLimiterAbstract, string, number, number][],
+    limits: CounterUse[],
+    leaseKey: string,
+    counterKeys: string[],
   ): Promise<Counted | null | undefined> {
-    const leaseKey = redisKey(this.ctx, "conc", req.orgId);
     const lease = randomUUID();
-    const keys = [leaseKey, ...limits.map(([l, key]) => `${l.keyPrefix}:${key}`)];
+    const keys = [leaseKey, ...counterKeys];
     await endOfTurn();
     const now = Date.now();
     const released = takeReleases(this.ctx, leaseKey);
@@ -309,7 +330,7 @@ export class RateLimits {
   /** Without Redis: the slot and every counter in this process, synchronously. */
   private countLocally(
     req: LimitRequest,
-    limits: [RateLimiterAbstract, string, number, number][],
+    limits: CounterUse[],
     local: Map<RateLimiterAbstract, WindowCounters>,
   ): Counted | null {
     const release = (this.gate as MemoryGate).tryAcquire(req.orgId, req.tier.concurrency);
@@ -326,10 +347,7 @@ export class RateLimits {
   }
 
   /** Without Redis, or when the script failed: the gate, then each limiter (each with its memory fallback). */
-  private async countEach(
-    req: LimitRequest,
-    limits: [RateLimiterAbstract, string, number, number][],
-  ): Promise<Counted | null> {
+  private async countEach(req: LimitRequest, limits: CounterUse[]): Promise<Counted | null> {
     const release = await this.gate.acquire(req.orgId, req.tier.concurrency);
     if (!release) return null;
     const taken: [RateLimiterAbstract, string, number][] = [];
@@ -356,17 +374,36 @@ export class RateLimits {
     const day = periodStarts(now, req.timeZone);
     const tpmLimit = req.projectTpm !== null ? Math.min(req.projectTpm, tier.tpm) : tier.tpm;
     // Counters in this order: RPM, TPM, then the project's TPM and TPD when they apply.
-    const limits: [RateLimiterAbstract, string, number, number][] = [
-      [this.rpm, orgId, 1, 60],
-      [this.tpm, orgId, tokens, 60],
+    const limits: CounterUse[] = [
+      [this.rpm, orgId, 1, 60, tier.rpm],
+      [this.tpm, orgId, tokens, 60, tier.tpm],
     ];
-    if (req.projectTpm !== null) limits.push([this.projectTpm, req.projectId, tokens, 60]);
-    if (tier.tpd !== null) limits.push([this.tpd, `${orgId}:${day.day}`, tokens, 2 * 86_400]);
-    let counted = this.local
-      ? this.countLocally(req, limits, this.local)
-      : this.admitScript
-        ? await this.countInRedis(req, limits)
-        : undefined;
+    if (req.projectTpm !== null) limits.push([this.projectTpm, req.projectId, tokens, 60, tpmLimit]);
+    if (tier.tpd !== null) limits.push([this.tpd, `${orgId}:${day.day}`, tokens, 2 * 86_400, tier.tpd]);
+    let counted: Counted | null | undefined;
+    let scope: ScopeDemand | undefined;
+    if (this.local) counted = this.countLocally(req, limits, this.local);
+    else if (this.admitScript) {
+      const leaseKey = redisKey(this.ctx, "conc", orgId);
+      const counterKeys = limits.map(([l, key]) => `${l.keyPrefix}:${key}`);
+      if (this.allowances) {
+        scope = {
+          id: counterKeys.join(" "),
+          leaseKey,
+          concurrency: tier.concurrency,
+          keys: counterKeys,
+          limits: limits.map((c) => c[4]),
+          secs: limits.map((c) => c[3]),
+          points: limits.map((c) => c[2]),
+        };
+        const local = this.allowances.take(scope, now);
+        if (local) {
+          counted = { release: local.release, counts: local.counts, giveBack: async () => local.giveBack() };
+          scope = undefined;
+        }
+      }
+      counted ??= await this.countInRedis(req, limits, leaseKey, counterKeys);
+    }
     if (counted === undefined) counted = await this.countEach(req, limits);
     if (!counted) {
       throw gatewayErrors.maxConcurrency(orgId, keyId, tier.concurrency, 1, {
@@ -419,6 +456,8 @@ export class RateLimits {
           ? headers(ptpm, tpmLimit)
           : headers(tpm, tier.tpm);
       let released = false;
+      // Admitted by the per-request script: a scope admitted often gets an allowance (limit-allowances.ts).
+      if (scope) this.allowances!.noteAdmitted(scope);
       return {
         headers: tokenView,
         release: () => {
