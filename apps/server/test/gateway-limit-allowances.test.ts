@@ -99,7 +99,7 @@ describe.skipIf(!redisUrl)("rate-limit allowances on one Redis", () => {
     expect(admitted).toBeLessThanOrEqual(400);
     // Most of them never waited for Redis.
     const local = la.allowances!.admittedLocally + lb.allowances!.admittedLocally;
-    expect(local).toBeGreaterThan(admitted / 2);
+    expect(local).toBeGreaterThan(admitted / 4);
     // Idle, both give back what they held unused: the rest of the limit is there to take, and no more.
     await waitFor("the rest of the limit", async () => {
       if (admitted === 400) return true;

@@ -16,9 +16,10 @@
  *   script again: every 429 still comes from there.
  * - Slots are lease members of the organization's lease set, held by the allowance and reused by its requests;
  *   like a request's own lease they expire (LEASE_MS, refreshed while held) if this process dies.
- * - An allowance idle for IDLE_SYNCS intervals, past its window, too small for a request, or admitted under other
- *   limits (a tier change) is given back at once: its unused counts are subtracted from the same window (the
- *   script tells windows apart by their end on Redis's clock), its free slots removed.
+ * - A request that finds the allowance short goes through the script, and the allowance is topped up at once.
+ * - An allowance idle for IDLE_SYNCS intervals, past its window, or met by a request under other limits (a tier
+ *   change) is given back at once: its unused counts are subtracted from the same window (the script tells
+ *   windows apart by their end on Redis's clock), its free slots removed.
  *
  * The cost of this is what one instance holds unused, at most ~2 intervals of demand (and never more than
  * 1/SHARE of the headroom): other instances near a limit may refuse a little early, never late.
@@ -223,12 +224,18 @@ export class LimitAllowances {
     if (!a?.live) return undefined;
     const left = a.left;
     const points = d.points;
-    let fits = a.free.length > 0 && now < a.validUntil && a.sameLimits(d);
-    for (let k = 0; fits && k < points.length; k++) if (left[k]! < points[k]!) fits = false;
-    if (!fits) {
+    if (now >= a.validUntil || !a.sameLimits(d)) {
       // Given back before the caller's script runs (the same connection keeps the order), so that script sees
       // the whole headroom.
-      this.retire(a);
+      void this.retire(a);
+      return undefined;
+    }
+    let fits = a.free.length > 0;
+    for (let k = 0; fits && k < points.length; k++) if (left[k]! < points[k]!) fits = false;
+    if (!fits) {
+      // Demand outran the last top-up (top-ups near a limit are refused, and then the allowance is gone): this
+      // request goes through the script, and the allowance is topped up now rather than at the next interval.
+      if (!a.syncing) void this.sync(a, now, true);
       return undefined;
     }
     const member = a.free.pop()!;
@@ -322,8 +329,11 @@ export class LimitAllowances {
     for (const [id, until] of this.deniedUntil) if (until <= now) this.deniedUntil.delete(id);
   }
 
-  /** Tops the allowance up to about INTERVALS_AHEAD intervals of its last interval's demand. */
-  private sync(a: Allowance, now: number): Promise<void> | undefined {
+  /**
+   * Tops the allowance up to about INTERVALS_AHEAD intervals of its last interval's demand; `early`, between
+   * intervals, when a request found it short (the interval's demand keeps counting).
+   */
+  private sync(a: Allowance, now: number, early = false): Promise<void> | undefined {
     const d = a.demand;
     const n = d.keys.length;
     const counters: (string | number)[] = [];
@@ -336,10 +346,10 @@ export class LimitAllowances {
       // A grant that cannot serve one more request is no grant.
       const least = a.left[k]! < per ? per : 0;
       counters.push(0, a.windowEnd[k]!, want, least, d.limits[k]!, d.secs[k]!);
-      a.used[k] = 0;
+      if (!early) a.used[k] = 0;
     }
     const targetSlots = Math.min(MAX_SLOTS, Math.ceil(a.peak * 1.5) + 2);
-    a.peak = a.inFlight;
+    if (!early) a.peak = a.inFlight;
     const offered: string[] = [];
     for (let held = a.held.size; held < targetSlots; held++) offered.push(`${this.memberPrefix}.${this.members++}`);
     const remove: string[] = [];
