@@ -5,9 +5,9 @@
  */
 
 import { parseMoney } from "@moonport/contracts";
-import { newId, randomString, schema } from "@moonport/db";
+import { newId, schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GatewayError } from "../src/chat/errors.ts";
 import { REFRESH_MS } from "../src/gateway/accounts.ts";
@@ -18,9 +18,9 @@ import { redisUnderTest, testEnv } from "./env.ts";
 import { seedAccount } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 import { FIXTURE_DOCS } from "./support/fixtures.ts";
+import { type RedisInstances, startRedisInstances } from "./support/redis-instances.ts";
 import { waitFor } from "./support/wait.ts";
 
-const prefix = `mp-test-${randomString(8, "abcdefghijklmnopqrstuvwxyz")}`;
 const redisUrl = redisUnderTest();
 
 /** Polls instance `t` until the key is refused; returns how long that took. */
@@ -44,18 +44,14 @@ describe.skipIf(!redisUrl)("two gateway instances on one Redis", () => {
   let a: TestApp;
   let b: TestApp;
   let redis: Redis;
+  let prefix: string;
+  let instances: RedisInstances | undefined;
   beforeAll(async () => {
-    const env = { REDIS_URL: redisUrl!, REDIS_KEY_PREFIX: prefix, DOCS_DIR: FIXTURE_DOCS };
-    a = await createTestApp(env);
-    b = await createTestApp(env, { database: a.ctx.database });
-    redis = new Redis(redisUrl!);
+    instances = await startRedisInstances(redisUrl!);
+    ({ a, b, redis, prefix } = instances);
   });
   afterAll(async () => {
-    await b?.close();
-    await a?.close();
-    const keys = await redis.keys(`${prefix}:*`);
-    if (keys.length) await redis.del(...keys);
-    await redis.quit();
+    await instances?.close();
   });
 
   it("a key disabled through one instance is refused by the other within one second", async () => {

@@ -4,17 +4,16 @@
  * unused goes back when the scope idles, its limits change, or the instance shuts down.
  */
 import { TIERS, type Tier } from "@moonport/contracts";
-import { newId, randomString } from "@moonport/db";
-import { Redis } from "ioredis";
+import { newId } from "@moonport/db";
+import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GatewayError } from "../src/chat/errors.ts";
 import { type LimitGrant, type LimitRequest, RateLimits } from "../src/gateway/limits.ts";
 import { redisUnderTest } from "./env.ts";
-import { createTestApp, type TestApp } from "./helpers.ts";
-import { FIXTURE_DOCS } from "./support/fixtures.ts";
+import type { TestApp } from "./helpers.ts";
+import { type RedisInstances, startRedisInstances } from "./support/redis-instances.ts";
 import { waitFor } from "./support/wait.ts";
 
-const prefix = `mp-test-${randomString(8, "abcdefghijklmnopqrstuvwxyz")}`;
 const redisUrl = redisUnderTest();
 const SYNC_MS = 10;
 
@@ -43,23 +42,14 @@ describe.skipIf(!redisUrl)("rate-limit allowances on one Redis", () => {
   let a: TestApp;
   let b: TestApp;
   let redis: Redis;
+  let prefix: string;
+  let instances: RedisInstances | undefined;
   beforeAll(async () => {
-    const env = {
-      REDIS_URL: redisUrl!,
-      REDIS_KEY_PREFIX: prefix,
-      DOCS_DIR: FIXTURE_DOCS,
-      GATEWAY_LIMIT_SYNC_MS: String(SYNC_MS),
-    };
-    a = await createTestApp(env);
-    b = await createTestApp(env, { database: a.ctx.database });
-    redis = new Redis(redisUrl!);
+    instances = await startRedisInstances(redisUrl!, { GATEWAY_LIMIT_SYNC_MS: String(SYNC_MS) });
+    ({ a, b, redis, prefix } = instances);
   });
   afterAll(async () => {
-    await b?.close();
-    await a?.close();
-    const keys = await redis.keys(`${prefix}:*`);
-    if (keys.length) await redis.del(...keys);
-    await redis.quit();
+    await instances?.close();
   });
 
   const request = (orgId: string, tier: Tier, tokens = 10): LimitRequest => ({
@@ -100,6 +90,8 @@ describe.skipIf(!redisUrl)("rate-limit allowances on one Redis", () => {
     // Most of them never waited for Redis.
     const local = la.allowances!.admittedLocally + lb.allowances!.admittedLocally;
     expect(local).toBeGreaterThan(admitted / 4);
+    // Every admission went one way or the other (what the metric reports).
+    expect(local + la.allowances!.admittedByScript + lb.allowances!.admittedByScript).toBe(admitted);
     // Idle, both give back what they held unused: the rest of the limit is there to take, and no more.
     await waitFor("the rest of the limit", async () => {
       if (admitted === 400) return true;

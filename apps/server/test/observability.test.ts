@@ -134,6 +134,10 @@ describe("Prometheus metrics", () => {
     expect(sample(text, "moonport_bill_queue_depth")).toBe(0);
     expect(sample(text, "moonport_journal_backlog")).toBe(0);
     expect(sample(text, "moonport_gateway_open_streams")).toBe(0);
+    // With Redis, the admissions (7 admitted, 2 refused by the script) by path; without, none.
+    const script = sample(text, "moonport_gateway_limit_admissions_total", { path: "script" });
+    const allowance = sample(text, "moonport_gateway_limit_admissions_total", { path: "allowance" });
+    expect(script + allowance).toBe(t.ctx.redis ? 7 : 0);
 
     expect(sample(text, "moonport_job_runs_total", { name: "test.ok" })).toBe(1);
     expect(sample(text, "moonport_job_failures_total", { name: "test.ok" })).toBe(0);

@@ -52,7 +52,12 @@ export interface GatewayPipelineHandle extends GatewayPipeline {
   /** Simulates a crash: stops without committing; the journal file stays for the next instance. */
   abandon(): void;
   /** Read by the metrics at scrape time (observability/metrics.ts). */
-  readonly stats: { billQueueDepth(): number; journalBacklog(): number; openStreams(): number };
+  readonly stats: {
+    billQueueDepth(): number;
+    journalBacklog(): number;
+    openStreams(): number;
+    limitAdmissions(): { allowance: number; script: number };
+  };
   /** Internals exposed for tests. */
   readonly accounts: Accounts;
 }
@@ -220,6 +225,10 @@ export function createGatewayPipeline(ctx: AppContext): GatewayPipelineHandle {
       billQueueDepth: () => writer.size,
       journalBacklog: () => journal.outstanding,
       openStreams: () => journal.openStreams,
+      limitAdmissions: () => ({
+        allowance: limits.allowances?.admittedLocally ?? 0,
+        script: limits.allowances?.admittedByScript ?? 0,
+      }),
     },
 
     authenticate(authorization) {

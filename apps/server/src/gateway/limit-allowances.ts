@@ -201,8 +201,9 @@ export class LimitAllowances {
   private members = 0;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
-  /** Admissions from an allowance, and top-up scripts run (for the tests and the metrics). */
+  /** Admissions from an allowance and by the per-request script, and top-up scripts run (metrics, tests). */
   admittedLocally = 0;
+  admittedByScript = 0;
   syncs = 0;
 
   constructor(
@@ -277,6 +278,7 @@ export class LimitAllowances {
 
   /** A request of this scope was admitted by the per-request script: two in one interval ask for an allowance. */
   noteAdmitted(d: ScopeDemand) {
+    this.admittedByScript++;
     if (this.closed || this.scopes.has(d.id)) return;
     const w = this.wanted.get(d.id);
     if (w) {
@@ -376,24 +378,11 @@ export class LimitAllowances {
     const n = d.keys.length;
     let answer: number[];
     try {
-      answer = await this.script(
-        1 + n,
-        d.leaseKey,
-        ...d.keys,
-        1,
+      answer = await this.run(
+        d,
         now,
-        now + this.leaseMs,
-        d.concurrency,
-        SLOT_SHARE,
-        SHARE,
-        a.free.length ? 0 : 1,
-        remove.length,
-        ...remove,
-        refresh.length,
-        ...refresh,
-        offered.length,
-        ...offered,
-        ...counters,
+        { topUp: true, leastSlots: a.free.length ? 0 : 1, remove, refresh, offered },
+        counters,
       );
     } catch (err) {
       // Redis is unreachable: what was taken ends with its windows and leases; the per-request path (and its
@@ -436,6 +425,34 @@ export class LimitAllowances {
     if (a.retired) await this.giveBack(a);
   }
 
+  /** One ALLOWANCE_LUA call (its argument layout is documented there). */
+  private run(
+    d: ScopeDemand,
+    now: number,
+    o: { topUp: boolean; leastSlots: number; remove: string[]; refresh: string[]; offered: string[] },
+    counters: (string | number)[],
+  ): Promise<number[]> {
+    return this.script(
+      1 + d.keys.length,
+      d.leaseKey,
+      ...d.keys,
+      o.topUp ? 1 : 0,
+      now,
+      now + this.leaseMs,
+      d.concurrency,
+      SLOT_SHARE,
+      SHARE,
+      o.leastSlots,
+      o.remove.length,
+      ...o.remove,
+      o.refresh.length,
+      ...o.refresh,
+      o.offered.length,
+      ...o.offered,
+      ...counters,
+    );
+  }
+
   /** Gives back what the allowance holds unused; its requests in flight give their slots back as they end. */
   private async retire(a: Allowance): Promise<void> {
     if (a.retired) return;
@@ -466,23 +483,7 @@ export class LimitAllowances {
     if (!any) return;
     const now = Date.now();
     try {
-      await this.script(
-        1 + d.keys.length,
-        d.leaseKey,
-        ...d.keys,
-        0,
-        now,
-        now + this.leaseMs,
-        d.concurrency,
-        SLOT_SHARE,
-        SHARE,
-        0,
-        remove.length,
-        ...remove,
-        0,
-        0,
-        ...counters,
-      );
+      await this.run(d, now, { topUp: false, leastSlots: 0, remove, refresh: [], offered: [] }, counters);
     } catch (err) {
       // Not given back: the counts end with their window, the slots with their leases.
       this.onError(err as Error);

@@ -104,6 +104,8 @@ export interface GatewayGaugeSource {
   journalBacklog(): number;
   /** Streams between admission and settlement on this instance. */
   openStreams(): number;
+  /** With Redis: admissions from a rate-limit allowance (in memory) and by the per-request script. */
+  limitAdmissions(): { allowance: number; script: number };
 }
 
 export const REFUSAL_KINDS = [
@@ -196,6 +198,18 @@ export class Metrics {
       },
     });
     const source = () => this.gateway;
+    new Counter({
+      name: "moonport_gateway_limit_admissions_total",
+      help: "Rate-limit admissions with Redis, by path: allowance (headroom taken ahead, no round trip) or script",
+      labelNames: ["path"],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        const counts = source()?.limitAdmissions() ?? { allowance: 0, script: 0 };
+        this.inc({ path: "allowance" }, counts.allowance);
+        this.inc({ path: "script" }, counts.script);
+      },
+    });
     const gauge = (name: string, help: string, read: (s: GatewayGaugeSource) => number) =>
       new Gauge({
         name,
