@@ -93,6 +93,8 @@ describe("gateway rate limits", () => {
         next.release();
       }
       expect((await refusal(adm())).message).toContain("reached max request: 3");
+      // Counted by the fallback, not the script: no rate-limit allowance is asked of a Redis that is down.
+      expect(down.ctx.gateway.stats.limitAdmissions()).toEqual({ allowance: 0, script: 0 });
     } finally {
       await down.close();
     }

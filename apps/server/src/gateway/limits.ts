@@ -403,6 +403,8 @@ export class RateLimits {
         }
       }
       counted ??= await this.countInRedis(req, limits, leaseKey, counterKeys);
+      // The script could not run (Redis is down): no allowance to ask for, the fallback below counts.
+      if (counted === undefined) scope = undefined;
     }
     if (counted === undefined) counted = await this.countEach(req, limits);
     if (!counted) {
