@@ -82,14 +82,15 @@ for k = 2, #KEYS do
   local back, windowEnd, want, least, limit, secs =
     tonumber(ARGV[i]), tonumber(ARGV[i + 1]), tonumber(ARGV[i + 2]), tonumber(ARGV[i + 3]), tonumber(ARGV[i + 4]), ARGV[i + 5]
   i = i + 6
-  redis.call('set', KEYS[k], 0, 'EX', secs, 'NX')
+  -- A give-back never opens a window, and gives nothing to a counter that is gone (PTTL -2).
+  if mode == 1 then redis.call('set', KEYS[k], 0, 'EX', secs, 'NX') end
   local ttl = redis.call('pttl', KEYS[k])
   if ttl == -1 then
     redis.call('expire', KEYS[k], secs)
     ttl = 1000 * tonumber(secs)
   end
   local ends = rnow + ttl
-  if back > 0 and windowEnd > 0 and math.abs(ends - windowEnd) < 500 * tonumber(secs) then
+  if back > 0 and ttl >= 0 and windowEnd > 0 and math.abs(ends - windowEnd) < 500 * tonumber(secs) then
     redis.call('decrby', KEYS[k], string.format('%d', back))
   end
   local consumed = tonumber(redis.call('get', KEYS[k])) or 0
