@@ -158,7 +158,6 @@ class Allowance {
   peak = 0;
   live = false;
   retired = false;
-  syncing = false;
   /** The top-up on its way, if any. */
   pending: Promise<void> | undefined;
   idleSyncs = 0;
@@ -237,7 +236,7 @@ export class LimitAllowances {
     if (!fits) {
       // Demand outran the last top-up (top-ups near a limit are refused, and then the allowance is gone): this
       // request goes through the script, and the allowance is topped up now rather than at the next interval.
-      if (!a.syncing) void this.sync(a, now, true);
+      if (!a.pending) void this.sync(a, now, true);
       return undefined;
     }
     const member = a.free.pop()!;
@@ -320,7 +319,7 @@ export class LimitAllowances {
     }
     this.wanted.clear();
     for (const a of this.scopes.values()) {
-      if (a.syncing) continue;
+      if (a.pending) continue;
       const idle = a.inFlight === 0 && a.used.every((u) => u === 0);
       if (idle && ++a.idleSyncs >= IDLE_SYNCS) void this.retire(a);
       else if (!idle) void this.sync(a, now);
@@ -360,11 +359,9 @@ export class LimitAllowances {
     for (const m of remove) a.held.delete(m);
     const refresh = now - a.refreshedAt >= REFRESH_MS && a.held.size ? [...a.held] : [];
     if (!wants && !offered.length && !remove.length && !refresh.length && a.live) return;
-    a.syncing = true;
     this.syncs++;
-    const done = this.topUp(a, now, counters, offered, remove, refresh);
-    a.pending = done;
-    return done;
+    a.pending = this.topUp(a, now, counters, offered, remove, refresh);
+    return a.pending;
   }
 
   private async topUp(
@@ -388,13 +385,13 @@ export class LimitAllowances {
     } catch (err) {
       // Redis is unreachable: what was taken ends with its windows and leases; the per-request path (and its
       // in-memory fallback) takes over.
-      a.syncing = false;
+      a.pending = undefined;
       this.drop(a);
       this.deniedUntil.set(d.id, Date.now() + DENIED_MS);
       this.onError(err as Error);
       return;
     }
-    a.syncing = false;
+    a.pending = undefined;
     if (refresh.length) a.refreshedAt = now;
     const granted = Number(answer[0]) === 1;
     const slots = Number(answer[1]);
@@ -457,13 +454,12 @@ export class LimitAllowances {
   /** Gives back what the allowance holds unused; its requests in flight give their slots back as they end. */
   private async retire(a: Allowance): Promise<void> {
     if (a.retired) return;
-    a.retired = true;
-    a.live = false;
-    if (this.scopes.get(a.demand.id) === a) this.scopes.delete(a.demand.id);
-    // A top-up still on its way is given back when its answer arrives (sync()).
-    if (!a.syncing) await this.giveBack(a);
+    this.drop(a);
+    // A top-up still on its way is given back when its answer arrives (topUp()).
+    if (!a.pending) await this.giveBack(a);
   }
 
+  /** Out of use: no admission comes from it any more; what it holds is the caller's to give back. */
   private drop(a: Allowance) {
     a.retired = true;
     a.live = false;
