@@ -38,6 +38,21 @@ describe("system routes", () => {
     expect(buildConfig({ NODE_ENV: "test", BRAND_NAME: "月之港 Labs" }).brandName).toBe("月之港 Labs");
   });
 
+  it("refuses a rate-limit sync interval that is not whole milliseconds from 0 to 1000, naming the variable", () => {
+    for (const bad of ["-1", "1001", "2.5", "soon"]) {
+      let err: unknown;
+      try {
+        buildConfig({ NODE_ENV: "test", GATEWAY_LIMIT_SYNC_MS: bad });
+      } catch (e) {
+        err = e;
+      }
+      expect(err, bad).toBeInstanceOf(EnvError);
+      expect((err as EnvError).problems.join("\n"), bad).toContain("GATEWAY_LIMIT_SYNC_MS");
+    }
+    expect(buildConfig({ NODE_ENV: "test" }).gatewayLimitSyncMs).toBe(20);
+    expect(buildConfig({ NODE_ENV: "test", GATEWAY_LIMIT_SYNC_MS: "0" }).gatewayLimitSyncMs).toBe(0);
+  });
+
   it("answers an unknown API route with a localized 404 envelope and a request id", async () => {
     const c = new TestClient(t.app);
     const res = await c.get("/api/definitely-not-here");
