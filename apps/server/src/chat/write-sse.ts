@@ -13,28 +13,57 @@ import { GatewayError, gatewayErrors } from "./errors.ts";
 import type { ChatRun } from "./run-chat.ts";
 
 /**
- * Writes one SSE event. Events produced in the same turn of the event loop (e.g. several upstream chunks that
- * arrived in one read) leave in one socket write: each event stays separate on the wire, syscalls are fewer.
- * Releasing the cork from setImmediate, after the turn's I/O callbacks, also measured 0.85 × the CPU per stream
- * of writing each batch at once (issue 18, `npm run bench:ab -- <ref> --interleave 10 --together`).
+ * The SSE output of one stream. Text written in the same turn of the event loop (the role chunk with the first
+ * batch, a batch with the finish chunk after it) leaves in one `res.write` at the end of the turn (setImmediate,
+ * after the turn's I/O callbacks), and the last text goes out with `res.end`: each write of a chunked response
+ * costs Node a chunk header, a pass through the stream machinery and buffers for the socket's writev: 0.95 × the
+ * CPU per stream of a write per call inside a cork (issue 18, `npm run bench:ab -- <ref> --interleave 8
+ * --together`). Releasing the writes at setImmediate rather than at once had measured 0.85 × before that.
  */
-const corked = new WeakSet<ServerResponse>();
-function uncork(res: ServerResponse) {
-  corked.delete(res);
-  res.uncork();
-}
-/**
- * Returns a promise only when the socket asks the writer to wait (backpressure): no promise per chunk. It settles
- * when the client disconnects too, so a stalled client that goes away cannot hold the run.
- */
-function write(res: ServerResponse, text: string, signal: AbortSignal): Promise<unknown> | undefined {
-  if (!corked.has(res)) {
-    corked.add(res);
-    res.cork();
-    setImmediate(uncork, res);
+class SseOutput {
+  private text = "";
+  private scheduled = false;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  /**
+   * Queues `text` for the end of the turn. Returns a promise only when the socket has asked the writer to wait
+   * (backpressure from an earlier turn's write): no promise per chunk. It settles when the client disconnects too,
+   * so a stalled client that goes away cannot hold the run.
+   */
+  write(text: string): Promise<unknown> | undefined {
+    this.text += text;
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(flushOutput, this);
+    }
+    const res = this.res;
+    if (res.writableNeedDrain && !res.destroyed)
+      return once(res, "drain", { signal: this.signal }).catch(() => undefined);
+    return undefined;
   }
-  if (!res.write(text) && !res.destroyed) return once(res, "drain", { signal }).catch(() => undefined);
-  return undefined;
+
+  flush(): void {
+    this.scheduled = false;
+    const text = this.text;
+    if (!text) return;
+    this.text = "";
+    if (!this.res.writableEnded) this.res.write(text);
+  }
+
+  /** What is still queued, then the end of the response, in one write. */
+  end(): void {
+    const text = this.text;
+    this.text = "";
+    if (!this.res.writableEnded) this.res.end(text);
+  }
+}
+
+function flushOutput(out: SseOutput) {
+  out.flush();
 }
 
 const SSE_HEAD = [
@@ -84,11 +113,12 @@ export async function streamRun(
   reply.hijack();
   res.writeHead(200, sseHead(reply));
   const writer = new ChunkWriter(meta);
+  const out = new SseOutput(res, signal);
   const usageNull = chat.includeUsage;
   let status: "ok" | "client_closed" | "upstream_error" = "ok";
-  let out = "";
-  for (let i = 0; i < chat.n; i++) out += writer.roleChunk(i, usageNull);
-  write(res, out, signal);
+  let roles = "";
+  for (let i = 0; i < chat.n; i++) roles += writer.roleChunk(i, usageNull);
+  out.write(roles);
   // A choice's last chunk carries its usage, which needs the prompt count: hold finishes until usage arrives.
   const held: { choice: number; reason: "stop" | "length" | "tool_calls" }[] = [];
   const flushFinishes = () => {
@@ -116,7 +146,7 @@ export async function streamRun(
         else if (held.length) text += flushFinishes();
       }
       if (text) {
-        const wait = write(res, text, signal);
+        const wait = out.write(text);
         if (wait) await wait;
       }
     }
@@ -135,7 +165,7 @@ export async function streamRun(
       }
       // Journal the bill before the last bytes: a crash between response and bill cannot lose it.
       await run.settle(status);
-      await write(res, tail + SSE_DONE, signal);
+      out.write(tail + SSE_DONE);
     }
   } catch (e) {
     status = signal.aborted ? "client_closed" : "upstream_error";
@@ -143,12 +173,12 @@ export async function streamRun(
       const g = e instanceof GatewayError ? e : gatewayErrors.serverError();
       if (!(e instanceof GatewayError)) onError(e);
       await run.settle(status);
-      await write(res, sseError(g.type, g.message) + SSE_DONE, signal);
+      out.write(sseError(g.type, g.message) + SSE_DONE);
     }
   } finally {
     // Settles only if nothing above did (settle runs once).
     await run.settle(status);
-    res.end();
+    out.end();
     if (status === "client_closed") recordAbandoned(reply);
   }
 }
