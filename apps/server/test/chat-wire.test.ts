@@ -174,6 +174,9 @@ describe("chat wire types (packages/contracts chat-wire.ts) match /v1", () => {
   it("accepts a request using every field and answers with exactly the fields of ChatCompletion", async () => {
     const res = await post(everything);
     expect(res.statusCode).toBe(200);
+    // The body is written out as text (chat-response.ts completionJson): the type an object would get, exact JSON.
+    expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(JSON.stringify(JSON.parse(res.body))).toBe(res.body);
     const body = res.json() as ChatCompletion;
     expectFields(body, COMPLETION);
     expect(body.choices).toHaveLength(2);

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { ChunkWriter, newCompletionId, wireUsage, wireUsageJson } from "./chat-response.ts";
+import {
+  ChatTally,
+  ChunkWriter,
+  completionBody,
+  completionJson,
+  newCompletionId,
+  wireUsage,
+  wireUsageJson,
+} from "./chat-response.ts";
 
 const meta = { id: "chatcmpl-abc", created: 1_700_000_000, model: 'moonshot-v1-8k "x"', fingerprint: "fp" };
 
@@ -48,6 +56,42 @@ describe("the written-out chunks", () => {
       });
     }
     expect(event(w.usageChunk(wireUsageJson(12, 8, 2, 3)))).toEqual({ ...head, choices: [], usage });
+  });
+});
+
+describe("completionJson", () => {
+  it("is JSON.stringify(completionBody(…)) for text, escaped text, several choices, reasoning and tool calls", () => {
+    const tally = (n: number, fill: (t: ChatTally) => void) => {
+      const t = new ChatTally(n);
+      fill(t);
+      return t;
+    };
+    const cases = [
+      tally(1, (t) => {
+        t.add({ type: "delta", choice: 0, content: 'He said "hi"\n\u2028 — 你好' });
+        t.add({ type: "finish", choice: 0, finishReason: "stop", completionTokens: 9 });
+        t.add({ type: "usage", promptTokens: 12, cachedTokens: 4 });
+      }),
+      // no usage reported: the prompt count given is used, the completion is counted
+      tally(2, (t) => {
+        t.add({ type: "delta", choice: 0, content: "one" });
+        t.add({ type: "delta", choice: 1, content: "two" });
+        t.add({ type: "finish", choice: 1, finishReason: "length", completionTokens: null as unknown as number });
+      }),
+      tally(1, (t) => t.add({ type: "delta", choice: 0, content: "", reasoning: "think" })),
+      tally(1, (t) =>
+        t.add({
+          type: "delta",
+          choice: 0,
+          toolCalls: [{ index: 0, id: "c1", type: "function", name: "f", arguments: "{}" }],
+        }),
+      ),
+    ];
+    for (const t of cases) {
+      const text = completionJson(meta, t, 7);
+      expect(text).toBe(JSON.stringify(completionBody(meta, t, 7)));
+      expect(JSON.stringify(JSON.parse(text))).toBe(text);
+    }
   });
 });
 

@@ -168,6 +168,23 @@ export function completionBody(meta: ResponseMeta, tally: ChatTally, promptFallb
   };
 }
 
+/**
+ * `JSON.stringify(completionBody(…))`, written out when every choice is plain text (no reasoning, no tool
+ * calls): the body of almost every non-streaming answer without its nested objects, 0.8 against 2.2 µs per answer
+ * in a micro-benchmark (issue 18). Other answers take the general path. chat-response.test.ts holds the two to the
+ * same bytes.
+ */
+export function completionJson(meta: ResponseMeta, tally: ChatTally, promptFallback: number): string {
+  let choices = "";
+  for (let i = 0; i < tally.choices.length; i++) {
+    const c = tally.choices[i]!;
+    if (c.reasoning || c.toolCalls.length) return JSON.stringify(completionBody(meta, tally, promptFallback));
+    choices += `${i ? "," : ""}{"index":${i},"message":{"role":"assistant","content":${JSON.stringify(c.content)}},"finish_reason":"${c.finishReason ?? "stop"}"}`;
+  }
+  const usage = wireUsageJson(tally.promptTokens ?? promptFallback, tally.totalCompletionTokens(), tally.cachedTokens);
+  return `{"id":${JSON.stringify(meta.id)},"object":"chat.completion","created":${meta.created},"model":${JSON.stringify(meta.model)},"system_fingerprint":${JSON.stringify(meta.fingerprint)},"choices":[${choices}],"usage":${usage}}`;
+}
+
 /** How a written-out chunk closes: with `"usage":null` when the client asked for the usage chunk (include_usage). */
 function chunkEnd(usageNull: boolean): string {
   return usageNull ? ',"usage":null}' : "}";

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyReply } from "fastify";
 import type { EngineEvent } from "../engines/types.ts";
-import { completionBody } from "./chat-response.ts";
+import { completionJson } from "./chat-response.ts";
 import type { ChatRun } from "./run-chat.ts";
 import { streamRun } from "./write-sse.ts";
 
@@ -87,9 +87,10 @@ export async function sendChatRun(opts: {
     await run.settle("client_closed");
     return;
   }
-  const body = completionBody(run.meta, run.tally, run.chat.promptTokens);
+  const body = completionJson(run.meta, run.tally, run.chat.promptTokens);
   opts.onHead?.();
   // Journal the bill before the response leaves: a crash between response and bill cannot lose it.
   await run.settle("ok");
-  return reply.send(body);
+  // Already JSON: with its type set, Fastify sends the text as it is (the content type it gives an object).
+  return reply.type("application/json; charset=utf-8").send(body);
 }

@@ -93,7 +93,14 @@ export class OpenAICompatibleEngine implements Engine {
       headersTimeout: route.responseTimeoutMs,
       bodyTimeout: route.responseTimeoutMs,
     });
+    const auth: Record<string, string> = route.apiKey ? { authorization: `Bearer ${route.apiKey}` } : {};
+    this.jsonHeaders = { "content-type": "application/json", accept: "application/json", ...auth };
+    this.streamHeaders = { "content-type": "application/json", accept: "text/event-stream", ...auth };
   }
+
+  /** The request headers of every call (undici only reads them): built once, not per request. */
+  private readonly jsonHeaders: Record<string, string>;
+  private readonly streamHeaders: Record<string, string>;
 
   async close(): Promise<void> {
     await this.pool.close();
@@ -140,11 +147,7 @@ export class OpenAICompatibleEngine implements Engine {
   /** Sends the request, retrying connection failures and gateway statuses: nothing has reached the client yet. */
   private async attempt(req: ChatRequest, signal: AbortSignal) {
     const body = this.upstreamBody(req);
-    const headers: Record<string, string> = {
-      "content-type": "application/json",
-      accept: req.stream ? "text/event-stream" : "application/json",
-      ...(this.route.apiKey ? { authorization: `Bearer ${this.route.apiKey}` } : {}),
-    };
+    const headers = req.stream ? this.streamHeaders : this.jsonHeaders;
     for (let attempt = 0; ; attempt++) {
       try {
         const res = await callUpstream(this.pool, {
@@ -381,25 +384,27 @@ function fromCompletion(req: ChatRequest, json: UpstreamBody): EngineEvent[] {
   const perChoice =
     reported !== undefined && choices.length === 1 ? [reported] : spread(countChoices(choices), reported);
   const out: EngineEvent[] = [];
-  for (const [i, c] of choices.entries()) {
+  // A counted loop and conditional fields rather than entries() and object spreads: once per answer, but the
+  // spreads made a new object shape per combination (issue 18).
+  for (let i = 0; i < choices.length; i++) {
+    const c = choices[i]!;
     const m = c.message ?? {};
-    out.push({
+    const delta: Extract<EngineEvent, { type: "delta" }> = {
       type: "delta",
       choice: c.index ?? i,
       content: m.content ?? "",
-      ...(m.reasoning_content ? { reasoning: m.reasoning_content } : {}),
-      ...(m.tool_calls?.length
-        ? {
-            toolCalls: m.tool_calls.map((t, index) => ({
-              index,
-              id: t.id ?? `${t.function?.name ?? "call"}:${index}`,
-              type: toolType(t.type) ?? "function",
-              name: t.function?.name ?? "",
-              arguments: t.function?.arguments ?? "",
-            })),
-          }
-        : {}),
-    });
+    };
+    if (m.reasoning_content) delta.reasoning = m.reasoning_content;
+    if (m.tool_calls?.length) {
+      delta.toolCalls = m.tool_calls.map((t, index) => ({
+        index,
+        id: t.id ?? `${t.function?.name ?? "call"}:${index}`,
+        type: toolType(t.type) ?? "function",
+        name: t.function?.name ?? "",
+        arguments: t.function?.arguments ?? "",
+      }));
+    }
+    out.push(delta);
     out.push({
       type: "finish",
       choice: c.index ?? i,
