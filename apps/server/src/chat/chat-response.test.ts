@@ -72,11 +72,11 @@ describe("completionJson", () => {
         t.add({ type: "finish", choice: 0, finishReason: "stop", completionTokens: 9 });
         t.add({ type: "usage", promptTokens: 12, cachedTokens: 4 });
       }),
-      // no usage reported: the prompt count given is used, the completion is counted
+      // no usage reported (the prompt count given is used) and choice 0 cut off (its tokens are counted)
       tally(2, (t) => {
         t.add({ type: "delta", choice: 0, content: "one" });
         t.add({ type: "delta", choice: 1, content: "two" });
-        t.add({ type: "finish", choice: 1, finishReason: "length", completionTokens: null as unknown as number });
+        t.add({ type: "finish", choice: 1, finishReason: "length", completionTokens: 1 });
       }),
       tally(1, (t) => t.add({ type: "delta", choice: 0, content: "", reasoning: "think" })),
       tally(1, (t) =>
