@@ -22,7 +22,8 @@ export function isGatewayUrl(url: string | undefined): boolean {
  */
 export function collapseGatewaySlashes(req: IncomingMessage): string {
   const url = req.url ?? "/";
-  if (!isGatewayUrl(url)) return url;
+  // Every request passes here: one without a doubled slash anywhere has nothing to collapse (no regex runs).
+  if (!url.includes("//") || !isGatewayUrl(url)) return url;
   const q = url.search(/[?#]/);
   const path = q === -1 ? url : url.slice(0, q);
   return path.replace(/\/{2,}/g, "/") + (q === -1 ? "" : url.slice(q));
