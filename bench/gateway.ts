@@ -43,7 +43,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 /** After each cell, before its CPU is read: the cell's last bill batch (500 ms window) commits and is counted. */
 const SETTLE_MS = 1000;
 /** Seconds of load before a target's first measured cell of a mode (see warmUp). */
-const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 5);
+const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 10);
 /** Paired cells per Moonport target and mode (see throughputRun). */
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
@@ -136,13 +136,23 @@ function cell(t: Target, body: string): Promise<Run> {
 }
 
 /**
- * Load before measuring, at the cells' own connections. After 2 s at 8 connections (before session 18) the first
- * 64-connection cell still paid for compiling (its helper threads used ~6 × the CPU per request of later cells),
- * and the first streaming round and every first pair cost a Moonport target 1.2–2.2 × the CPU per request of its
- * later cells: an outlier on the same side of every median.
+ * Load before measuring, at the cells' own connections, until the target's compiler has settled. After 2 s at 8
+ * connections (before session 18) the first streaming round and every first pair cost a Moonport target 1.2–2.2 ×
+ * the CPU per request of its later cells: an outlier on the same side of every median. Loaded alone in 3 s cells,
+ * a fresh gateway's helper threads (V8's compiler and garbage-collection helpers) used 409, 94, 26, then 10–25 µs
+ * per request; the floor's 128, 26, then 2–5. Ten seconds covers the gateway's first three cells.
  */
 function warmUp(t: Target, body: string): Promise<Run> {
-  return load({ url: t.url, body, connections: CONNECTIONS, duration: WARMUP_S, keys: t.keys, headers: t.headers });
+  // Settled like a cell, so the first cell does not pay for the warm-up's last bill batch.
+  return load({
+    url: t.url,
+    body,
+    connections: CONNECTIONS,
+    duration: WARMUP_S,
+    keys: t.keys,
+    headers: t.headers,
+    settleMs: SETTLE_MS,
+  });
 }
 
 const isMoonport = (t: Target) => t.name === "pglite" || t.name === "postgres";

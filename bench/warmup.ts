@@ -1,0 +1,48 @@
+/**
+ * How long a target takes to warm up: one fresh target (the floor, or the gateway on PGlite or PostgreSQL) loaded
+ * in back-to-back cells at the bench's connections, non-streaming then streaming, printing each cell's CPU per
+ * request split into the main thread and the other threads (V8's compiler and garbage-collection helpers, libuv's
+ * pool). The other threads' share falls as the compiler settles; `npm run bench` warms every target up for as
+ * long (BENCH_WARMUP_S) before it measures.
+ * Usage: npm run bench:warmup -- [--target floor|pglite|postgres] [--cells 10] [--seconds 3] [--connections 64]
+ */
+import { chatBody, load, startTarget, targetOptions, threadTicks } from "./harness.ts";
+
+const options = targetOptions(3);
+const at = process.argv.indexOf("--cells");
+const cells = at === -1 ? 10 : Number(process.argv[at + 1]);
+const { upstream, server } = await startTarget(options);
+const url = `http://127.0.0.1:${options.targetPort}/v1/chat/completions`;
+const keys = server.info.keys as string[] | undefined;
+const pid = server.pid;
+
+/** Clock ticks (1/100 s) of the main thread and of all the others. */
+function ticks() {
+  let main = 0;
+  let other = 0;
+  for (const [id, t] of threadTicks(pid)) {
+    if (id === pid) main += t;
+    else other += t;
+  }
+  return { main, other };
+}
+
+console.log(`| mode | cell | req/s | CPU µs/req | main thread | other threads |`);
+console.log(`| --- | --- | --- | --- | --- | --- |`);
+try {
+  for (const stream of [false, true]) {
+    const body = chatBody(stream);
+    for (let i = 1; i <= cells; i++) {
+      const before = ticks();
+      const r = await load({ url, body, connections: options.connections, duration: options.seconds, keys, pid, settleMs: 1000 });
+      const after = ticks();
+      const perRequest = (t: number) => ((t * 10_000) / Math.max(1, r.requests)).toFixed(0);
+      console.log(
+        `| ${stream ? "streaming" : "non-streaming"} | ${i} | ${r.rps.toFixed(0)} | ${r.cpuPerRequestUs.toFixed(0)} | ${perRequest(after.main - before.main)} | ${perRequest(after.other - before.other)} |`,
+      );
+    }
+  }
+} finally {
+  await server.stop();
+  await upstream.stop();
+}
