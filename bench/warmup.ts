@@ -34,7 +34,15 @@ try {
     const body = chatBody(stream);
     for (let i = 1; i <= cells; i++) {
       const before = ticks();
-      const r = await load({ url, body, connections: options.connections, duration: options.seconds, keys, pid, settleMs: 1000 });
+      const r = await load({
+        url,
+        body,
+        connections: options.connections,
+        duration: options.seconds,
+        keys,
+        pid,
+        settleMs: 1000,
+      });
       const after = ticks();
       const perRequest = (t: number) => ((t * 10_000) / Math.max(1, r.requests)).toFixed(0);
       console.log(
