@@ -219,8 +219,14 @@ export async function startTarget(
   const script = target === "floor" ? "floor-proxy.ts" : "gateway-server.ts";
   // BENCH_NODE_FLAGS: V8/Node flags to try on the target (e.g. "--v8-pool-size=0"), for experiments.
   const extra = process.env.BENCH_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? [];
+  // The experiment's flags after the serve flags: V8 takes the last of a repeated flag, so they win.
   const server = await startProcess(
-    [...nodeFlags, ...extra, ...serverScript(script, String(targetPort), String(upstreamPort))],
+    [
+      ...serveFlags(path.dirname(HERE)),
+      ...nodeFlags,
+      ...extra,
+      ...tsScript(script, String(targetPort), String(upstreamPort)),
+    ],
     {
       BENCH_DB: target === "postgres" ? "postgres" : "pglite",
     },

@@ -27,12 +27,13 @@ function ticks() {
   return { main, other };
 }
 
-console.log(`| mode | cell | req/s | CPU µs/req | main thread | other threads |`);
-console.log(`| --- | --- | --- | --- | --- | --- |`);
+console.log(`| mode | cell | started (UTC) | req/s | CPU µs/req | main thread | other threads |`);
+console.log(`| --- | --- | --- | --- | --- | --- | --- |`);
 try {
   for (const stream of [false, true]) {
     const body = chatBody(stream);
     for (let i = 1; i <= cells; i++) {
+      const started = new Date().toISOString().slice(11, 19);
       const before = ticks();
       const r = await load({
         url,
@@ -46,7 +47,7 @@ try {
       const after = ticks();
       const perRequest = (t: number) => ((t * 10_000) / Math.max(1, r.requests)).toFixed(0);
       console.log(
-        `| ${stream ? "streaming" : "non-streaming"} | ${i} | ${r.rps.toFixed(0)} | ${r.cpuPerRequestUs.toFixed(0)} | ${perRequest(after.main - before.main)} | ${perRequest(after.other - before.other)} |`,
+        `| ${stream ? "streaming" : "non-streaming"} | ${i} | ${started} | ${r.rps.toFixed(0)} | ${r.cpuPerRequestUs.toFixed(0)} | ${perRequest(after.main - before.main)} | ${perRequest(after.other - before.other)} |`,
       );
     }
   }
