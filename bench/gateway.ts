@@ -121,13 +121,13 @@ async function startTargets(): Promise<{ upstream: Proc; targets: Target[]; skip
   return { upstream, targets, skipped };
 }
 
-/** One measured cell: `CONNECTIONS` connections for `DURATION_S`, the target's CPU read `SETTLE_MS` after. */
-function cell(t: Target, body: string): Promise<Run> {
+/** One measured cell: `CONNECTIONS` connections for `seconds`, the target's CPU read `SETTLE_MS` after. */
+function cell(t: Target, body: string, seconds = DURATION_S): Promise<Run> {
   return load({
     url: t.url,
     body,
     connections: CONNECTIONS,
-    duration: DURATION_S,
+    duration: seconds,
     keys: t.keys,
     headers: t.headers,
     pid: t.proc.pid,
@@ -140,19 +140,12 @@ function cell(t: Target, body: string): Promise<Run> {
  * connections (before session 18) the first streaming round and every first pair cost a Moonport target 1.2–2.2 ×
  * the CPU per request of its later cells: an outlier on the same side of every median. Loaded alone in 3 s cells,
  * a fresh gateway's helper threads (V8's compiler and garbage-collection helpers) used 409, 94, 26, then 10–25 µs
- * per request; the floor's 128, 26, then 2–5. Ten seconds covers the gateway's first three cells.
+ * per request; the floor's 128, 26, then 2–5. Ten seconds covers the gateway's first three cells. A long cell
+ * whose figures nobody reads, settled like any other so the first measured cell does not pay for its last bill
+ * batch.
  */
 function warmUp(t: Target, body: string): Promise<Run> {
-  // Settled like a cell, so the first cell does not pay for the warm-up's last bill batch.
-  return load({
-    url: t.url,
-    body,
-    connections: CONNECTIONS,
-    duration: WARMUP_S,
-    keys: t.keys,
-    headers: t.headers,
-    settleMs: SETTLE_MS,
-  });
+  return cell(t, body, WARMUP_S);
 }
 
 const isMoonport = (t: Target) => t.name === "pglite" || t.name === "postgres";
