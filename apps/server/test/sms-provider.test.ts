@@ -27,6 +27,10 @@ beforeAll(async () => {
       res.end("{}");
     });
   });
+  // Idle connections stay open for the whole file: with Node's 5 s default, the server closed the connection the
+  // first test left in fetch's pool while a loaded CI machine built the production app, and the production test's
+  // send met the closing socket (a 502 in one CI run).
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/sms`;
 });
