@@ -133,13 +133,15 @@ readline.createInterface({ input: process.stdin }).on("line", async (line) => {
       fs.writeFileSync(arg, JSON.stringify(profile));
       answer({ ok: cmd, file: arg });
     } else if (cmd === "heap-start") {
-      // Allocation sampling, collected objects included: where the young generation fills from.
+      // Allocation sampling, collected objects included: where the young generation fills from. With
+      // `survivors`, objects a scavenge collected are left out: what remains is what reached the old generation
+      // (promoted, or allocated there directly) and so what full collections must clean up.
       session = new Session();
       session.connect();
       await session.post("HeapProfiler.enable");
       await session.post("HeapProfiler.startSampling", {
         samplingInterval: 1024,
-        includeObjectsCollectedByMinorGC: true,
+        includeObjectsCollectedByMinorGC: arg !== "survivors",
         includeObjectsCollectedByMajorGC: true,
       });
       answer({ ok: cmd });

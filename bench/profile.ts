@@ -25,14 +25,15 @@ async function main() {
     await load({ url, body, connections: 8, duration: 3, keys });
     const dir = path.resolve(".tmp/profiles");
     fs.mkdirSync(dir, { recursive: true });
-    if (process.argv.includes("--heap")) {
+    const survivors = process.argv.includes("--survivors");
+    if (survivors || process.argv.includes("--heap")) {
       const heapFile = path.join(dir, `${target}-${stream ? "stream" : "json"}-${Date.now()}.heapprofile`);
-      await server.command("heap-start");
+      await server.command(survivors ? "heap-start survivors" : "heap-start");
       const run = await load({ url, body, connections, duration: seconds, keys });
       await server.command(`heap-stop ${heapFile}`);
       const h = summarizeHeapProfile(heapFile, 30);
       console.log(
-        `${target} ${stream ? "streaming" : "non-streaming"}, ${connections} connections, ${seconds} s: ${run.requests} requests; ${(h.totalBytes / run.requests / 1024).toFixed(1)} KB allocated per request (sampled)\n`,
+        `${target} ${stream ? "streaming" : "non-streaming"}, ${connections} connections, ${seconds} s: ${run.requests} requests; ${(h.totalBytes / run.requests / 1024).toFixed(1)} KB ${survivors ? "reaching the old generation" : "allocated"} per request (sampled)\n`,
       );
       for (const [name, b] of h.functions) console.log(`${(b / run.requests).toFixed(0).padStart(7)} B  ${name}`);
       console.log(`\nprofile: ${path.relative(process.cwd(), heapFile)}`);

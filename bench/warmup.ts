@@ -3,14 +3,19 @@
  * in back-to-back cells at the bench's connections, non-streaming then streaming, printing each cell's CPU per
  * request split into the main thread and the other threads (V8's compiler and garbage-collection helpers, libuv's
  * pool). The other threads' share falls as the compiler settles; `npm run bench` warms every target up for as
- * long (BENCH_WARMUP_S) before it measures.
+ * long (BENCH_WARMUP_S) before it measures. With `--idle <s>`, each mode's cells are followed by that many seconds
+ * without load and two more cells: what a quiet period costs the traffic after it (V8's memory reducer shrinks an
+ * idle heap and ages its code; the serve flags keep both, see ARCHITECTURE.md "Hot-path cost").
  * Usage: npm run bench:warmup -- [--target floor|pglite|postgres] [--cells 10] [--seconds 3] [--connections 64]
+ *        [--idle 100]
  */
 import { chatBody, load, startTarget, targetOptions, threadTicks } from "./harness.ts";
 
 const options = targetOptions(3);
 const at = process.argv.indexOf("--cells");
 const cells = at === -1 ? 10 : Number(process.argv[at + 1]);
+const idleAt = process.argv.indexOf("--idle");
+const idleS = idleAt === -1 ? 0 : Number(process.argv[idleAt + 1]);
 const { upstream, server } = await startTarget(options);
 const url = `http://127.0.0.1:${options.targetPort}/v1/chat/completions`;
 const keys = server.info.keys as string[] | undefined;
@@ -32,7 +37,8 @@ console.log(`| --- | --- | --- | --- | --- | --- | --- |`);
 try {
   for (const stream of [false, true]) {
     const body = chatBody(stream);
-    for (let i = 1; i <= cells; i++) {
+    for (let i = 1; i <= cells + (idleS > 0 ? 2 : 0); i++) {
+      if (i === cells + 1) await new Promise((r) => setTimeout(r, idleS * 1000));
       const started = new Date().toISOString().slice(11, 19);
       const before = ticks();
       const r = await load({
@@ -47,7 +53,7 @@ try {
       const after = ticks();
       const perRequest = (t: number) => ((t * 10_000) / Math.max(1, r.requests)).toFixed(0);
       console.log(
-        `| ${stream ? "streaming" : "non-streaming"} | ${i} | ${started} | ${r.rps.toFixed(0)} | ${r.cpuPerRequestUs.toFixed(0)} | ${perRequest(after.main - before.main)} | ${perRequest(after.other - before.other)} |`,
+        `| ${stream ? "streaming" : "non-streaming"} | ${i > cells ? `${i} (after ${idleS} s idle)` : i} | ${started} | ${r.rps.toFixed(0)} | ${r.cpuPerRequestUs.toFixed(0)} | ${perRequest(after.main - before.main)} | ${perRequest(after.other - before.other)} |`,
       );
     }
   }
