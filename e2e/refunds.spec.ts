@@ -234,8 +234,11 @@ for (const edition of ["cn", "global"] as const) {
       .toBe(zh ? "已退款" : "Refunded");
     await expect(page.getByTestId("refund-cash")).toHaveText(`${cur}99.50`);
     await page.goto("/console/billing/recharge");
+    // The recharge details load after the page itself: a CI run on a loaded 2-core machine still showed the list
+    // loading after the default 5 s.
     await expect(page.getByTestId("payment-refunded").first()).toHaveText(
       zh ? `已退 ${cur}20.50` : `Refunded ${cur}20.50`,
+      { timeout: 15_000 },
     );
     await expect
       .poll(async () => (await caughtMail(page, email)).map((m) => m.subject), { timeout: 20_000 })
