@@ -19,6 +19,7 @@ import os from "node:os";
 import path from "node:path";
 import { Agent, request } from "undici";
 import {
+  argValue,
   chatBody,
   HERE,
   load,
@@ -49,10 +50,6 @@ const PAIRS = Number(process.env.BENCH_PAIRS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 /** Requests per mode of the exactly-once check. */
 const EXACT = Number(process.env.BENCH_EXACT ?? 500);
-const arg = (name: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? undefined : process.argv[i + 1];
-};
 
 interface Target {
   name: string;
@@ -383,8 +380,8 @@ function writeReadme(section: string, block: string) {
   console.error(`written to ${path.relative(process.cwd(), readme)}`);
 }
 
-const streams = arg("streams");
-(streams ? heldStreams(Number(streams), Number(arg("hold") ?? 60)) : throughputRun())
+const streams = argValue("streams");
+(streams ? heldStreams(Number(streams), Number(argValue("hold") ?? 60)) : throughputRun())
   .then(() => process.exit(0))
   .catch((e) => {
     console.error(e);

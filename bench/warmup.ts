@@ -9,13 +9,11 @@
  * Usage: npm run bench:warmup -- [--target floor|pglite|postgres] [--cells 10] [--seconds 3] [--connections 64]
  *        [--idle 100]
  */
-import { chatBody, load, startTarget, targetOptions, threadTicks } from "./harness.ts";
+import { argValue, chatBody, load, startTarget, targetOptions, threadTicks } from "./harness.ts";
 
 const options = targetOptions(3);
-const at = process.argv.indexOf("--cells");
-const cells = at === -1 ? 10 : Number(process.argv[at + 1]);
-const idleAt = process.argv.indexOf("--idle");
-const idleS = idleAt === -1 ? 0 : Number(process.argv[idleAt + 1]);
+const cells = Number(argValue("cells") ?? 10);
+const idleS = Number(argValue("idle") ?? 0);
 const { upstream, server } = await startTarget(options);
 const url = `http://127.0.0.1:${options.targetPort}/v1/chat/completions`;
 const keys = server.info.keys as string[] | undefined;
