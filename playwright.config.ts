@@ -14,6 +14,9 @@ process.env.MAIL_CATCHER_URL = `http://127.0.0.1:${MAIL_HTTP_PORT}`;
 export default defineConfig({
   testDir: "e2e",
   timeout: 60_000,
+  // CI runs the suite on two busy cores beside the server it tests: a hydration or a list can take longer than
+  // Playwright's 5 s default there (two CI runs failed on that, never on a wrong value).
+  expect: { timeout: 10_000 },
   // Most of a journey's time is waiting (tier-0 rate limits, mail, simulated streams), not CPU: two workers
   // overlap those waits. Specs share one server, so each works in its own new organization.
   workers: Number(process.env.E2E_WORKERS ?? 2),

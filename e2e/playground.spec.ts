@@ -93,8 +93,14 @@ for (const locale of ["en-US", "zh-CN"] as const) {
     }
     expect(new Set(runs.map((r) => r.requestId)).size).toBe(3);
     const turboCost = runs[2]!.cost;
-    await b.page.goto(`/console/projects/${b.projectId}/billing`);
-    await expect(b.page.getByRole("row").filter({ hasText: "kimi-k2-turbo-preview" })).toContainText(turboCost);
+    // The gateway commits bills in batches up to 500 ms after a run (BillWriter.FLUSH_MS) and the page reads once,
+    // so a page opened inside that window is reloaded rather than waited on.
+    await expect(async () => {
+      await b.page.goto(`/console/projects/${b.projectId}/billing`);
+      await expect(b.page.getByRole("row").filter({ hasText: "kimi-k2-turbo-preview" })).toContainText(turboCost, {
+        timeout: 5_000,
+      });
+    }).toPass({ timeout: 30_000 });
     // The organization's Request Details: each playground run is a row of this project, with its model and the
     // exact cost its footer showed.
     const projectName = (
