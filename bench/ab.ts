@@ -12,9 +12,9 @@
  *
  * `--interleave <cells> [--together]` keeps both servers running instead and alternates short cells between them (old,
  * current, current, old, …; `--seconds` each, default 3), each side's CPU read once its last bill batch has
- * committed (1 s after the load stops). The ratio is the median over consecutive old/current pairs. On a VM whose
- * speed drifts by tens of percent from minute to minute, pairs seconds apart compare far better than rounds
- * minutes apart. `--together` loads both sides in the same seconds instead (two loads from this process, half the
+ * committed (1 s after the load stops), with each side's median p99 latency. The ratio is the median over
+ * consecutive old/current pairs. On a VM whose speed drifts by tens of percent from minute to minute, pairs
+ * seconds apart compare far better than rounds minutes apart. `--together` loads both sides in the same seconds instead (two loads from this process, half the
  * connections each is not applied: each side gets `--connections`), so even drift within seconds hits both alike.
  */
 import { execFileSync } from "node:child_process";
@@ -147,7 +147,7 @@ async function interleaved(cells: number) {
     if (run.errors) throw new Error(`${side}: ${run.errors} errors under load`);
     // The cell's last bill batch commits up to 500 ms after the load: counted here, not in the next cell.
     await new Promise((r) => setTimeout(r, 1000));
-    return { us: ((cpuMs(server.pid) - cpu0) * 1000) / run.requests, rps: run.rps };
+    return { us: ((cpuMs(server.pid) - cpu0) * 1000) / run.requests, rps: run.rps, p99: run.p99 };
   };
   const lines: string[] = [];
   try {
@@ -156,9 +156,10 @@ async function interleaved(cells: number) {
       const ratios: number[] = [];
       const us = { old: [] as number[], current: [] as number[] };
       const rps = { old: [] as number[], current: [] as number[] };
+      const p99 = { old: [] as number[], current: [] as number[] };
       for (let i = 0; i < cells; i++) {
         const order = i % 2 ? (["current", "old"] as const) : (["old", "current"] as const);
-        const pair = { old: { us: 0, rps: 0 }, current: { us: 0, rps: 0 } };
+        const pair = { old: { us: 0, rps: 0, p99: 0 }, current: { us: 0, rps: 0, p99: 0 } };
         if (together) {
           // Both loaded in the same seconds: whatever the VM does to one cell it does to the other.
           // Each pair starts the other side's load first (the first one started was seen to get a little more).
@@ -169,6 +170,7 @@ async function interleaved(cells: number) {
         for (const side of order) {
           us[side].push(pair[side].us);
           rps[side].push(pair[side].rps);
+          p99[side].push(pair[side].p99);
         }
         ratios.push(pair.current.us / pair.old.us);
         console.error(
@@ -179,6 +181,8 @@ async function interleaved(cells: number) {
       lines.push(
         `| CPU µs/req, ${mode} | ${median(us.old).toFixed(0)} | ${median(us.current).toFixed(0)} | ${median(ratios).toFixed(2)} (pairs ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}) |`,
         `| req/s, ${mode} | ${median(rps.old).toFixed(0)} | ${median(rps.current).toFixed(0)} | ${(median(rps.current) / median(rps.old)).toFixed(2)} |`,
+        // At full load: mostly queueing, but a longer event-loop stall (a bigger bill batch) shows here.
+        `| p99 latency ms, ${mode} | ${median(p99.old).toFixed(0)} | ${median(p99.current).toFixed(0)} | ${(median(p99.current) / median(p99.old)).toFixed(2)} |`,
       );
     }
   } finally {

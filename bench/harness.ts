@@ -124,16 +124,16 @@ export async function startListening(argv: string[], port: number, env: Record<s
   };
 }
 
-/**
- * The options every single-target tool takes (profile.ts, gc.ts): `--target floor|pglite|postgres`, `--stream`,
- * `--seconds`, `--connections`, and the ports from BENCH_UPSTREAM_PORT / BENCH_GATEWAY_PORT.
- */
 /** The value after `--<name>` on the command line, or undefined when the option is absent. */
 export function argValue(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i === -1 ? undefined : process.argv[i + 1];
 }
 
+/**
+ * The options every single-target tool takes (profile.ts, gc.ts): `--target floor|pglite|postgres`, `--stream`,
+ * `--seconds`, `--connections`, and the ports from BENCH_UPSTREAM_PORT / BENCH_GATEWAY_PORT.
+ */
 export function targetOptions(defaultSeconds: number) {
   const arg = (name: string, fallback: string) => argValue(name) ?? fallback;
   return {

@@ -269,10 +269,16 @@ export async function commitEntries(
  * batch's statements cost far more than its rows (on PGlite, measured 2026-11-26: ~20 ms of CPU per batch on this
  * VM plus ~40 µs per row), so at 100 ms a batch of ~150 bills cost ~170 µs per request and at 500 ms about a
  * third of that. BATCH bounds one commit (PGlite blocks the event loop while a statement runs) to a few tens of
- * milliseconds.
+ * milliseconds. Under full load it, not FLUSH_MS, sets the batch size. 2,000 rather than 1,000 (2026-11-28,
+ * `npm run bench:ab -- --interleave 8 --together`, PGlite): 5–7 % less gateway CPU per request, non-streaming,
+ * 4–5 % streaming; the p99 at full load rose from 28 to 33 ms (a commit holds the event loop ~20 ms instead of
+ * ~12). On PGlite a batch's fixed part is ~3 ms (its five statements cross into WebAssembly as ~25 protocol
+ * messages; planning at Bind alone is 0.2–0.4 ms a statement) and a row ~8–10 µs. 4,000 saved little more
+ * (0.91 against 0.93) for a p99 of 45 ms, and COPYing a large batch in chunks with event-loop turns between
+ * them did not bring that p99 down.
  */
 export class BillWriter {
-  static readonly BATCH = 1000;
+  static readonly BATCH = 2000;
   static readonly FLUSH_MS = 500;
   static readonly MAX_FAILURES = 5;
   private queue: QueuedEntry[] = [];
