@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { BillJournal, type JournalEntry } from "./journal.ts";
+import { BillJournal, entryJson, type JournalEntry } from "./journal.ts";
 
 const entry = (i: number): JournalEntry => ({
   requestId: `req-${i}`,
@@ -107,5 +107,61 @@ describe("open streams in the journal", () => {
     expect(written.slice(1).every((l) => l.kind === "progress" && l.lineId === "long")).toBe(true);
     expect(written.filter((l) => l.kind === "open")).toHaveLength(1);
     j.untrack("long");
+  });
+});
+
+describe("journal lines", () => {
+  const TEXT = [
+    "plain",
+    'quote " inside',
+    "back\\slash",
+    "tab\tnew\nline",
+    "中文 ✓",
+    "\u0000\u001f\u007f",
+    "\ud800 lone",
+    "",
+  ];
+
+  it("are exactly what JSON.stringify writes, text that needs escaping included", () => {
+    for (const text of TEXT) {
+      const e: JournalEntry = {
+        requestId: `req ${text}`,
+        orgId: text,
+        projectId: "proj",
+        apiKeyId: "key",
+        status: "ok",
+        latencyMs: 12,
+        createdAt: 1_795_843_627_785,
+        lines: [
+          {
+            id: "bill_1",
+            model: text,
+            productName: "moonshot-v1-8k",
+            productType: "model_inference",
+            inputTokens: 20,
+            outputTokens: 12,
+            cachedTokens: 0,
+            toolCalls: 0,
+            consumption: "123456",
+          },
+          {
+            id: "bill_2",
+            model: "moonshot-v1-8k",
+            productName: "context_cache_call",
+            productType: "context_caching",
+            inputTokens: 0,
+            outputTokens: 0,
+            cachedTokens: Number.NaN,
+            toolCalls: 1,
+            consumption: "1",
+            contextCacheId: `cache ${text}`,
+          },
+        ],
+      };
+      expect(entryJson(e)).toBe(JSON.stringify(e));
+      expect(JSON.parse(entryJson(e))).toEqual(JSON.parse(JSON.stringify(e)));
+    }
+    const empty = entry(1);
+    expect(entryJson(empty)).toBe(JSON.stringify(empty));
   });
 });

@@ -77,6 +77,35 @@ export interface InterruptedStream {
 
 type Sample = () => { promptTokens: number; completionTokens: number; cachedTokens: number } | null;
 
+/** Printable ASCII without a quote or a backslash: a JSON string needs nothing but its quotes. */
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+function jsonString(s: string): string {
+  return PLAIN.test(s) ? `"${s}"` : JSON.stringify(s);
+}
+
+/** A number as JSON.stringify writes it (NaN and ±Infinity as null). */
+function jsonNumber(n: number): string {
+  return Number.isFinite(n) ? `${n}` : "null";
+}
+
+function lineJson(l: BillLine): string {
+  const cache = l.contextCacheId === undefined ? "" : `,"contextCacheId":${jsonString(l.contextCacheId)}`;
+  return `{"id":${jsonString(l.id)},"model":${jsonString(l.model)},"productName":${jsonString(l.productName)},"productType":${jsonString(l.productType)},"inputTokens":${jsonNumber(l.inputTokens)},"outputTokens":${jsonNumber(l.outputTokens)},"cachedTokens":${jsonNumber(l.cachedTokens)},"toolCalls":${jsonNumber(l.toolCalls)},"consumption":${jsonString(l.consumption)}${cache}}`;
+}
+
+/**
+ * An entry's journal line: what JSON.stringify gives for its declared fields, in their order, built from the known
+ * shape. Every settled request writes one, and JSON.stringify's walk of the object was the hottest line of our
+ * own code in the gateway's profile (~1.3 µs a request; this takes about half). journal.test.ts holds it equal to
+ * JSON.stringify, text that needs escaping included.
+ */
+export function entryJson(e: JournalEntry): string {
+  let lines = "";
+  for (const l of e.lines) lines += lines ? `,${lineJson(l)}` : lineJson(l);
+  return `{"requestId":${jsonString(e.requestId)},"orgId":${jsonString(e.orgId)},"projectId":${jsonString(e.projectId)},"apiKeyId":${jsonString(e.apiKeyId)},"status":${jsonString(e.status)},"latencyMs":${jsonNumber(e.latencyMs)},"createdAt":${jsonNumber(e.createdAt)},"lines":[${lines}]}`;
+}
+
 /** Journal files held by live instances of this process. */
 const openHere = new Set<string>();
 const HOST = os.hostname().replace(/[^\w.-]/g, "_");
@@ -233,10 +262,10 @@ export class BillJournal {
     if (this.sync.mode === "interval") {
       return new Promise((resolve, reject) => {
         this.flushWaiters.push({ resolve, reject });
-        this.writeLine(`${JSON.stringify(entry)}\n`);
+        this.writeLine(`${entryJson(entry)}\n`);
       });
     }
-    this.writeLine(`${JSON.stringify(entry)}\n`);
+    this.writeLine(`${entryJson(entry)}\n`);
     this.flushNow();
     return new Promise((resolve, reject) => {
       this.waiters.push({ resolve, reject });
