@@ -14,8 +14,9 @@
  * current, current, old, …; `--seconds` each, default 3), each side's CPU read once its last bill batch has
  * committed (1 s after the load stops), with each side's median p99 latency. The ratio is the median over
  * consecutive old/current pairs. On a VM whose speed drifts by tens of percent from minute to minute, pairs
- * seconds apart compare far better than rounds minutes apart. `--together` loads both sides in the same seconds instead (two loads from this process, half the
- * connections each is not applied: each side gets `--connections`), so even drift within seconds hits both alike.
+ * seconds apart compare far better than rounds minutes apart. `--together` loads both sides in the same seconds
+ * instead (two loads from this process, half the connections each is not applied: each side gets
+ * `--connections`), so even drift within seconds hits both alike.
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";

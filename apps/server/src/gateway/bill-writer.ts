@@ -266,9 +266,9 @@ export async function commitEntries(
  * FLUSH_MS trades little for CPU: every bill is durable in the journal and counted in this instance's balances
  * before it is queued, readers that need the database to have it (the balance endpoint, tests, shutdown) drain
  * first, and other instances see it at most FLUSH_MS later than their next refresh (REFRESH_MS, 1 s) would. A
- * batch's statements cost far more than its rows (on PGlite, measured 2026-11-26: ~20 ms of CPU per batch on this
- * VM plus ~40 µs per row), so at 100 ms a batch of ~150 bills cost ~170 µs per request and at 500 ms about a
- * third of that. BATCH bounds one commit (PGlite blocks the event loop while a statement runs) to a few tens of
+ * small batch costs its statements, not its rows (on PGlite, measured 2026-11-26 on a slower VM: ~20 ms of CPU
+ * per batch plus ~40 µs per row), so at 100 ms a batch of ~150 bills cost ~170 µs per request and at 500 ms
+ * about a third of that. BATCH bounds one commit (PGlite blocks the event loop while a statement runs) to a few tens of
  * milliseconds. Under full load it, not FLUSH_MS, sets the batch size. 2,000 rather than 1,000 (2026-11-28,
  * `npm run bench:ab -- --interleave 8 --together`, PGlite): 5–7 % less gateway CPU per request, non-streaming,
  * 4–5 % streaming; the p99 at full load rose from 28 to 33 ms (a commit holds the event loop ~20 ms instead of
