@@ -21,13 +21,21 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { chatBody, cpuMs, HERE, load, type Proc, serveFlags, startProcess, tsRunner, tsScript } from "./harness.ts";
+import {
+  argValue,
+  chatBody,
+  cpuMs,
+  HERE,
+  load,
+  type Proc,
+  serveFlags,
+  startProcess,
+  tsRunner,
+  tsScript,
+} from "./harness.ts";
 
 const args = process.argv.slice(2);
-const flag = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i === -1 ? fallback : args[i + 1]!;
-};
+const flag = (name: string, fallback: string) => argValue(name) ?? fallback;
 const ref = args.find((a, i) => !a.startsWith("--") && (i === 0 || !args[i - 1]!.startsWith("--")));
 if (!ref) {
   console.error(
