@@ -1,5 +1,5 @@
 /**
- * `npm run bench:gc -- [--target floor|pglite|postgres] [--stream] [--seconds 8] [--connections 64]`: what the
+ * `npm run bench:gc -- [--target floor|floor-raw|pglite|postgres] [--stream] [--seconds 8] [--connections 64]`: what the
  * garbage collector costs one target under the bench's load, from V8's own per-collection trace
  * (`--trace-gc-nvp`) and the kernel's per-thread CPU counters. Reports per request: young-generation collections'
  * pause on the main thread, bytes promoted to the old generation, how many full (mark-compact) collections ran,

@@ -131,7 +131,7 @@ export function argValue(name: string): string | undefined {
 }
 
 /**
- * The options every single-target tool takes (profile.ts, gc.ts): `--target floor|pglite|postgres`, `--stream`,
+ * The options every single-target tool takes (profile.ts, gc.ts): `--target floor|floor-raw|pglite|postgres`, `--stream`,
  * `--seconds`, `--connections`, and the ports from BENCH_UPSTREAM_PORT / BENCH_GATEWAY_PORT.
  */
 export function targetOptions(defaultSeconds: number) {
@@ -209,6 +209,17 @@ export function threadTicks(pid: number): Map<number, number> {
   return out;
 }
 
+/** Clock ticks (1/100 s) of a process's main thread and of all its other threads together. */
+export function mainAndOtherTicks(pid: number): { main: number; other: number } {
+  let main = 0;
+  let other = 0;
+  for (const [id, t] of threadTicks(pid)) {
+    if (id === pid) main += t;
+    else other += t;
+  }
+  return { main, other };
+}
+
 /**
  * Starts the mock upstream and one target (the floor, or the gateway on `target`'s database) for the
  * single-target tools; `nodeFlags` go before the script (e.g. a V8 trace flag).
@@ -219,7 +230,8 @@ export async function startTarget(
 ): Promise<{ upstream: Proc; server: Proc }> {
   const { target, targetPort, upstreamPort } = opts;
   const upstream = await startProcess(tsScript("mock-upstream.ts", String(upstreamPort)));
-  const script = target === "floor" ? "floor-proxy.ts" : "gateway-server.ts";
+  const floor = target === "floor" || target === "floor-raw";
+  const script = floor ? "floor-proxy.ts" : "gateway-server.ts";
   // BENCH_NODE_FLAGS: V8/Node flags to try on the target (e.g. "--v8-pool-size=0"), for experiments.
   const extra = process.env.BENCH_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? [];
   // The experiment's flags after the serve flags: V8 takes the last of a repeated flag, so they win.
@@ -228,7 +240,7 @@ export async function startTarget(
       ...serveFlags(path.dirname(HERE)),
       ...nodeFlags,
       ...extra,
-      ...tsScript(script, String(targetPort), String(upstreamPort)),
+      ...tsScript(script, String(targetPort), String(upstreamPort), ...(target === "floor-raw" ? ["--raw"] : [])),
     ],
     {
       BENCH_DB: target === "postgres" ? "postgres" : "pglite",

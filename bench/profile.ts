@@ -1,5 +1,5 @@
 /**
- * `npm run bench:profile [-- --stream] [--target floor|pglite|postgres] [--seconds 10] [--connections 64] [--heap]`:
+ * `npm run bench:profile [-- --stream] [--target floor|floor-raw|pglite|postgres] [--seconds 10] [--connections 64] [--heap]`:
  * CPU profile of one server under load, split by component per request. Starts the mock upstream and the target,
  * warms it up, runs V8's sampling profiler inside the target while autocannon sends load, and prints CPU µs per
  * request per component (database, HTTP server, upstream client, gateway, chat core, GC, Node) and the hottest

@@ -6,10 +6,10 @@
  * long (BENCH_WARMUP_S) before it measures. With `--idle <s>`, each mode's cells are followed by that many seconds
  * without load and two more cells: what a quiet period costs the traffic after it (V8's memory reducer shrinks an
  * idle heap and ages its code; the serve flags keep both, see ARCHITECTURE.md "Hot-path cost").
- * Usage: npm run bench:warmup -- [--target floor|pglite|postgres] [--cells 10] [--seconds 3] [--connections 64]
+ * Usage: npm run bench:warmup -- [--target floor|floor-raw|pglite|postgres] [--cells 10] [--seconds 3] [--connections 64]
  *        [--idle 100]
  */
-import { argValue, chatBody, load, startTarget, targetOptions, threadTicks } from "./harness.ts";
+import { argValue, chatBody, load, mainAndOtherTicks, startTarget, targetOptions } from "./harness.ts";
 
 const options = targetOptions(3);
 const cells = Number(argValue("cells") ?? 10);
@@ -19,16 +19,7 @@ const url = `http://127.0.0.1:${options.targetPort}/v1/chat/completions`;
 const keys = server.info.keys as string[] | undefined;
 const pid = server.pid;
 
-/** Clock ticks (1/100 s) of the main thread and of all the others. */
-function ticks() {
-  let main = 0;
-  let other = 0;
-  for (const [id, t] of threadTicks(pid)) {
-    if (id === pid) main += t;
-    else other += t;
-  }
-  return { main, other };
-}
+const ticks = () => mainAndOtherTicks(pid);
 
 console.log(`| mode | cell | started (UTC) | req/s | CPU µs/req | main thread | other threads |`);
 console.log(`| --- | --- | --- | --- | --- | --- | --- |`);
