@@ -172,7 +172,7 @@ const FLOOR_TRIES = 4;
  * FLOOR_TRIES processes in all), so that the run's ratios are taken against the floor's normal cost: the stricter
  * reference, and one that does not change from run to run.
  */
-async function settleFloor(floor: Target, start: () => Promise<Proc>): Promise<{ restarts: number; share: number }> {
+async function settleFloor(floor: Target): Promise<{ restarts: number; share: number }> {
   const body = chatBody(false);
   for (let attempt = 1; ; attempt++) {
     await warmUp(floor, body);
@@ -184,7 +184,7 @@ async function settleFloor(floor: Target, start: () => Promise<Proc>): Promise<{
       `floor: ${fmt(100 * share)} % of its CPU on helper threads after its warm-up (the retaining state): a fresh one`,
     );
     await floor.proc.stop();
-    floor.proc = await start();
+    floor.proc = await startFloor();
   }
 }
 
@@ -200,7 +200,7 @@ async function throughputRun() {
   const floor = targets.find((t) => t.name === "floor")!;
   let floorState: { restarts: number; share: number; runShare?: number } | undefined;
   try {
-    floorState = await settleFloor(floor, startFloor);
+    floorState = await settleFloor(floor);
     const floorTicks = mainAndOtherTicks(floor.proc.pid);
     for (const stream of [false, true]) {
       const body = chatBody(stream);
