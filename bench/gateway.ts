@@ -36,12 +36,14 @@ import {
 const UPSTREAM_PORT = Number(process.env.BENCH_UPSTREAM_PORT ?? 3403);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 3);
 /**
- * Cells per target and mode, taken in rounds (floor, pglite, postgres, portkey, floor, …, and a closing floor
- * cell): each target's ratio is taken against the mean of the floor cells just before and just after its round,
- * seconds apart, and the median over rounds is reported. This VM's speed drifts by tens of percent from minute to
- * minute (a fixed CPU loop: 410–594 ms), so one long cell per target compared targets measured minutes apart.
+ * Cells per target and mode, taken in rounds. Every other target's cell sits between two floor cells (floor,
+ * pglite, floor, postgres, floor, portkey, floor, pglite, …), and its ratio is taken against the mean of those two,
+ * seconds apart on either side: this VM's speed drifts by tens of percent from minute to minute (a fixed CPU loop:
+ * 410–594 ms), so one long cell per target compared targets measured minutes apart. The median over rounds is
+ * reported. Until session 22 a round was floor, pglite, postgres, portkey and the floor cells bracketed the round,
+ * so a target's cell could be two cells away from the floor it was compared with.
  */
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 /** After each cell, before its CPU is read: the cell's last bill batch (500 ms window) commits and is counted. */
 const SETTLE_MS = 1000;
 /** Seconds of load before a target's first measured cell of a mode (see warmUp). */
@@ -194,7 +196,10 @@ const meetsGoal = (throughputRatio: number, cpuRatio: number) => throughputRatio
 
 async function throughputRun() {
   const { upstream, targets, skipped } = await startTargets();
-  const results = new Map<string, Run[]>();
+  /** Each non-floor cell with the floor cells just before and just after it. */
+  const results = new Map<string, { run: Run; before: Run; after: Run }[]>();
+  /** Every floor cell of a mode, in order (the floor's row of the table). */
+  const floorRuns = new Map<boolean, Run[]>();
   const paired = new Map<string, { floor: Run; target: Run }[]>();
   const billed = new Map<string, { answered: number; bills: number; requests: number }>();
   const floor = targets.find((t) => t.name === "floor")!;
@@ -205,15 +210,26 @@ async function throughputRun() {
     for (const stream of [false, true]) {
       const body = chatBody(stream);
       for (const t of targets) await warmUp(t, body);
-      for (let round = 0; round <= ROUNDS; round++) {
-        // The last pass is the closing floor cell only (the later bracket of the last round).
-        for (const t of round < ROUNDS ? targets : targets.filter((x) => x.name === "floor")) {
+      const floorCell = async (label: string) => {
+        const r = await cell(floor, body);
+        floorRuns.set(stream, [...(floorRuns.get(stream) ?? []), r]);
+        console.error(
+          `${label} floor ${stream ? "streaming" : "non-streaming"}: ${fmt(r.rps)} req/s, ${fmt(r.cpuPerRequestUs)} µs/req, ${r.errors} errors`,
+        );
+        return r;
+      };
+      let before = await floorCell("round 1");
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const t of targets) {
+          if (t === floor) continue;
           const r = await cell(t, body);
-          const key = `${round < ROUNDS ? t.name : "floor-close"}/${stream}`;
-          results.set(key, [...(results.get(key) ?? []), r]);
           console.error(
             `round ${round + 1} ${t.name} ${stream ? "streaming" : "non-streaming"}: ${fmt(r.rps)} req/s, ${fmt(r.cpuPerRequestUs)} µs/req, ${r.errors} errors`,
           );
+          const after = await floorCell(`round ${round + 1}`);
+          const key = `${t.name}/${stream}`;
+          results.set(key, [...(results.get(key) ?? []), { run: r, before, after }]);
+          before = after;
         }
       }
     }
@@ -270,12 +286,11 @@ async function throughputRun() {
   const verdicts: string[] = [];
   for (const stream of [false, true]) {
     const mode = stream ? "streaming" : "non-streaming";
-    // The floor around round i: its cell at the start of round i and the next one (the closing cell after the last).
-    const floorCells = [...results.get(`floor/${stream}`)!, ...results.get(`floor-close/${stream}`)!];
-    const around = (i: number, pick: (x: Run) => number) => (pick(floorCells[i]!) + pick(floorCells[i + 1]!)) / 2;
+    const around = (c: { before: Run; after: Run }, pick: (x: Run) => number) => (pick(c.before) + pick(c.after)) / 2;
     for (const t of targets) {
-      const runs = results.get(`${t.name}/${stream}`)!;
-      // Medians over the rounds; each ratio is taken against the floor around its own round.
+      const cells = t === floor ? [] : results.get(`${t.name}/${stream}`)!;
+      const runs = t === floor ? floorRuns.get(stream)! : cells.map((c) => c.run);
+      // Medians over the rounds; each ratio is taken against the floor cells on either side of its own cell.
       const r = {
         rps: median(runs.map((x) => x.rps)),
         cpuPerRequestUs: median(runs.map((x) => x.cpuPerRequestUs)),
@@ -284,8 +299,8 @@ async function throughputRun() {
         errors: runs.reduce((n, x) => n + x.errors, 0),
         requests: runs.reduce((n, x) => n + x.requests, 0),
       };
-      const tput = median(runs.map((x, i) => x.rps / around(i, (f) => f.rps)));
-      const cpuRatios = runs.map((x, i) => x.cpuPerRequestUs / around(i, (f) => f.cpuPerRequestUs));
+      const tput = median(cells.map((c) => c.run.rps / around(c, (f) => f.rps)));
+      const cpuRatios = cells.map((c) => c.run.cpuPerRequestUs / around(c, (f) => f.cpuPerRequestUs));
       const cpu = median(cpuRatios);
       const failed = t.name === "portkey" && r.errors > r.requests / 2;
       rows.push(
@@ -326,7 +341,7 @@ async function throughputRun() {
     );
   }
   const load1 = os.loadavg()[0]!.toFixed(1);
-  const header = `Last run: ${new Date().toISOString()} on ${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, Node ${process.version}, load average ${load1} at the end, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION_S} s cells per target and mode (medians; each ratio against the floor cells just before and after its round).`;
+  const header = `Last run: ${new Date().toISOString()} on ${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, Node ${process.version}, load average ${load1} at the end, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION_S} s cells per target and mode, each between two floor cells (medians; each ratio against the floor cells just before and after its own cell).`;
   const notes = [
     ...verdicts.map((v) => `- ${v}`),
     ...(floorState?.runShare === undefined
@@ -335,7 +350,8 @@ async function throughputRun() {
           `- floor: ${fmt(100 * floorState.runShare)} % of its CPU on helper threads over the cells (${fmt(100 * floorState.share)} % after its warm-up${floorState.restarts ? `; ${floorState.restarts} floor process${floorState.restarts > 1 ? "es" : ""} before it settled in the retaining state and ${floorState.restarts > 1 ? "were" : "was"} replaced` : ""}; above ${fmt(100 * FLOOR_HELPER_SHARE)} % it is in its retaining state, and every ratio reads low)`,
         ]),
     ...skipped.map((s) => `- skipped ${s}`),
-    ...(targets.some((t) => t.name === "portkey") && (results.get("portkey/true")?.some((r) => r.errors > 0) ?? false)
+    ...(targets.some((t) => t.name === "portkey") &&
+    (results.get("portkey/true")?.some((c) => c.run.errors > 0) ?? false)
       ? ['- Portkey\'s streaming answers `{"status":"failure"}` on Node 20 for every request (its errors column).']
       : []),
   ];
