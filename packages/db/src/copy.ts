@@ -1,5 +1,6 @@
 /**
- * Bulk loads into PGlite with `COPY … FROM '/dev/blob' WITH (FORMAT binary)`: the gateway's bill rows (issue 18).
+ * Bulk loads in COPY's binary format: the gateway's bill rows (issue 18). PGlite takes the bytes as a blob
+ * (`COPY … FROM '/dev/blob'`), PostgreSQL over the COPY sub-protocol (`COPY … FROM STDIN`, pg-copy-streams).
  *
  * Binary rather than text: PGlite's PostgreSQL runs as WebAssembly on the caller's thread, so every microsecond it
  * spends is gateway CPU, and in text format it parses every field back through the type's input function (the
@@ -10,6 +11,9 @@
  * row a 16-bit field count and per field a 32-bit length (-1 for NULL) and the value in the type's send format,
  * all big-endian, and a -1 field count to end.
  */
+import { finished } from "node:stream/promises";
+import pg from "pg";
+import { from as copyFrom } from "pg-copy-streams";
 
 /** The column types the encoder knows; a value of another type is refused, not guessed. */
 export type CopyType = "text" | "int4" | "int8" | "timestamptz";
@@ -128,24 +132,33 @@ export function copyBinary(columns: readonly CopyColumn[], rows: readonly CopyVa
 }
 
 /**
- * Bulk-loads `rows` into `table` within the PGlite transaction `tx`. Identifiers are the caller's constants, never
- * user input. node-postgres has no COPY without a stream library: callers insert there.
+ * Bulk-loads `rows` into `table` within the transaction `tx` of either driver. Identifiers are the caller's
+ * constants, never user input.
  */
-export async function copyRowsPglite(
+export async function copyRows(
   tx: unknown,
   table: string,
   columns: readonly CopyColumn[],
   rows: readonly CopyValue[][],
 ) {
-  // drizzle's PGlite transaction keeps PGlite's own Transaction as session.client.
+  // drizzle's transactions keep the driver's own handle as session.client: node-postgres's pooled client, or
+  // PGlite's Transaction.
   const client = (tx as { session?: { client?: { query?: unknown; rollback?: unknown } } }).session?.client;
-  if (!client || typeof client.query !== "function" || typeof client.rollback !== "function") {
-    throw new Error("copyRowsPglite needs a PGlite transaction");
-  }
+  const pglite = client && typeof client.query === "function" && typeof client.rollback === "function";
+  if (!(client instanceof pg.Client) && !pglite) throw new Error("copyRows needs a transaction of @moonport/db");
   if (!rows.length) return;
-  const query = client.query as (q: string, p: unknown[], o: { blob: Blob }) => Promise<unknown>;
   const names = columns.map((c) => c.name).join(", ");
+  const bytes = copyBinary(columns, rows);
+  if (client instanceof pg.Client) {
+    // One write of the whole batch; `finished` waits for the server's CommandComplete, and an error (a violated
+    // key) arrives as the stream's error, failing the transaction as a failed statement would.
+    const stream = client.query(copyFrom(`copy ${table} (${names}) from stdin with (format binary)`));
+    stream.end(bytes);
+    await finished(stream);
+    return;
+  }
+  const query = (client as { query: (q: string, p: unknown[], o: { blob: Blob }) => Promise<unknown> }).query;
   await query.call(client, `copy ${table} (${names}) from '/dev/blob' with (format binary)`, [], {
-    blob: new Blob([copyBinary(columns, rows)]),
+    blob: new Blob([bytes]),
   });
 }

@@ -10,7 +10,7 @@ import type { AppContext } from "../context.ts";
 import { getOrgBalance } from "../modules/billing/balance.ts";
 import { API_KEY_PATTERN, hashApiKey } from "../modules/keys/key-format.ts";
 import { Accounts } from "./accounts.ts";
-import { type BillRowWrite, BillWriter, commitEntries, type QueuedEntry } from "./bill-writer.ts";
+import { BillWriter, commitEntries, type QueuedEntry } from "./bill-writer.ts";
 import {
   BillJournal,
   type BillLine,
@@ -164,10 +164,9 @@ export function createGatewayPipeline(ctx: AppContext): GatewayPipelineHandle {
   const limits = new RateLimits(ctx);
   const journal = BillJournal.open(ctx.config.billingJournalDir, instanceId, ctx.config.billingJournalSync);
 
-  const billRows: BillRowWrite = ctx.database.kind === "pglite" ? "copy" : "insert";
   const commit = (items: QueuedEntry[]) =>
     lock.run(async () => {
-      const charges = await commitEntries(ctx.db, items, billRows);
+      const charges = await commitEntries(ctx.db, items, "copy");
       accounts.applyCommitted(charges);
       const mine = items.filter((i) => i.local).length;
       ctx.observability.metrics.billsCommitted(items);
