@@ -135,6 +135,11 @@ describe("copyRows on this pass's driver", () => {
       ["", 0, 0n, 0],
       [null, null, null, null],
       ["x".repeat(100_000), 1, 1n, Date.UTC(1970, 0, 1)],
+      // Around the encoder's short-ASCII path: non-ASCII after an ASCII start, DEL, exactly 64 and 65 characters.
+      ["moonshot-v1-8k é", 2, 2n, 0],
+      ["del \x7f end", 3, 3n, 0],
+      ["a".repeat(64), 4, 4n, 0],
+      [`${"b".repeat(64)}ü`, 5, 5n, 0],
     ];
     const table = `copy_rows_${Date.now().toString(36)}`;
     await t.ctx.db.execute(sql.raw(`create table ${table} (t text, i integer, b bigint, ts timestamptz)`));

@@ -1,5 +1,4 @@
 import { PGlite } from "@electric-sql/pglite";
-import { drizzle } from "drizzle-orm/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CopyColumn, type CopyValue, copyBinary, copyRows } from "./copy.ts";
 
@@ -47,43 +46,14 @@ describe("copyBinary", () => {
   });
 });
 
-describe("copyRows on PGlite (apps/server/test/bill-rows-copy.test.ts runs it on PostgreSQL too)", () => {
+// What copyRows stores, on both drivers: apps/server/test/bill-rows-copy.test.ts.
+describe("copyRows", () => {
   let client: PGlite;
   beforeAll(async () => {
     client = new PGlite();
-    await client.exec("create table c (t text, i integer, b bigint, ts timestamptz)");
   });
   afterAll(async () => {
     await client.close();
-  });
-
-  it("stores exactly the values given: any text, the ends of each integer range, times before and after 2000", async () => {
-    const rows: CopyValue[][] = [
-      [
-        "tab\tline\nback\\slash \\N cr\r",
-        2_147_483_647,
-        9_223_372_036_854_775_807n,
-        Date.UTC(2026, 10, 27, 8, 30, 1, 999),
-      ],
-      ["中文 ✓ 😀", -2_147_483_648, -9_223_372_036_854_775_808n, Date.UTC(1999, 11, 31, 23, 59, 59, 1)],
-      ["", 0, 0n, 0],
-      [null, null, null, null],
-      ["x".repeat(100_000), 1, 1n, Date.UTC(1970, 0, 1)],
-      // Around the short-ASCII path: non-ASCII after an ASCII start, DEL, exactly 64 and 65 characters.
-      ["moonshot-v1-8k é", 2, 2n, 0],
-      ["del \x7f end", 3, 3n, 0],
-      ["a".repeat(64), 4, 4n, 0],
-      [`${"b".repeat(64)}ü`, 5, 5n, 0],
-    ];
-    const db = drizzle(client);
-    await db.transaction(async (tx) => copyRows(tx, "c", COLUMNS, rows));
-    const got = await client.query<{ t: string | null; i: number | null; b: string | null; ts: Date | null }>(
-      "select t, i, b::text as b, ts from c order by i nulls last",
-    );
-    const expected = [...rows].sort((x, y) => (x[1] === null ? 1 : y[1] === null ? -1 : Number(x[1]) - Number(y[1])));
-    expect(got.rows.map((r) => [r.t, r.i, r.b === null ? null : BigInt(r.b), r.ts?.getTime() ?? null])).toEqual(
-      expected,
-    );
   });
 
   it("wants a transaction of either driver", async () => {
