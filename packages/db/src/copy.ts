@@ -144,12 +144,13 @@ export async function copyRows(
   // drizzle's transactions keep the driver's own handle as session.client: node-postgres's pooled client, or
   // PGlite's Transaction.
   const client = (tx as { session?: { client?: { query?: unknown; rollback?: unknown } } }).session?.client;
-  const pglite = client && typeof client.query === "function" && typeof client.rollback === "function";
-  if (!(client instanceof pg.Client) && !pglite) throw new Error("copyRows needs a transaction of @moonport/db");
+  const postgres = client instanceof pg.Client;
+  const pglite = !postgres && typeof client?.query === "function" && typeof client.rollback === "function";
+  if (!postgres && !pglite) throw new Error("copyRows needs a transaction of @moonport/db");
   if (!rows.length) return;
   const names = columns.map((c) => c.name).join(", ");
   const bytes = copyBinary(columns, rows);
-  if (client instanceof pg.Client) {
+  if (postgres) {
     // One write of the whole batch; `finished` waits for the server's CommandComplete, and an error (a violated
     // key) arrives as the stream's error, failing the transaction as a failed statement would.
     const stream = client.query(copyFrom(`copy ${table} (${names}) from stdin with (format binary)`));

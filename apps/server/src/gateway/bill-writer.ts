@@ -127,7 +127,8 @@ function insertBillsSql(bills: BillRow[]): SQL {
 /**
  * How bill rows reach the table. "insert": inside the batch's one write statement, as one jsonb parameter.
  * "copy": a binary COPY of their own in the same transaction (@moonport/db copy.ts), what the gateway uses on
- * both drivers: one statement more per batch, and less work per row on each side.
+ * both drivers: one statement more per batch, and less work per row on each side. "insert" stays as the
+ * reference the tests hold "copy" to (bill-rows-copy.test.ts, project-spend.test.ts).
  * - PGlite (its database work is gateway CPU): ~9 µs less per row than the insert in text format (measured at 300
  *   and 1,000 rows per batch; a batch under load holds up to BillWriter.BATCH), ~2.7 µs less again in binary.
  * - PostgreSQL (session 22, `npm run bench:profile -- --target postgres`): the insert's JSON (building it, then
@@ -143,11 +144,7 @@ export type BillRowWrite = "insert" | "copy";
  * lock and voucher read, and one statement for every write — vouchers, cash, ledger (billing core), bill rows and
  * the keys' last use (here) as data-modifying CTEs; with `rows: "copy"` the bill rows follow in a COPY of their own.
  */
-export async function commitEntries(
-  db: Db,
-  items: QueuedEntry[],
-  rows: BillRowWrite = "insert",
-): Promise<CommittedCharge[]> {
+export async function commitEntries(db: Db, items: QueuedEntry[], rows: BillRowWrite): Promise<CommittedCharge[]> {
   if (!items.length) return [];
   return db.transaction(async (tx) => {
     // A line is always written with the time it was journaled with, so a committed one is found by its key.
