@@ -11,7 +11,7 @@ import type { ChatRequest } from "../../chat/types.ts";
 import type { UpstreamRoute } from "../../env.ts";
 import { listenAbort } from "../../lib/abort-listeners.ts";
 import { type Engine, type EngineContext, EngineError, type EngineEvent, type FinishReason } from "../types.ts";
-import { textDelta } from "./text-delta.ts";
+import { simpleAnswer, textDelta } from "./text-delta.ts";
 import { callUpstream, type UpstreamCall } from "./upstream-call.ts";
 
 const RETRIES = 2;
@@ -232,11 +232,15 @@ class UpstreamBatches implements AsyncIterableIterator<EngineEvent[]> {
         const res = await this.engine.send(this.req, this.signal);
         if (!this.req.stream) {
           this.phase = "done";
-          let json: UpstreamBody;
-          try {
-            json = JSON.parse(await res.text()) as UpstreamBody;
-          } catch {
-            throw new EngineError("upstream", "The upstream model sent a response that is not JSON");
+          const text = await res.text();
+          // The common answer without JSON.parse (text-delta.ts); anything else is read in full.
+          let json: UpstreamBody | undefined = simpleAnswer(text);
+          if (json === undefined) {
+            try {
+              json = JSON.parse(text) as UpstreamBody;
+            } catch {
+              throw new EngineError("upstream", "The upstream model sent a response that is not JSON");
+            }
           }
           if (json.error) throw new EngineError("upstream", json.error.message ?? "upstream error");
           return { value: fromCompletion(this.req, json), done: false };
@@ -377,7 +381,7 @@ class UpstreamBatches implements AsyncIterableIterator<EngineEvent[]> {
 }
 
 /** The events of a JSON answer: per choice its delta and finish, then the usage. */
-function fromCompletion(req: ChatRequest, json: UpstreamBody): EngineEvent[] {
+export function fromCompletion(req: ChatRequest, json: UpstreamBody): EngineEvent[] {
   const choices = json.choices ?? [];
   const reported = json.usage?.completion_tokens;
   // One choice and a reported total: nothing to split, so nothing to count (the tokenizer is the costly part).

@@ -4,7 +4,9 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { textDelta } from "./text-delta.ts";
+import type { ChatRequest } from "../../chat/types.ts";
+import { fromCompletion } from "./index.ts";
+import { simpleAnswer, textDelta } from "./text-delta.ts";
 
 const frame = (choices: unknown[], extra: Record<string, unknown> = {}) =>
   JSON.stringify({
@@ -73,6 +75,94 @@ describe("textDelta", () => {
         // The same text as a value elsewhere, in a frame that has no text delta of its own.
         const decoy = frame([{ index, delta: {}, finish_reason: "stop" }], { model: f, note: content });
         expect(textDelta(decoy)).toBeUndefined();
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+const answer = (choices: unknown[], usage: unknown, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    id: "chatcmpl-1",
+    object: "chat.completion",
+    created: 1,
+    model: "moonshot-v1-8k",
+    ...extra,
+    choices,
+    usage,
+  });
+const text = (content: unknown, more: Record<string, unknown> = {}) => [
+  { index: 0, message: { role: "assistant", content }, finish_reason: "stop", ...more },
+];
+const USAGE = { prompt_tokens: 12, completion_tokens: 8, total_tokens: 20 };
+/** Only read when an answer has no usage, which simpleAnswer never accepts. */
+const REQ = { promptTokens: -1 } as ChatRequest;
+
+describe("simpleAnswer", () => {
+  it("gives the engine exactly the events JSON.parse gives it, for the answers of Moonshot and the bench's mock", () => {
+    const bodies = [
+      answer(text("The quick brown fox jumps over the dog."), USAGE),
+      // Era B: cached tokens top-level and in the details (api-compat §2.7).
+      answer(text("Hi"), { ...USAGE, cached_tokens: 5, prompt_tokens_details: { cached_tokens: 5 } }),
+      answer(text("Hi"), { ...USAGE, prompt_tokens_details: { cached_tokens: 3 } }),
+      answer(text("Hi"), { ...USAGE, cached_tokens: 4 }),
+      answer(
+        [{ index: 0, message: { role: "assistant", content: "a" }, logprobs: null, finish_reason: "length" }],
+        USAGE,
+      ),
+      answer(text('月之暗面 "quoted" \\ back\nslash \u0001 😀'), USAGE, { system_fingerprint: "fp_1" }),
+      answer(text(""), USAGE),
+      `${answer(text("with a newline after"), USAGE)}\n`,
+    ];
+    for (const b of bodies) {
+      const fast = simpleAnswer(b);
+      expect(fast, b).toBeDefined();
+      expect(fromCompletion(REQ, fast!), b).toEqual(fromCompletion(REQ, JSON.parse(b)));
+    }
+  });
+
+  it("declines every other answer, which is then read in full", () => {
+    const declined = [
+      answer(
+        text("a", {
+          message: {
+            role: "assistant",
+            content: "a",
+            tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: "{}" } }],
+          },
+        }),
+        USAGE,
+      ),
+      answer(text("a", { message: { role: "assistant", content: "a", reasoning_content: "think" } }), USAGE),
+      answer(text("a", { message: { role: "assistant", content: "a", refusal: null } }), USAGE),
+      answer(text(null), USAGE),
+      answer([...text("a"), { index: 1, message: { role: "assistant", content: "b" }, finish_reason: "stop" }], USAGE),
+      answer(text("a"), { ...USAGE, completion_tokens_details: { reasoning_tokens: 2 } }),
+      answer(text("a"), null),
+      JSON.stringify({ id: "x", choices: text("a") }),
+      answer(text("a"), USAGE, { error: { message: "boom" } }),
+      answer(text("a"), USAGE, { usage: USAGE }),
+      // Other spacing or order (OpenAI answers pretty-printed): read in full.
+      JSON.stringify(JSON.parse(answer(text("a"), USAGE)), null, 2),
+      JSON.stringify({ choices: text("a"), usage: USAGE, id: "x" }),
+      answer(text("a"), USAGE).slice(0, -1),
+      answer(text("x".repeat(9000)), USAGE),
+    ];
+    for (const b of declined) expect(simpleAnswer(b), b).toBeUndefined();
+  });
+
+  it("never differs from JSON.parse on any text, nor is fooled by answer syntax inside a string", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 300 }), fc.nat(99), fc.string(), (content, index, model) => {
+        const b = answer([{ index, message: { role: "assistant", content }, finish_reason: "stop" }], USAGE, { model });
+        expect(fromCompletion(REQ, simpleAnswer(b)!)).toEqual(fromCompletion(REQ, JSON.parse(b)));
+        // The same answer as a string value of an answer that is not simple.
+        const decoy = JSON.stringify({
+          id: b,
+          choices: text(content, { message: { role: "assistant", content, refusal: null } }),
+          usage: USAGE,
+        });
+        expect(simpleAnswer(decoy)).toBeUndefined();
       }),
       { numRuns: 2000 },
     );
