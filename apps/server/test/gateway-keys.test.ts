@@ -1,4 +1,5 @@
 import { newId, schema } from "@moonport/db";
+import { Client } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GatewayError } from "../src/chat/errors.ts";
 import { createApiKey } from "../src/modules/keys/create-api-key.ts";
@@ -87,6 +88,46 @@ describe("gateway key lifecycle", () => {
       for (let i = 0; i < 100; i++) await t.ctx.gateway.authenticate(`Bearer ${a.key}`);
     } finally {
       db.select = original;
+    }
+  });
+});
+
+describe("keys on one keep-alive connection", () => {
+  it("each request is judged by the key it presents: another key, a revoked one and a malformed one", async () => {
+    const a = await seedAccount(t.ctx, { cash: "1" });
+    const b = await seedAccount(t.ctx, { cash: "2" });
+    const server = await t.app.listen({ port: 0, host: "127.0.0.1" });
+    let connections = 0;
+    t.app.server.on("connection", () => connections++);
+    const client = new Client(server, { pipelining: 1 });
+    const balance = async (authorization: string | undefined) => {
+      const res = await client.request({
+        path: "/v1/users/me/balance",
+        method: "GET",
+        headers: authorization === undefined ? {} : { authorization },
+      });
+      const body = (await res.body.json()) as { data?: { cash_balance: number }; error?: { message: string } };
+      return { status: res.statusCode, cash: body.data?.cash_balance, message: body.error?.message };
+    };
+    try {
+      expect(await balance(`Bearer ${a.key}`)).toMatchObject({ status: 200, cash: 1 });
+      expect(await balance(`Bearer ${b.key}`)).toMatchObject({ status: 200, cash: 2 });
+      expect(await balance(`Bearer ${a.key}`)).toMatchObject({ status: 200, cash: 1 });
+      await disableApiKey({ db: t.ctx.db, keyEvents: t.ctx.keyEvents, orgId: a.orgId, keyId: a.keyId });
+      expect(await balance(`Bearer ${a.key}`)).toMatchObject({ status: 401, message: "Incorrect API key provided" });
+      // So far one connection, on which A was accepted three times. A refusal closes it (routes.ts sendError),
+      // so what follows may open others.
+      expect(connections).toBe(1);
+      expect(await balance(`Bearer ${b.key}`)).toMatchObject({ status: 200, cash: 2 });
+      expect(await balance(`Bearer ${b.key}`)).toMatchObject({ status: 200, cash: 2 });
+      expect((await balance("Bearer sk-short")).status).toBe(401);
+      expect((await balance(undefined)).status).toBe(401);
+      expect((await balance("")).status).toBe(401);
+      expect(await balance(`Bearer ${b.key}`)).toMatchObject({ status: 200, cash: 2 });
+      await enableApiKey({ db: t.ctx.db, keyEvents: t.ctx.keyEvents, orgId: a.orgId, keyId: a.keyId });
+      expect(await balance(`Bearer ${a.key}`)).toMatchObject({ status: 200, cash: 1 });
+    } finally {
+      await client.close();
     }
   });
 });
