@@ -1,6 +1,6 @@
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CopyColumn, type CopyValue, copyBinary, copyRows } from "./copy.ts";
+import { type CopyColumn, CopyEncoder, type CopyValue, copyBinary, copyRows } from "./copy.ts";
 
 const COLUMNS: CopyColumn[] = [
   { name: "t", type: "text" },
@@ -43,6 +43,34 @@ describe("copyBinary", () => {
       [["x", 1], /2 values for 4 columns/],
     ];
     for (const [row, message] of bad) expect(() => copyBinary(COLUMNS, [row])).toThrow(message);
+  });
+});
+
+describe("CopyEncoder", () => {
+  it("gives the bytes copyBinary gives for the same rows, added one at a time", () => {
+    const rows: CopyValue[][] = [
+      ["a", 1, 2n, 3],
+      [null, -1, -2n, Date.UTC(2026, 10, 28)],
+      ["月之暗面", 0, 0n, 0],
+    ];
+    // Sized for one row, so adding more grows the buffer.
+    const encoder = new CopyEncoder(COLUMNS, 1);
+    expect(encoder.empty).toBe(true);
+    for (const row of rows) encoder.add(row);
+    expect(encoder.empty).toBe(false);
+    expect(Buffer.from(encoder.bytes())).toEqual(Buffer.from(copyBinary(COLUMNS, rows)));
+    // Taken once: the end marker is written once, and nothing can follow it.
+    expect(Buffer.from(encoder.bytes())).toEqual(Buffer.from(copyBinary(COLUMNS, rows)));
+    expect(() => encoder.add(["b", 1, 1n, 0])).toThrow(/after their bytes were taken/);
+  });
+
+  it("refuses a row of the wrong length or type as copyBinary does", () => {
+    const encoder = new CopyEncoder(COLUMNS);
+    expect(() => encoder.add(["x", 1])).toThrow(/2 values for 4 columns/);
+    expect(() => encoder.add(["x", 1, 1, 0])).toThrow(/b \(int8\)/);
+    // Nothing of the refused rows is left: the next row is encoded as if they had never been offered.
+    encoder.add(["y", 2, 2n, 2]);
+    expect(Buffer.from(encoder.bytes())).toEqual(Buffer.from(copyBinary(COLUMNS, [["y", 2, 2n, 2]])));
   });
 });
 

@@ -5,7 +5,7 @@
  * time and the projects' daily spend. Lines already in request_bills are skipped, which makes replaying a journal
  * harmless.
  */
-import { type CopyColumn, type CopyValue, copyRows, type Db, schema } from "@moonport/db";
+import { type CopyColumn, CopyEncoder, type CopyValue, copyRows, type Db, schema } from "@moonport/db";
 import { inArray, type SQL, sql } from "drizzle-orm";
 import { chargeOrganizations, type UsageCharge } from "../modules/billing/charge-organizations.ts";
 import { ProjectSpend } from "../modules/billing/project-spend.ts";
@@ -204,8 +204,10 @@ export async function commitEntries(db: Db, items: QueuedEntry[], rows: BillRowW
       }
     }
     // The bill rows (unless copied after it) and the keys' last use go in the billing core's one write statement
-    // (with the balances and the ledger): two statements fewer per batch.
+    // (with the balances and the ledger): two statements fewer per batch. Rows to be copied are encoded as they are
+    // made, so no row object outlives this callback (copy.ts CopyEncoder).
     const bills: BillRow[] = [];
+    const copied = rows === "copy" ? new CopyEncoder(BILL_COLUMNS, items.length) : null;
     await chargeOrganizations(tx, charges, (allocations, editions) => {
       const spend = new ProjectSpend();
       let k = 0;
@@ -218,7 +220,7 @@ export async function commitEntries(db: Db, items: QueuedEntry[], rows: BillRowW
             const a = allocations[k++]!;
             entryCash += a.cash;
             entryVoucher += a.voucher;
-            bills.push({
+            const bill: BillRow = {
               id: line.id,
               requestId: entry.requestId,
               orgId: entry.orgId,
@@ -238,7 +240,9 @@ export async function commitEntries(db: Db, items: QueuedEntry[], rows: BillRowW
               status: entry.status,
               latencyMs: entry.latencyMs,
               createdAt,
-            });
+            };
+            if (copied) copied.add(billValues(bill));
+            else bills.push(bill);
           }
           spend.add(entry.projectId, entry.createdAt, editions.get(entry.orgId), entryCash + entryVoucher);
           result.push({
@@ -254,9 +258,9 @@ export async function commitEntries(db: Db, items: QueuedEntry[], rows: BillRowW
         }
       }
       const writes = [touchKeys, ...spend.upsert()];
-      return rows === "copy" ? writes : [insertBillsSql(bills), ...writes];
+      return copied ? writes : [insertBillsSql(bills), ...writes];
     });
-    if (rows === "copy") await copyRows(tx, "request_bills", BILL_COLUMNS, bills.map(billValues));
+    if (copied) await copyRows(tx, "request_bills", BILL_COLUMNS, copied);
     return result;
   });
 }
