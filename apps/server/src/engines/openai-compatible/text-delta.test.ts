@@ -147,6 +147,10 @@ describe("simpleAnswer", () => {
       JSON.stringify({ choices: text("a"), usage: USAGE, id: "x" }),
       answer(text("a"), USAGE).slice(0, -1),
       answer(text("x".repeat(9000)), USAGE),
+      // What JSON.parse refuses is not accepted here either: a number with a leading zero, a raw control character.
+      answer(text("a"), USAGE).replace('"index":0', '"index":00'),
+      answer(text("a"), USAGE).replace('"prompt_tokens":12', '"prompt_tokens":012'),
+      answer(text("a\tb"), USAGE).replace("\\t", "\t"),
     ];
     for (const b of declined) expect(simpleAnswer(b), b).toBeUndefined();
   });

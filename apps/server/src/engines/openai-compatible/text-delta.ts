@@ -60,8 +60,15 @@ export function textDelta(frame: string): TextDelta | undefined {
  * The pattern is safe against look-alike text for the reason given above: it needs bare quotes.
  */
 const SIMPLE_ANSWER_MAX = 8192;
-const SIMPLE_ANSWER =
-  /"choices":\[\{"index":(\d{1,6}),"message":\{"role":"assistant","content":"([^"\\]*(?:\\.[^"\\]*)*)"\}(?:,"logprobs":null)?,"finish_reason":"([a-z_]{1,20})"\}\],"usage":\{"prompt_tokens":(\d{1,9}),"completion_tokens":(\d{1,9}),"total_tokens":\d{1,10}(?:,"cached_tokens":(\d{1,9}))?(?:,"prompt_tokens_details":\{"cached_tokens":(\d{1,9})\})?\}\}\s*$/y;
+/** A JSON integer as JSON.parse accepts it (no leading zeros), up to `n` digits. */
+const int = (n: number) => `(0|[1-9]\\d{0,${n - 1}})`;
+// The text: no quote, backslash or control character unescaped (JSON.parse refuses those, so must this).
+const SIMPLE_ANSWER = new RegExp(
+  `"choices":\\[\\{"index":${int(6)},"message":\\{"role":"assistant","content":"([^"\\\\\\x00-\\x1f]*(?:\\\\.[^"\\\\\\x00-\\x1f]*)*)"\\}` +
+    `(?:,"logprobs":null)?,"finish_reason":"([a-z_]{1,20})"\\}\\],"usage":\\{"prompt_tokens":${int(9)},"completion_tokens":${int(9)},` +
+    `"total_tokens":${int(10)}(?:,"cached_tokens":${int(9)})?(?:,"prompt_tokens_details":\\{"cached_tokens":${int(9)}\\})?\\}\\}\\s*$`,
+  "y",
+);
 
 export interface SimpleAnswer {
   choices: [{ index: number; message: { content: string }; finish_reason: string }];
@@ -92,7 +99,7 @@ export function simpleAnswer(body: string): SimpleAnswer | undefined {
     }
   }
   const usage: SimpleAnswer["usage"] = { prompt_tokens: Number(m[4]), completion_tokens: Number(m[5]) };
-  if (m[6] !== undefined) usage.cached_tokens = Number(m[6]);
-  if (m[7] !== undefined) usage.prompt_tokens_details = { cached_tokens: Number(m[7]) };
+  if (m[7] !== undefined) usage.cached_tokens = Number(m[7]);
+  if (m[8] !== undefined) usage.prompt_tokens_details = { cached_tokens: Number(m[8]) };
   return { choices: [{ index: Number(m[1]), message: { content }, finish_reason: m[3]! }], usage };
 }
