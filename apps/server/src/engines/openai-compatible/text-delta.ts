@@ -24,26 +24,31 @@ export interface TextDelta {
   content: string;
 }
 
-export function textDelta(frame: string): TextDelta | undefined {
-  if (frame.charCodeAt(0) !== 123) return undefined;
-  const at = frame.indexOf(CHOICES);
+/**
+ * `pattern` matched from the text's `"choices":[{"index":` (which the pattern must start with), with nothing before
+ * it that names usage or an error (the full reading handles those): the match, with its group 2, a JSON string's
+ * body, decoded as `content`; undefined otherwise.
+ */
+function matchChoices(text: string, pattern: RegExp): { m: RegExpExecArray; content: string } | undefined {
+  if (text.charCodeAt(0) !== 123) return undefined;
+  const at = text.indexOf(CHOICES);
   if (at === -1) return undefined;
-  // The choices end the object (the pattern is anchored at its closing brace, with only `"usage":null` allowed
-  // after them), and nothing before them names usage or an error: the full reading handles those frames.
-  TEXT_DELTA.lastIndex = at;
-  const m = TEXT_DELTA.exec(frame);
-  if (!m || frame.lastIndexOf('"usage"', at) !== -1 || frame.lastIndexOf('"error"', at) !== -1) return undefined;
+  pattern.lastIndex = at;
+  const m = pattern.exec(text);
+  if (!m || text.lastIndexOf('"usage"', at) !== -1 || text.lastIndexOf('"error"', at) !== -1) return undefined;
   const raw = m[2]!;
-  let content: string;
-  if (!raw.includes("\\")) content = raw;
-  else {
-    try {
-      content = JSON.parse(`"${raw}"`) as string;
-    } catch {
-      return undefined;
-    }
+  if (!raw.includes("\\")) return { m, content: raw };
+  try {
+    return { m, content: JSON.parse(`"${raw}"`) as string };
+  } catch {
+    return undefined;
   }
-  return { choice: Number(m[1]), content };
+}
+
+export function textDelta(frame: string): TextDelta | undefined {
+  // The pattern is anchored at the frame's closing brace, with only `"usage":null` allowed after the choices.
+  const found = matchChoices(frame, TEXT_DELTA);
+  return found && { choice: Number(found.m[1]), content: found.content };
 }
 
 /**
@@ -81,23 +86,10 @@ export interface SimpleAnswer {
 }
 
 export function simpleAnswer(body: string): SimpleAnswer | undefined {
-  if (body.length > SIMPLE_ANSWER_MAX || body.charCodeAt(0) !== 123) return undefined;
-  const at = body.indexOf(CHOICES);
-  if (at === -1) return undefined;
-  SIMPLE_ANSWER.lastIndex = at;
-  const m = SIMPLE_ANSWER.exec(body);
-  // Nothing before the choices may name usage or an error (the full reading would see them).
-  if (!m || body.lastIndexOf('"usage"', at) !== -1 || body.lastIndexOf('"error"', at) !== -1) return undefined;
-  const raw = m[2]!;
-  let content: string;
-  if (!raw.includes("\\")) content = raw;
-  else {
-    try {
-      content = JSON.parse(`"${raw}"`) as string;
-    } catch {
-      return undefined;
-    }
-  }
+  if (body.length > SIMPLE_ANSWER_MAX) return undefined;
+  const found = matchChoices(body, SIMPLE_ANSWER);
+  if (!found) return undefined;
+  const { m, content } = found;
   const usage: SimpleAnswer["usage"] = { prompt_tokens: Number(m[4]), completion_tokens: Number(m[5]) };
   if (m[7] !== undefined) usage.cached_tokens = Number(m[7]);
   if (m[8] !== undefined) usage.prompt_tokens_details = { cached_tokens: Number(m[8]) };
