@@ -20,7 +20,14 @@ let rejecting = false;
 let t: TestApp;
 let admin: TestUser;
 
-const base = Date.now() + 86_400_000;
+const DAY_MS = 86_400_000;
+/**
+ * The day after tomorrow, 04:00 UTC: noon in Asia/Shanghai (the cn edition's day) and early morning in UTC (the
+ * global edition's), so the minutes the tests advance never cross a day or a month in either zone. In the future,
+ * so jobs scheduled on the real clock are due. (It was now + 24 h: run at about 15:50–16:00 UTC, the daily alert's
+ * two spends fell on two Shanghai days.)
+ */
+const base = (Math.floor(Date.now() / DAY_MS) + 2) * DAY_MS + 4 * 3_600_000;
 let offset = 0;
 const clock = {
   now: () => new Date(base + offset),
@@ -220,7 +227,7 @@ describe("project consumption alerts", () => {
     await drain();
     expect(smtp.received.length).toBe(n0 + 1);
     expect(smtp.received.at(-1)!.raw).toContain("daily consumption reached");
-    await spend(2n); // 6: the monthly alert of 5 (same month, unless the test runs at a month's last minutes)
+    await spend(2n); // 6: the monthly alert of 5
     clock.advance(60_000);
     await drain();
     clock.advance(60_000);
