@@ -3,7 +3,7 @@
  * store exactly what "insert" (one jsonb parameter inside the batch's write statement) stores, including text that
  * COPY's format has to escape, and a batch whose COPY fails must leave nothing behind.
  */
-import { type CopyColumn, type CopyValue, copyRows, newTimeOrderedId, schema } from "@moonport/db";
+import { type CopyColumn, CopyEncoder, type CopyValue, copyRows, newTimeOrderedId, schema } from "@moonport/db";
 import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BillRowWrite, commitEntries, type QueuedEntry } from "../src/gateway/bill-writer.ts";
@@ -144,7 +144,7 @@ describe("copyRows on this pass's driver", () => {
     const table = `copy_rows_${Date.now().toString(36)}`;
     await t.ctx.db.execute(sql.raw(`create table ${table} (t text, i integer, b bigint, ts timestamptz)`));
     try {
-      await t.ctx.db.transaction((tx) => copyRows(tx, table, columns, rows));
+      await t.ctx.db.transaction((tx) => copyRows(tx, table, CopyEncoder.of(columns, rows)));
       const got = await t.ctx.db.execute(sql.raw(`select t, i, b::text as b, ts from ${table} order by i nulls last`));
       const stored = (
         got as unknown as { rows: { t: string | null; i: number | null; b: string | null; ts: Date | string | null }[] }
@@ -160,7 +160,7 @@ describe("copyRows on this pass's driver", () => {
       ).toEqual(expected);
       // A failed COPY (a NUL byte, which PostgreSQL text cannot hold) fails its transaction and stores nothing.
       await expect(
-        t.ctx.db.transaction((tx) => copyRows(tx, table, columns, [["a\u0000b", 9, 9n, 0]])),
+        t.ctx.db.transaction((tx) => copyRows(tx, table, CopyEncoder.of(columns, [["a\u0000b", 9, 9n, 0]]))),
       ).rejects.toThrow();
       const count = await t.ctx.db.execute(sql.raw(`select count(*)::int as n from ${table}`));
       expect((count as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(rows.length);

@@ -85,6 +85,8 @@ describe("copyRows", () => {
   });
 
   it("wants a transaction of either driver", async () => {
-    await expect(copyRows(client, "c", COLUMNS, [["x", 1, 1n, 0]])).rejects.toThrow(/needs a transaction/);
+    await expect(copyRows(client, "c", CopyEncoder.of(COLUMNS, [["x", 1, 1n, 0]]))).rejects.toThrow(
+      /needs a transaction/,
+    );
   });
 });

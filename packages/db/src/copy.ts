@@ -27,6 +27,8 @@ export interface CopyColumn {
 export type CopyValue = string | number | bigint | null;
 
 const SIGNATURE = [0x50, 0x47, 0x43, 0x4f, 0x50, 0x59, 0x0a, 0xff, 0x0d, 0x0a, 0x00]; // "PGCOPY\n\377\r\n\0"
+/** The signature, the flags and the header extension's length. */
+const HEADER_BYTES = SIGNATURE.length + 8;
 /** 2000-01-01T00:00:00Z, PostgreSQL's timestamp epoch, in Unix milliseconds. */
 const PG_EPOCH_MS = 946_684_800_000;
 const TWO_32 = 4_294_967_296;
@@ -127,7 +129,8 @@ export class CopyEncoder {
     readonly columns: readonly CopyColumn[],
     expectedRows = 0,
   ) {
-    const w = new Writer(21 + expectedRows * (2 + columns.length * 16));
+    // The header, the rows at a guess of 16 bytes a field, and the 2-byte end marker.
+    const w = new Writer(HEADER_BYTES + expectedRows * (2 + columns.length * 16) + 2);
     w.buf.set(SIGNATURE, 0);
     w.at = w.buf.writeInt32BE(0, SIGNATURE.length); // flags: no OIDs
     w.at = w.buf.writeInt32BE(0, w.at); // no header extension
@@ -166,43 +169,36 @@ export class CopyEncoder {
 
   /** Whether no row has been added. */
   get empty(): boolean {
-    return this.w.at === 19;
+    return this.w.at === HEADER_BYTES;
+  }
+
+  /** `rows` encoded, each row's values in `columns` order. */
+  static of(columns: readonly CopyColumn[], rows: readonly (readonly CopyValue[])[]): CopyEncoder {
+    const encoder = new CopyEncoder(columns, rows.length);
+    for (const row of rows) encoder.add(row);
+    return encoder;
   }
 }
 
 /** The rows in COPY's binary format, each row's values in `columns` order. */
 export function copyBinary(columns: readonly CopyColumn[], rows: readonly CopyValue[][]): Uint8Array {
-  const encoder = new CopyEncoder(columns, rows.length);
-  for (const row of rows) encoder.add(row);
-  return encoder.bytes();
+  return CopyEncoder.of(columns, rows).bytes();
 }
 
 /**
- * Bulk-loads `rows` (values in `columns` order, or already encoded) into `table` within the transaction `tx` of
- * either driver. Identifiers are the caller's constants, never user input.
+ * Bulk-loads the encoded `rows` into `table` (their columns) within the transaction `tx` of either driver.
+ * Identifiers are the caller's constants, never user input.
  */
-export async function copyRows(
-  tx: unknown,
-  table: string,
-  columns: readonly CopyColumn[],
-  rows: readonly CopyValue[][] | CopyEncoder,
-) {
+export async function copyRows(tx: unknown, table: string, rows: CopyEncoder) {
   // drizzle's transactions keep the driver's own handle as session.client: node-postgres's pooled client, or
   // PGlite's Transaction.
   const client = (tx as { session?: { client?: { query?: unknown; rollback?: unknown } } }).session?.client;
   const postgres = client instanceof pg.Client;
   const pglite = !postgres && typeof client?.query === "function" && typeof client.rollback === "function";
   if (!postgres && !pglite) throw new Error("copyRows needs a transaction of @moonport/db");
-  let bytes: Uint8Array;
-  if (rows instanceof CopyEncoder) {
-    if (rows.columns !== columns) throw new Error("copyRows: the rows were encoded for other columns");
-    if (rows.empty) return;
-    bytes = rows.bytes();
-  } else {
-    if (!rows.length) return;
-    bytes = copyBinary(columns, rows);
-  }
-  const names = columns.map((c) => c.name).join(", ");
+  if (rows.empty) return;
+  const bytes = rows.bytes();
+  const names = rows.columns.map((c) => c.name).join(", ");
   if (postgres) {
     // One write of the whole batch; `finished` waits for the server's CommandComplete, and an error (a violated
     // key) arrives as the stream's error, failing the transaction as a failed statement would.

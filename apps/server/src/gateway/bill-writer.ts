@@ -260,7 +260,7 @@ export async function commitEntries(db: Db, items: QueuedEntry[], rows: BillRowW
       const writes = [touchKeys, ...spend.upsert()];
       return copied ? writes : [insertBillsSql(bills), ...writes];
     });
-    if (copied) await copyRows(tx, "request_bills", BILL_COLUMNS, copied);
+    if (copied) await copyRows(tx, "request_bills", copied);
     return result;
   });
 }
