@@ -46,8 +46,14 @@ const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 /** After each cell, before its CPU is read: the cell's last bill batch (500 ms window) commits and is counted. */
 const SETTLE_MS = 1000;
-/** Seconds of load before a target's first measured cell of a mode (see warmUp). */
+/** Load before a target's first measured cell of a mode (see warmUp): at least this many requests… */
+const WARMUP_REQUESTS = Number(process.env.BENCH_WARMUP_REQUESTS ?? 75_000);
+/** …over at least this many seconds… */
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 10);
+/** …and at most this many (Portkey, at a few hundred requests per second, stops here). */
+const WARMUP_MAX_S = Number(process.env.BENCH_WARMUP_MAX_S ?? 45);
+/** The cells the warm-up adds after its first WARMUP_S until it has its requests. */
+const WARMUP_STEP_S = 5;
 /** Paired cells per Moonport target and mode (see throughputRun). */
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
@@ -141,12 +147,24 @@ function cell(t: Target, body: string, seconds = DURATION_S): Promise<Run> {
  * connections (before session 18) the first streaming round and every first pair cost a Moonport target 1.2–2.2 ×
  * the CPU per request of its later cells: an outlier on the same side of every median. Loaded alone in 3 s cells,
  * a fresh gateway's helper threads (V8's compiler and garbage-collection helpers) used 409, 94, 26, then 10–25 µs
- * per request; the floor's 128, 26, then 2–5. Ten seconds covers the gateway's first three cells. A long cell
- * whose figures nobody reads, settled like any other so the first measured cell does not pay for its last bill
- * batch.
+ * per request; the floor's 128, 26, then 2–5. Ten seconds covered the gateway's first three cells there.
+ *
+ * It is counted in requests since session 24: the compiler settles after so many calls, not so many seconds. On a
+ * VM where a request costs ~3 × as much (2 × Xeon at 2.5 GHz), 10 s was ~25,000 requests, a gateway settled only
+ * after ~6 cells of 3 s (`npm run bench:warmup`: 835, 323, 341, 242, 292, then 225–250 µs per request), and
+ * non-streaming rounds read 2.58, 2.11, 1.91, 2.01, 1.59, 1.70, 1.42 × in one run: the first rounds measured the
+ * warm-up, not the gateway. Cells whose figures nobody reads, settled like any other so the first measured cell
+ * does not pay for the last bill batch.
  */
-function warmUp(t: Target, body: string): Promise<Run> {
-  return cell(t, body, WARMUP_S);
+async function warmUp(t: Target, body: string, minRequests = WARMUP_REQUESTS): Promise<void> {
+  let requests = (await cell(t, body, WARMUP_S)).requests;
+  let seconds = WARMUP_S;
+  while (requests < minRequests && seconds < WARMUP_MAX_S) {
+    const more = Math.min(WARMUP_STEP_S, WARMUP_MAX_S - seconds);
+    requests += (await cell(t, body, more)).requests;
+    seconds += more;
+  }
+  console.error(`${t.name} warmed up: ${requests} requests in ${seconds} s`);
 }
 
 /** The share of the CPU a process spent on threads other than its main one between two readings. */
@@ -165,19 +183,26 @@ function helperShare(before: { main: number; other: number }, after: { main: num
  * "expensive state": 1.13–1.43 × where the runs around it read ~1.9). Normal floors spend 1–6 % of their CPU
  * there, retaining ones 19 % and more. It happens without Fastify too (`--target floor-raw`, milder), so it is
  * in Node's or undici's objects, not in anything the floor does.
+ *
+ * Until session 24 the limit was 12 % and the share was read in one cell right after the warm-up. On a slower VM
+ * (2 × Xeon at 2.5 GHz, where a request costs ~3 × as much) the floor's compiler is still busy then: a floor read
+ * 11 % there in two runs, then spent 1 % of its CPU on helper threads over one run's cells and 8 % over the
+ * other's, whose paired ratios read 1.41–1.59 against 1.70–1.82. The share is now read in a second cell, once the
+ * compiler has settled, against 7 %.
  */
-const FLOOR_HELPER_SHARE = Number(process.env.BENCH_FLOOR_HELPER_SHARE ?? 0.12);
+const FLOOR_HELPER_SHARE = Number(process.env.BENCH_FLOOR_HELPER_SHARE ?? 0.07);
 const FLOOR_TRIES = 4;
 
 /**
- * Warms the floor up and measures one cell; a floor in its retaining state is replaced by a fresh process (up to
- * FLOOR_TRIES processes in all), so that the run's ratios are taken against the floor's normal cost: the stricter
- * reference, and one that does not change from run to run.
+ * Warms the floor up and measures it in a second cell after a first (see FLOOR_HELPER_SHARE); a floor in its
+ * retaining state is replaced by a fresh process (up to FLOOR_TRIES processes in all), so that the run's ratios are
+ * taken against the floor's normal cost: the stricter reference, and one that does not change from run to run.
  */
 async function settleFloor(floor: Target): Promise<{ restarts: number; share: number }> {
   const body = chatBody(false);
   for (let attempt = 1; ; attempt++) {
     await warmUp(floor, body);
+    await cell(floor, body);
     const before = mainAndOtherTicks(floor.proc.pid);
     await cell(floor, body);
     const share = helperShare(before, mainAndOtherTicks(floor.proc.pid));
@@ -241,7 +266,8 @@ async function throughputRun() {
       for (const t of targets.filter(isMoonport)) {
         // Warmed up again, as before the rounds: a target left idle through the other target's pairs ran its first
         // pair at 3.4–4.5 × where its other pairs sat near 2 × (five runs of session 14 and 15).
-        await Promise.all([floor, t].map((x) => warmUp(x, body)));
+        // Both compiled long ago (the rounds): this only wakes a target left idle (WARMUP_S, no request count).
+        await Promise.all([floor, t].map((x) => warmUp(x, body, 0)));
         for (let i = 0; i < PAIRS; i++) {
           const [f, m] = await Promise.all([cell(floor, body), cell(t, body)]);
           const key = `paired/${t.name}/${stream}`;
@@ -341,7 +367,7 @@ async function throughputRun() {
     );
   }
   const load1 = os.loadavg()[0]!.toFixed(1);
-  const header = `Last run: ${new Date().toISOString()} on ${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, Node ${process.version}, load average ${load1} at the end, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION_S} s cells per target and mode, each between two floor cells (medians; each ratio against the floor cells just before and after its own cell).`;
+  const header = `Last run: ${new Date().toISOString()} on ${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, Node ${process.version}, load average ${load1} at the end, ${CONNECTIONS} connections, each target warmed up with ≥ ${WARMUP_REQUESTS.toLocaleString("en-US")} requests per mode (${WARMUP_S}–${WARMUP_MAX_S} s), ${ROUNDS} rounds of ${DURATION_S} s cells per target and mode, each between two floor cells (medians; each ratio against the floor cells just before and after its own cell).`;
   const notes = [
     ...verdicts.map((v) => `- ${v}`),
     ...(floorState?.runShare === undefined
