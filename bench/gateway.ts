@@ -187,7 +187,7 @@ function helperShare(before: { main: number; other: number }, after: { main: num
  * Until session 24 the limit was 12 % and the share was read in one cell right after the warm-up. On a slower VM
  * (2 × Xeon at 2.5 GHz, where a request costs ~3 × as much) the floor's compiler is still busy then: a floor read
  * 11 % there in two runs, then spent 1 % of its CPU on helper threads over one run's cells and 8 % over the
- * other's, whose paired ratios read 1.41–1.59 against 1.70–1.82. The share is now read in a second cell, once the
+ * other's, whose paired ratios read 1.41–1.59 against 1.70–1.93 in the runs after it. The share is now read in a second cell, once the
  * compiler has settled, against 7 %.
  */
 const FLOOR_HELPER_SHARE = Number(process.env.BENCH_FLOOR_HELPER_SHARE ?? 0.07);
@@ -264,9 +264,9 @@ async function throughputRun() {
     for (const stream of [false, true]) {
       const body = chatBody(stream);
       for (const t of targets.filter(isMoonport)) {
-        // Warmed up again, as before the rounds: a target left idle through the other target's pairs ran its first
-        // pair at 3.4–4.5 × where its other pairs sat near 2 × (five runs of session 14 and 15).
-        // Both compiled long ago (the rounds): this only wakes a target left idle (WARMUP_S, no request count).
+        // Warmed up again: a target left idle through the other target's pairs ran its first pair at 3.4–4.5 × where
+        // its other pairs sat near 2 × (five runs of session 14 and 15). WARMUP_S only, with no request count: the
+        // rounds compiled both long ago, and this only wakes a target left idle.
         await Promise.all([floor, t].map((x) => warmUp(x, body, 0)));
         for (let i = 0; i < PAIRS; i++) {
           const [f, m] = await Promise.all([cell(floor, body), cell(t, body)]);
