@@ -187,8 +187,8 @@ function helperShare(before: { main: number; other: number }, after: { main: num
  * Until session 24 the limit was 12 % and the share was read in one cell right after the warm-up. On a slower VM
  * (2 × Xeon at 2.5 GHz, where a request costs ~3 × as much) the floor's compiler is still busy then: a floor read
  * 11 % there in two runs, then spent 1 % of its CPU on helper threads over one run's cells and 8 % over the
- * other's, whose paired ratios read 1.41–1.59 against 1.70–1.93 in the runs after it. The share is now read in a second cell, once the
- * compiler has settled, against 7 %.
+ * other's, whose paired ratios read 1.41–1.59 against 1.70–1.93 in the runs after it. The share is now read in a
+ * second cell, once the compiler has settled, against 7 %.
  */
 const FLOOR_HELPER_SHARE = Number(process.env.BENCH_FLOOR_HELPER_SHARE ?? 0.07);
 const FLOOR_TRIES = 4;
