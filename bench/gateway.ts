@@ -194,12 +194,14 @@ const FLOOR_HELPER_SHARE = Number(process.env.BENCH_FLOOR_HELPER_SHARE ?? 0.07);
 const FLOOR_TRIES = 4;
 
 /**
- * Warms the floor up and measures it in a second cell after a first (see FLOOR_HELPER_SHARE); a floor in its
- * retaining state is replaced by a fresh process (up to FLOOR_TRIES processes in all), so that the run's ratios are
+ * Warms the floor up at `body` and measures it in a second cell after a first (see FLOOR_HELPER_SHARE); a floor in
+ * its retaining state is replaced by a fresh process (up to FLOOR_TRIES processes in all), so that the ratios are
  * taken against the floor's normal cost: the stricter reference, and one that does not change from run to run.
+ * Called before each mode's rounds, not once: a floor can enter the state at the switch from one load to the next
+ * (session 26: 3 % after the non-streaming warm-up, then 14 % over the run, its streaming cells at 80 µs against
+ * 53 in the runs around it, and streaming ratios of 1.3 that were reported as met).
  */
-async function settleFloor(floor: Target): Promise<{ restarts: number; share: number }> {
-  const body = chatBody(false);
+async function settleFloor(floor: Target, body: string): Promise<{ restarts: number; share: number }> {
   for (let attempt = 1; ; attempt++) {
     await warmUp(floor, body);
     await cell(floor, body);
@@ -215,6 +217,17 @@ async function settleFloor(floor: Target): Promise<{ restarts: number; share: nu
   }
 }
 
+/**
+ * The floor's helper-thread share over one phase of the run (a mode's rounds, a target's pairs of a mode). A phase
+ * whose floor went over FLOOR_HELPER_SHARE was measured against a floor in its retaining state: its ratios read
+ * low, so a "met" there is not judged (a "not met" stands: the true ratio is higher still).
+ */
+function floorVerdict(met: boolean, share: number | undefined): string {
+  if (!met) return "not met";
+  if (share === undefined || share <= FLOOR_HELPER_SHARE) return "met";
+  return `not judged (the floor spent ${fmt(100 * share)} % of its CPU on helper threads in these cells: its retaining state, against which every ratio reads low)`;
+}
+
 const isMoonport = (t: Target) => t.name === "pglite" || t.name === "postgres";
 /** Issue 18's goal: at least half the floor's throughput at no more than twice its CPU per request. */
 const meetsGoal = (throughputRatio: number, cpuRatio: number) => throughputRatio >= 0.5 && cpuRatio <= 2;
@@ -228,13 +241,20 @@ async function throughputRun() {
   const paired = new Map<string, { floor: Run; target: Run }[]>();
   const billed = new Map<string, { answered: number; bills: number; requests: number }>();
   const floor = targets.find((t) => t.name === "floor")!;
-  let floorState: { restarts: number; share: number; runShare?: number } | undefined;
+  /** The floor's state after each mode's warm-up, and its helper-thread share over each phase (floorVerdict). */
+  const settled: { stream: boolean; restarts: number; share: number }[] = [];
+  const floorShares = new Map<string, number>();
+  /** Runs `phase` and records the floor's helper-thread share over it under `key`. */
+  const watchFloor = async (key: string, phase: () => Promise<void>) => {
+    const before = mainAndOtherTicks(floor.proc.pid);
+    await phase();
+    floorShares.set(key, helperShare(before, mainAndOtherTicks(floor.proc.pid)));
+  };
   try {
-    floorState = await settleFloor(floor);
-    const floorTicks = mainAndOtherTicks(floor.proc.pid);
     for (const stream of [false, true]) {
       const body = chatBody(stream);
-      for (const t of targets) await warmUp(t, body);
+      settled.push({ stream, ...(await settleFloor(floor, body)) });
+      for (const t of targets) if (t !== floor) await warmUp(t, body);
       const floorCell = async (label: string) => {
         const r = await cell(floor, body);
         floorRuns.set(stream, [...(floorRuns.get(stream) ?? []), r]);
@@ -243,20 +263,22 @@ async function throughputRun() {
         );
         return r;
       };
-      let before = await floorCell("round 1");
-      for (let round = 0; round < ROUNDS; round++) {
-        for (const t of targets) {
-          if (t === floor) continue;
-          const r = await cell(t, body);
-          console.error(
-            `round ${round + 1} ${t.name} ${stream ? "streaming" : "non-streaming"}: ${fmt(r.rps)} req/s, ${fmt(r.cpuPerRequestUs)} µs/req, ${r.errors} errors`,
-          );
-          const after = await floorCell(`round ${round + 1}`);
-          const key = `${t.name}/${stream}`;
-          results.set(key, [...(results.get(key) ?? []), { run: r, before, after }]);
-          before = after;
+      await watchFloor(`rounds/${stream}`, async () => {
+        let before = await floorCell("round 1");
+        for (let round = 0; round < ROUNDS; round++) {
+          for (const t of targets) {
+            if (t === floor) continue;
+            const r = await cell(t, body);
+            console.error(
+              `round ${round + 1} ${t.name} ${stream ? "streaming" : "non-streaming"}: ${fmt(r.rps)} req/s, ${fmt(r.cpuPerRequestUs)} µs/req, ${r.errors} errors`,
+            );
+            const after = await floorCell(`round ${round + 1}`);
+            const key = `${t.name}/${stream}`;
+            results.set(key, [...(results.get(key) ?? []), { run: r, before, after }]);
+            before = after;
+          }
         }
-      }
+      });
     }
     // Paired cells: the floor and one Moonport target loaded in the same seconds, so whatever the VM does to one
     // cell it does to the other (the sequential cells above compare figures seconds apart, and this VM's speed
@@ -268,17 +290,18 @@ async function throughputRun() {
         // its other pairs sat near 2 × (five runs of session 14 and 15). WARMUP_S only, with no request count: the
         // rounds compiled both long ago, and this only wakes a target left idle.
         await Promise.all([floor, t].map((x) => warmUp(x, body, 0)));
-        for (let i = 0; i < PAIRS; i++) {
-          const [f, m] = await Promise.all([cell(floor, body), cell(t, body)]);
-          const key = `paired/${t.name}/${stream}`;
-          paired.set(key, [...(paired.get(key) ?? []), { floor: f!, target: m! }]);
-          console.error(
-            `pair ${i + 1} ${t.name} ${stream ? "streaming" : "non-streaming"}: floor ${fmt(f!.cpuPerRequestUs)} µs/req, ${t.name} ${fmt(m!.cpuPerRequestUs)} (${fmt(m!.cpuPerRequestUs / f!.cpuPerRequestUs, 2)})`,
-          );
-        }
+        await watchFloor(`paired/${t.name}/${stream}`, async () => {
+          for (let i = 0; i < PAIRS; i++) {
+            const [f, m] = await Promise.all([cell(floor, body), cell(t, body)]);
+            const key = `paired/${t.name}/${stream}`;
+            paired.set(key, [...(paired.get(key) ?? []), { floor: f!, target: m! }]);
+            console.error(
+              `pair ${i + 1} ${t.name} ${stream ? "streaming" : "non-streaming"}: floor ${fmt(f!.cpuPerRequestUs)} µs/req, ${t.name} ${fmt(m!.cpuPerRequestUs)} (${fmt(m!.cpuPerRequestUs / f!.cpuPerRequestUs, 2)})`,
+            );
+          }
+        });
       }
     }
-    floorState.runShare = helperShare(floorTicks, mainAndOtherTicks(floor.proc.pid));
     // Exactly once: a fixed number of requests (none cut off by the end of a cell), then count the bill rows.
     // Requests cut off when the last cell ended settle (client_closed) a moment later: let them land first.
     await new Promise((r) => setTimeout(r, 3000));
@@ -333,9 +356,8 @@ async function throughputRun() {
         `| ${t.label} | ${mode} | ${fmt(r.rps)} | ${t.name === "floor" ? "1" : fmt(tput, 2)} | ${fmt(r.cpuPerRequestUs)} | ${t.name === "floor" ? "1" : `${fmt(cpu, 2)} (${cpuRatios.map((c) => fmt(c, 2)).join(", ")})`} | ${fmt(r.p50)} / ${fmt(r.p99)} | ${r.errors}${failed ? " (fails)" : ""} |`,
       );
       if (isMoonport(t)) {
-        const met = meetsGoal(tput, cpu);
         verdicts.push(
-          `${t.label}, ${mode}: ${fmt(tput, 2)} × floor throughput (goal ≥ 0.5), ${fmt(cpu, 2)} × floor CPU (goal ≤ 2): ${met ? "met" : "not met"}`,
+          `${t.label}, ${mode}: ${fmt(tput, 2)} × floor throughput (goal ≥ 0.5), ${fmt(cpu, 2)} × floor CPU (goal ≤ 2): ${floorVerdict(meetsGoal(tput, cpu), floorShares.get(`rounds/${stream}`))}`,
         );
       }
     }
@@ -357,7 +379,7 @@ async function throughputRun() {
         `| ${t.label} | ${mode} | ${fmt(tput, 2)} | ${fmt(cpu, 2)} | ${cpuRatios.map((c) => fmt(c, 2)).join(", ")} |`,
       );
       pairedVerdicts.push(
-        `paired, ${t.label}, ${mode}: ${fmt(tput, 2)} × floor throughput, ${fmt(cpu, 2)} × floor CPU: ${meetsGoal(tput, cpu) ? "met" : "not met"}`,
+        `paired, ${t.label}, ${mode}: ${fmt(tput, 2)} × floor throughput, ${fmt(cpu, 2)} × floor CPU: ${floorVerdict(meetsGoal(tput, cpu), floorShares.get(`paired/${t.name}/${stream}`))}`,
       );
     }
   }
@@ -370,11 +392,11 @@ async function throughputRun() {
   const header = `Last run: ${new Date().toISOString()} on ${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, Node ${process.version}, load average ${load1} at the end, ${CONNECTIONS} connections, each target warmed up with ≥ ${WARMUP_REQUESTS.toLocaleString("en-US")} requests per mode (${WARMUP_S}–${WARMUP_MAX_S} s), ${ROUNDS} rounds of ${DURATION_S} s cells per target and mode, each between two floor cells (medians; each ratio against the floor cells just before and after its own cell).`;
   const notes = [
     ...verdicts.map((v) => `- ${v}`),
-    ...(floorState?.runShare === undefined
-      ? []
-      : [
-          `- floor: ${fmt(100 * floorState.runShare)} % of its CPU on helper threads over the cells (${fmt(100 * floorState.share)} % after its warm-up${floorState.restarts ? `; ${floorState.restarts} floor process${floorState.restarts > 1 ? "es" : ""} before it settled in the retaining state and ${floorState.restarts > 1 ? "were" : "was"} replaced` : ""}; above ${fmt(100 * FLOOR_HELPER_SHARE)} % it is in its retaining state, and every ratio reads low)`,
-        ]),
+    ...(settled.length
+      ? [
+          `- floor, the share of its CPU on helper threads: ${settled.map((x) => `${fmt(100 * x.share)} % after its ${x.stream ? "streaming" : "non-streaming"} warm-up${x.restarts ? ` (${x.restarts} process${x.restarts > 1 ? "es" : ""} found in the retaining state before it and replaced)` : ""}`).join(", ")}; ${[...floorShares].map(([k, v]) => `${fmt(100 * v)} % over the ${k.startsWith("rounds/") ? "" : `pairs with ${k.split("/")[1]}, `}${k.endsWith("/true") ? "streaming" : "non-streaming"}${k.startsWith("rounds/") ? " rounds" : ""}`).join(", ")} (above ${fmt(100 * FLOOR_HELPER_SHARE)} % it is in its retaining state, and every ratio reads low)`,
+        ]
+      : []),
     ...skipped.map((s) => `- skipped ${s}`),
     ...(targets.some((t) => t.name === "portkey") &&
     (results.get("portkey/true")?.some((c) => c.run.errors > 0) ?? false)
