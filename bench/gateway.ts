@@ -228,6 +228,7 @@ function floorVerdict(met: boolean, share: number | undefined): string {
   return `not judged (the floor spent ${fmt(100 * share)} % of its CPU on helper threads in these cells: its retaining state, against which every ratio reads low)`;
 }
 
+const modeName = (stream: boolean) => (stream ? "streaming" : "non-streaming");
 const isMoonport = (t: Target) => t.name === "pglite" || t.name === "postgres";
 /** Issue 18's goal: at least half the floor's throughput at no more than twice its CPU per request. */
 const meetsGoal = (throughputRatio: number, cpuRatio: number) => throughputRatio >= 0.5 && cpuRatio <= 2;
@@ -243,12 +244,12 @@ async function throughputRun() {
   const floor = targets.find((t) => t.name === "floor")!;
   /** The floor's state after each mode's warm-up, and its helper-thread share over each phase (floorVerdict). */
   const settled: { stream: boolean; restarts: number; share: number }[] = [];
-  const floorShares = new Map<string, number>();
-  /** Runs `phase` and records the floor's helper-thread share over it under `key`. */
-  const watchFloor = async (key: string, phase: () => Promise<void>) => {
+  const floorShares = new Map<string, { phase: string; share: number }>();
+  /** Runs `run` and records the floor's helper-thread share over it under `key`, named `phase` in the notes. */
+  const watchFloor = async (key: string, phase: string, run: () => Promise<void>) => {
     const before = mainAndOtherTicks(floor.proc.pid);
-    await phase();
-    floorShares.set(key, helperShare(before, mainAndOtherTicks(floor.proc.pid)));
+    await run();
+    floorShares.set(key, { phase, share: helperShare(before, mainAndOtherTicks(floor.proc.pid)) });
   };
   try {
     for (const stream of [false, true]) {
@@ -263,7 +264,7 @@ async function throughputRun() {
         );
         return r;
       };
-      await watchFloor(`rounds/${stream}`, async () => {
+      await watchFloor(`rounds/${stream}`, `${modeName(stream)} rounds`, async () => {
         let before = await floorCell("round 1");
         for (let round = 0; round < ROUNDS; round++) {
           for (const t of targets) {
@@ -290,10 +291,10 @@ async function throughputRun() {
         // its other pairs sat near 2 × (five runs of session 14 and 15). WARMUP_S only, with no request count: the
         // rounds compiled both long ago, and this only wakes a target left idle.
         await Promise.all([floor, t].map((x) => warmUp(x, body, 0)));
-        await watchFloor(`paired/${t.name}/${stream}`, async () => {
+        const key = `paired/${t.name}/${stream}`;
+        await watchFloor(key, `pairs with ${t.name}, ${modeName(stream)}`, async () => {
           for (let i = 0; i < PAIRS; i++) {
             const [f, m] = await Promise.all([cell(floor, body), cell(t, body)]);
-            const key = `paired/${t.name}/${stream}`;
             paired.set(key, [...(paired.get(key) ?? []), { floor: f!, target: m! }]);
             console.error(
               `pair ${i + 1} ${t.name} ${stream ? "streaming" : "non-streaming"}: floor ${fmt(f!.cpuPerRequestUs)} µs/req, ${t.name} ${fmt(m!.cpuPerRequestUs)} (${fmt(m!.cpuPerRequestUs / f!.cpuPerRequestUs, 2)})`,
@@ -334,7 +335,7 @@ async function throughputRun() {
   ];
   const verdicts: string[] = [];
   for (const stream of [false, true]) {
-    const mode = stream ? "streaming" : "non-streaming";
+    const mode = modeName(stream);
     const around = (c: { before: Run; after: Run }, pick: (x: Run) => number) => (pick(c.before) + pick(c.after)) / 2;
     for (const t of targets) {
       const cells = t === floor ? [] : results.get(`${t.name}/${stream}`)!;
@@ -357,7 +358,7 @@ async function throughputRun() {
       );
       if (isMoonport(t)) {
         verdicts.push(
-          `${t.label}, ${mode}: ${fmt(tput, 2)} × floor throughput (goal ≥ 0.5), ${fmt(cpu, 2)} × floor CPU (goal ≤ 2): ${floorVerdict(meetsGoal(tput, cpu), floorShares.get(`rounds/${stream}`))}`,
+          `${t.label}, ${mode}: ${fmt(tput, 2)} × floor throughput (goal ≥ 0.5), ${fmt(cpu, 2)} × floor CPU (goal ≤ 2): ${floorVerdict(meetsGoal(tput, cpu), floorShares.get(`rounds/${stream}`)?.share)}`,
         );
       }
     }
@@ -368,7 +369,7 @@ async function throughputRun() {
   ];
   const pairedVerdicts: string[] = [];
   for (const stream of [false, true]) {
-    const mode = stream ? "streaming" : "non-streaming";
+    const mode = modeName(stream);
     for (const t of targets.filter(isMoonport)) {
       const pairs = paired.get(`paired/${t.name}/${stream}`) ?? [];
       if (!pairs.length) continue;
@@ -379,7 +380,7 @@ async function throughputRun() {
         `| ${t.label} | ${mode} | ${fmt(tput, 2)} | ${fmt(cpu, 2)} | ${cpuRatios.map((c) => fmt(c, 2)).join(", ")} |`,
       );
       pairedVerdicts.push(
-        `paired, ${t.label}, ${mode}: ${fmt(tput, 2)} × floor throughput, ${fmt(cpu, 2)} × floor CPU: ${floorVerdict(meetsGoal(tput, cpu), floorShares.get(`paired/${t.name}/${stream}`))}`,
+        `paired, ${t.label}, ${mode}: ${fmt(tput, 2)} × floor throughput, ${fmt(cpu, 2)} × floor CPU: ${floorVerdict(meetsGoal(tput, cpu), floorShares.get(`paired/${t.name}/${stream}`)?.share)}`,
       );
     }
   }
@@ -394,7 +395,7 @@ async function throughputRun() {
     ...verdicts.map((v) => `- ${v}`),
     ...(settled.length
       ? [
-          `- floor, the share of its CPU on helper threads: ${settled.map((x) => `${fmt(100 * x.share)} % after its ${x.stream ? "streaming" : "non-streaming"} warm-up${x.restarts ? ` (${x.restarts} process${x.restarts > 1 ? "es" : ""} found in the retaining state before it and replaced)` : ""}`).join(", ")}; ${[...floorShares].map(([k, v]) => `${fmt(100 * v)} % over the ${k.startsWith("rounds/") ? "" : `pairs with ${k.split("/")[1]}, `}${k.endsWith("/true") ? "streaming" : "non-streaming"}${k.startsWith("rounds/") ? " rounds" : ""}`).join(", ")} (above ${fmt(100 * FLOOR_HELPER_SHARE)} % it is in its retaining state, and every ratio reads low)`,
+          `- floor, the share of its CPU on helper threads: ${settled.map((x) => `${fmt(100 * x.share)} % after its ${modeName(x.stream)} warm-up${x.restarts ? ` (${x.restarts} process${x.restarts > 1 ? "es" : ""} found in the retaining state before it and replaced)` : ""}`).join(", ")}; ${[...floorShares.values()].map((x) => `${fmt(100 * x.share)} % over the ${x.phase}`).join(", ")} (above ${fmt(100 * FLOOR_HELPER_SHARE)} % it is in its retaining state, and every ratio reads low)`,
         ]
       : []),
     ...skipped.map((s) => `- skipped ${s}`),
