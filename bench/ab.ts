@@ -16,7 +16,8 @@
  * consecutive old/current pairs. On a VM whose speed drifts by tens of percent from minute to minute, pairs
  * seconds apart compare far better than rounds minutes apart. `--together` loads both sides in the same seconds
  * instead (two loads from this process, half the connections each is not applied: each side gets
- * `--connections`), so even drift within seconds hits both alike.
+ * `--connections`), so even drift within seconds hits both alike. `--repeat <n>` runs the interleaved cells with n
+ * pairs of fresh processes, one after another, and pools their pairs (with each pair of processes' own median).
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -39,7 +40,7 @@ const flag = (name: string, fallback: string) => argValue(name) ?? fallback;
 const ref = args.find((a, i) => !a.startsWith("--") && (i === 0 || !args[i - 1]!.startsWith("--")));
 if (!ref) {
   console.error(
-    'usage: npm run bench:ab -- <git-ref> [--rounds 4] [--seconds 8] [--connections 64] [--db pglite|postgres] [--old-flags "…"] [--new-flags "…"] [--interleave <pairs>]',
+    'usage: npm run bench:ab -- <git-ref> [--rounds 4] [--seconds 8] [--connections 64] [--db pglite|postgres] [--old-flags "…"] [--new-flags "…"] [--interleave <pairs> [--together] [--repeat <n>]]',
   );
   process.exit(2);
 }
@@ -139,8 +140,34 @@ async function startSide(tree: string, port: number, flags: string[]): Promise<P
   );
 }
 
-/** See the header: both sides running, short alternating cells, the median ratio of adjacent pairs. */
-async function interleaved(cells: number) {
+interface ModeCells {
+  ratios: number[];
+  us: { old: number[]; current: number[] };
+  rps: { old: number[]; current: number[] };
+  p99: { old: number[]; current: number[] };
+}
+
+const emptyCells = (): ModeCells => ({
+  ratios: [],
+  us: { old: [], current: [] },
+  rps: { old: [], current: [] },
+  p99: { old: [], current: [] },
+});
+
+function addCells(into: ModeCells, from: ModeCells) {
+  into.ratios.push(...from.ratios);
+  for (const side of ["old", "current"] as const) {
+    into.us[side].push(...from.us[side]);
+    into.rps[side].push(...from.rps[side]);
+    into.p99[side].push(...from.p99[side]);
+  }
+}
+
+/**
+ * See the header: both sides running, short alternating cells, the ratio of adjacent pairs. One call is one pair
+ * of fresh processes; its cells are added to `into` (non-streaming, streaming).
+ */
+async function interleaved(cells: number, repeat: number, into: [ModeCells, ModeCells]) {
   const cellSeconds = Number(flag("seconds", "3"));
   const sides = {
     old: await startSide(oldRoot, basePort + 1, sideFlags.old),
@@ -158,14 +185,10 @@ async function interleaved(cells: number) {
     await new Promise((r) => setTimeout(r, 1000));
     return { us: ((cpuMs(server.pid) - cpu0) * 1000) / run.requests, rps: run.rps, p99: run.p99 };
   };
-  const lines: string[] = [];
   try {
     for (const stream of [false, true]) {
+      const out = into[stream ? 1 : 0];
       for (const side of ["old", "current"] as const) await cell(side, stream, 2);
-      const ratios: number[] = [];
-      const us = { old: [] as number[], current: [] as number[] };
-      const rps = { old: [] as number[], current: [] as number[] };
-      const p99 = { old: [] as number[], current: [] as number[] };
       for (let i = 0; i < cells; i++) {
         const order = i % 2 ? (["current", "old"] as const) : (["old", "current"] as const);
         const pair = { old: { us: 0, rps: 0, p99: 0 }, current: { us: 0, rps: 0, p99: 0 } };
@@ -177,27 +200,32 @@ async function interleaved(cells: number) {
           pair[order[1]] = b!;
         } else for (const side of order) pair[side] = await cell(side, stream, cellSeconds);
         for (const side of order) {
-          us[side].push(pair[side].us);
-          rps[side].push(pair[side].rps);
-          p99[side].push(pair[side].p99);
+          out.us[side].push(pair[side].us);
+          out.rps[side].push(pair[side].rps);
+          out.p99[side].push(pair[side].p99);
         }
-        ratios.push(pair.current.us / pair.old.us);
+        out.ratios.push(pair.current.us / pair.old.us);
         console.error(
-          `${stream ? "streaming" : "non-streaming"} pair ${i + 1}: old ${pair.old.us.toFixed(0)} µs/req, current ${pair.current.us.toFixed(0)} (${(pair.current.us / pair.old.us).toFixed(2)})`,
+          `${repeats > 1 ? `processes ${repeat + 1}, ` : ""}${stream ? "streaming" : "non-streaming"} pair ${i + 1}: old ${pair.old.us.toFixed(0)} µs/req, current ${pair.current.us.toFixed(0)} (${(pair.current.us / pair.old.us).toFixed(2)})`,
         );
       }
-      const mode = stream ? "streaming" : "non-streaming";
-      lines.push(
-        `| CPU µs/req, ${mode} | ${median(us.old).toFixed(0)} | ${median(us.current).toFixed(0)} | ${median(ratios).toFixed(2)} (pairs ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}) |`,
-        `| req/s, ${mode} | ${median(rps.old).toFixed(0)} | ${median(rps.current).toFixed(0)} | ${(median(rps.current) / median(rps.old)).toFixed(2)} |`,
-        // At full load: mostly queueing, but a longer event-loop stall (a bigger bill batch) shows here.
-        `| p99 latency ms, ${mode} | ${median(p99.old).toFixed(0)} | ${median(p99.current).toFixed(0)} | ${(median(p99.current) / median(p99.old)).toFixed(2)} |`,
-      );
     }
   } finally {
     await Promise.all([sides.old.stop(), sides.current.stop()]);
   }
-  return lines;
+}
+
+/** The table rows of one mode, over every pair of every repeat. */
+function modeLines(stream: boolean, c: ModeCells, perRepeat: number[]): string[] {
+  const mode = stream ? "streaming" : "non-streaming";
+  const range = `pairs ${Math.min(...c.ratios).toFixed(2)}–${Math.max(...c.ratios).toFixed(2)}`;
+  const each = perRepeat.length > 1 ? `; each pair of processes ${perRepeat.map((r) => r.toFixed(2)).join(", ")}` : "";
+  return [
+    `| CPU µs/req, ${mode} | ${median(c.us.old).toFixed(0)} | ${median(c.us.current).toFixed(0)} | ${median(c.ratios).toFixed(2)} (${range}${each}) |`,
+    `| req/s, ${mode} | ${median(c.rps.old).toFixed(0)} | ${median(c.rps.current).toFixed(0)} | ${(median(c.rps.current) / median(c.rps.old)).toFixed(2)} |`,
+    // At full load: mostly queueing, but a longer event-loop stall (a bigger bill batch) shows here.
+    `| p99 latency ms, ${mode} | ${median(c.p99.old).toFixed(0)} | ${median(c.p99.current).toFixed(0)} | ${(median(c.p99.current) / median(c.p99.old)).toFixed(2)} |`,
+  ];
 }
 
 prepareOldTree();
@@ -205,17 +233,33 @@ const upstream = await startProcess(tsScript("mock-upstream.ts", String(basePort
 const interleave = Number(flag("interleave", "0"));
 /** With --interleave: load both sides at the same time in every cell instead of one after the other. */
 const together = args.includes("--together");
+/**
+ * With --interleave: how many pairs of fresh processes to run one after another, pooling their pairs. A process
+ * can settle into a cheaper or a dearer state for its whole life (its compiler's choices, its heap), so on a noisy
+ * VM one pair of processes can read ±10 % where the next reads the opposite (session 27: 0.92 × then 1.04 × for the
+ * same change); the per-process medians show whether that happened.
+ */
+const repeats = Math.max(1, Number(flag("repeat", "1")));
 if (interleave > 0) {
-  let lines: string[];
+  const all: [ModeCells, ModeCells] = [emptyCells(), emptyCells()];
+  const perRepeat: [number[], number[]] = [[], []];
   try {
-    lines = await interleaved(interleave);
+    for (let r = 0; r < repeats; r++) {
+      const one: [ModeCells, ModeCells] = [emptyCells(), emptyCells()];
+      await interleaved(interleave, r, one);
+      for (const m of [0, 1] as const) {
+        perRepeat[m].push(median(one[m].ratios));
+        addCells(all[m], one[m]);
+      }
+    }
   } finally {
     await upstream.stop();
   }
+  const lines = [...modeLines(false, all[0], perRepeat[0]), ...modeLines(true, all[1], perRepeat[1])];
   const load1 = fs.readFileSync("/proc/loadavg", "utf8").split(" ")[0];
   console.log(
     [
-      `A/B interleaved: ${sha}${sideFlags.old.length ? ` with ${sideFlags.old.join(" ")}` : ""} (old) vs the working tree${sideFlags.current.length ? ` with ${sideFlags.current.join(" ")}` : ""} (current), ${db}, ${connections} connections, ${interleave} pairs of ${flag("seconds", "3")} s cells per mode${together ? " (both sides loaded at once)" : ""}, load average ${load1} at the end.`,
+      `A/B interleaved: ${sha}${sideFlags.old.length ? ` with ${sideFlags.old.join(" ")}` : ""} (old) vs the working tree${sideFlags.current.length ? ` with ${sideFlags.current.join(" ")}` : ""} (current), ${db}, ${connections} connections, ${interleave} pairs of ${flag("seconds", "3")} s cells per mode${repeats > 1 ? ` from each of ${repeats} pairs of fresh processes, pooled` : ""}${together ? " (both sides loaded at once)" : ""}, load average ${load1} at the end.`,
       "",
       "| measure | old (median) | current (median) | current ÷ old (median of pairs) |",
       "| --- | --- | --- | --- |",
