@@ -260,7 +260,7 @@ async function throughputRun() {
         const r = await cell(floor, body);
         floorRuns.set(stream, [...(floorRuns.get(stream) ?? []), r]);
         console.error(
-          `${label} floor ${stream ? "streaming" : "non-streaming"}: ${fmt(r.rps)} req/s, ${fmt(r.cpuPerRequestUs)} µs/req, ${r.errors} errors`,
+          `${label} floor ${modeName(stream)}: ${fmt(r.rps)} req/s, ${fmt(r.cpuPerRequestUs)} µs/req, ${r.errors} errors`,
         );
         return r;
       };
@@ -271,7 +271,7 @@ async function throughputRun() {
             if (t === floor) continue;
             const r = await cell(t, body);
             console.error(
-              `round ${round + 1} ${t.name} ${stream ? "streaming" : "non-streaming"}: ${fmt(r.rps)} req/s, ${fmt(r.cpuPerRequestUs)} µs/req, ${r.errors} errors`,
+              `round ${round + 1} ${t.name} ${modeName(stream)}: ${fmt(r.rps)} req/s, ${fmt(r.cpuPerRequestUs)} µs/req, ${r.errors} errors`,
             );
             const after = await floorCell(`round ${round + 1}`);
             const key = `${t.name}/${stream}`;
@@ -297,7 +297,7 @@ async function throughputRun() {
             const [f, m] = await Promise.all([cell(floor, body), cell(t, body)]);
             paired.set(key, [...(paired.get(key) ?? []), { floor: f!, target: m! }]);
             console.error(
-              `pair ${i + 1} ${t.name} ${stream ? "streaming" : "non-streaming"}: floor ${fmt(f!.cpuPerRequestUs)} µs/req, ${t.name} ${fmt(m!.cpuPerRequestUs)} (${fmt(m!.cpuPerRequestUs / f!.cpuPerRequestUs, 2)})`,
+              `pair ${i + 1} ${t.name} ${modeName(stream)}: floor ${fmt(f!.cpuPerRequestUs)} µs/req, ${t.name} ${fmt(m!.cpuPerRequestUs)} (${fmt(m!.cpuPerRequestUs / f!.cpuPerRequestUs, 2)})`,
             );
           }
         });
