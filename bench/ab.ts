@@ -48,6 +48,17 @@ const rounds = Number(flag("rounds", "4"));
 const seconds = Number(flag("seconds", "8"));
 const connections = Number(flag("connections", "64"));
 const db = flag("db", "pglite");
+/**
+ * With --interleave: how many pairs of fresh processes to run one after another, pooling their pairs. A process
+ * can settle into a cheaper or a dearer state for its whole life (its compiler's choices, its heap), so on a noisy
+ * VM one pair of processes can read ±10 % where the next reads the opposite (session 27: 0.92 × then 1.04 × for the
+ * same change); the per-process medians show whether that happened.
+ */
+const repeats = Number(flag("repeat", "1"));
+if (!Number.isInteger(repeats) || repeats < 1) {
+  console.error(`--repeat takes a whole number of process pairs, 1 or more (got ${flag("repeat", "")})`);
+  process.exit(2);
+}
 /** Node/V8 flags for one side's server, e.g. `HEAD --new-flags "--single-threaded-gc"` to A/B a flag alone. */
 const sideFlags = {
   old: flag("old-flags", "").split(/\s+/).filter(Boolean),
@@ -233,13 +244,6 @@ const upstream = await startProcess(tsScript("mock-upstream.ts", String(basePort
 const interleave = Number(flag("interleave", "0"));
 /** With --interleave: load both sides at the same time in every cell instead of one after the other. */
 const together = args.includes("--together");
-/**
- * With --interleave: how many pairs of fresh processes to run one after another, pooling their pairs. A process
- * can settle into a cheaper or a dearer state for its whole life (its compiler's choices, its heap), so on a noisy
- * VM one pair of processes can read ±10 % where the next reads the opposite (session 27: 0.92 × then 1.04 × for the
- * same change); the per-process medians show whether that happened.
- */
-const repeats = Math.max(1, Number(flag("repeat", "1")));
 if (interleave > 0) {
   const all: [ModeCells, ModeCells] = [emptyCells(), emptyCells()];
   const perRepeat: [number[], number[]] = [[], []];
