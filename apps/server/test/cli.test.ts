@@ -1,4 +1,4 @@
-import { type Database, openDatabase, schema } from "@moonport/db";
+import { type Database, schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -6,10 +6,11 @@ import { commands } from "../src/cli/commands.ts";
 import { buildConfig } from "../src/env.ts";
 import { createKeyEvents } from "../src/gateway/key-events.ts";
 import { verifyPassword } from "../src/modules/auth/password.ts";
+import { openMemoryDatabase } from "./helpers.ts";
 
 let database: Database;
 beforeEach(async () => {
-  database = await openDatabase({ kind: "pglite", dataDir: "memory" });
+  database = await openMemoryDatabase();
 });
 afterEach(() => database.close());
 

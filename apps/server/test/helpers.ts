@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type Database, openDatabase, randomString } from "@moonport/db";
+import { createMemoryImage, type Database, openDatabase, randomString } from "@moonport/db";
 import pg from "pg";
 import { type BuildAppOptions, buildApp } from "../src/app.ts";
 import type { AppContext, Clock } from "../src/context.ts";
@@ -16,6 +16,15 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+// One migrated image per worker process (server files share a worker's module graph): each test database is a copy.
+let memoryImage: Promise<Blob> | undefined;
+
+/** An in-memory PGlite database, migrated (a copy of this worker's image). */
+export async function openMemoryDatabase(): Promise<Database> {
+  memoryImage ??= createMemoryImage();
+  return openDatabase({ kind: "pglite", dataDir: "memory", image: await memoryImage });
+}
+
 /** A database for one test file: in-memory PGlite, or a throwaway PostgreSQL database when TEST_DATABASE_URL is set. */
 export async function openTestDatabase(): Promise<{
   database: Database;
@@ -24,8 +33,7 @@ export async function openTestDatabase(): Promise<{
   url?: string;
 }> {
   if (!testEnv.databaseUrl) {
-    const database = await openDatabase({ kind: "pglite", dataDir: "memory" });
-    return { database, drop: async () => {} };
+    return { database: await openMemoryDatabase(), drop: async () => {} };
   }
   const name = `moonport_t_${randomString(10, "abcdefghijklmnopqrstuvwxyz")}`;
   const admin = new pg.Client({ connectionString: testEnv.databaseUrl });

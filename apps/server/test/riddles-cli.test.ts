@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type Database, openDatabase, schema } from "@moonport/db";
+import { type Database, schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -9,11 +9,12 @@ import { commands } from "../src/cli/commands.ts";
 import { buildConfig } from "../src/env.ts";
 import { createKeyEvents } from "../src/gateway/key-events.ts";
 import { BUILT_IN_RIDDLES } from "../src/modules/riddles/catalog.ts";
+import { openMemoryDatabase } from "./helpers.ts";
 
 let database: Database;
 let dir: string;
 beforeEach(async () => {
-  database = await openDatabase({ kind: "pglite", dataDir: "memory" });
+  database = await openMemoryDatabase();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "riddles-cli-"));
 });
 afterEach(async () => {

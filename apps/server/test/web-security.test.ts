@@ -3,12 +3,12 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { openDatabase } from "@moonport/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
 import { buildConfig } from "../src/env.ts";
 import type { App } from "../src/http/route.ts";
 import { sameSitePath } from "../src/http/web.ts";
+import { openMemoryDatabase } from "./helpers.ts";
 
 const THEME_SCRIPT = "document.documentElement.dataset.theme='dark'";
 const TOKEN_SCRIPT = 'window.__MP_SITE__={"api":"__MP_API_GLOBAL__"}';
@@ -28,7 +28,7 @@ async function webApp(env: Record<string, string>): Promise<{ app: App; close: (
     fs.writeFileSync(path.join(root, rel), content);
   }
   const config = buildConfig({ NODE_ENV: "test", SERVE_WEB: "true", LOG_LEVEL: "silent", ...env });
-  const database = await openDatabase({ kind: "pglite", dataDir: "memory" });
+  const database = await openMemoryDatabase();
   const { app } = await buildApp({ config, database, logger: false, webRoot: root });
   await app.ready();
   return {

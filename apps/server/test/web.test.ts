@@ -1,12 +1,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { openDatabase } from "@moonport/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
 import { buildConfig } from "../src/env.ts";
 import type { App } from "../src/http/route.ts";
-import { TestClient } from "./helpers.ts";
+import { openMemoryDatabase, TestClient } from "./helpers.ts";
 
 /** A fake web build laid out the way apps/web's prerender writes it. */
 function writeFixture(root: string) {
@@ -34,7 +33,7 @@ describe("serving the web app", () => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), "moonport-web-"));
     writeFixture(root);
     const config = buildConfig({ NODE_ENV: "test", SERVE_WEB: "true", LOG_LEVEL: "silent" });
-    const database = await openDatabase({ kind: "pglite", dataDir: "memory" });
+    const database = await openMemoryDatabase();
     ({ app } = await buildApp({ config, database, logger: false, webRoot: root }));
     await app.ready();
     close = async () => {
@@ -136,7 +135,7 @@ describe("site tokens, analytics and not-found pages in prerendered files", () =
       BRAND_NAME: "Acme AI",
       GLOBAL_ANALYTICS: JSON.stringify([{ src: "https://stats.example.com/a.js" }, { inline: "window.x=1" }]),
     });
-    const database = await openDatabase({ kind: "pglite", dataDir: "memory" });
+    const database = await openMemoryDatabase();
     ({ app } = await buildApp({ config, database, logger: false, webRoot: root }));
     await app.ready();
     close = async () => {
@@ -206,7 +205,7 @@ describe("error pages when the web app cannot answer", () => {
 
   async function appWithRoot(root: string) {
     const config = buildConfig({ NODE_ENV: "test", SERVE_WEB: "true", LOG_LEVEL: "silent" });
-    const database = await openDatabase({ kind: "pglite", dataDir: "memory" });
+    const database = await openMemoryDatabase();
     const { app } = await buildApp({ config, database, logger: false, webRoot: root });
     await app.ready();
     return {
