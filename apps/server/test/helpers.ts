@@ -1,7 +1,8 @@
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createMemoryImage, type Database, openDatabase, randomString } from "@moonport/db";
+import { createMemoryImage, type Database, MIGRATIONS_DIR, openDatabase, randomString } from "@moonport/db";
 import pg from "pg";
 import { type BuildAppOptions, buildApp } from "../src/app.ts";
 import type { AppContext, Clock } from "../src/context.ts";
@@ -25,6 +26,54 @@ export async function openMemoryDatabase(): Promise<Database> {
   return openDatabase({ kind: "pglite", dataDir: "memory", image: await memoryImage });
 }
 
+let templateDatabase: Promise<string> | undefined;
+
+/**
+ * A migrated PostgreSQL database to copy test databases from, named after the migrations it holds, so runs and
+ * workers share it until a migration changes. Copying one is several times faster than creating and migrating a
+ * database. Templates of older migrations are left in place (another checkout may be copying from one): drop
+ * `moonport_tpl_*` databases by hand to reclaim them.
+ */
+async function ensureTemplateDatabase(adminUrl: string): Promise<string> {
+  const hash = createHash("sha256");
+  for (const file of fs.readdirSync(MIGRATIONS_DIR, { recursive: true, encoding: "utf8" }).sort()) {
+    const full = path.join(MIGRATIONS_DIR, file);
+    if (fs.statSync(full).isFile()) hash.update(file).update(fs.readFileSync(full));
+  }
+  const name = `moonport_tpl_${hash.digest("hex").slice(0, 16)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    // One creator at a time across workers and runs (an arbitrary key: "tpl" in ASCII).
+    await admin.query("select pg_advisory_lock(7630956)");
+    const found = await admin.query("select 1 from pg_database where datname = $1", [name]);
+    if (found.rowCount === 0) {
+      // Built under another name and renamed once migrated, so a crash never leaves a half-migrated template.
+      const building = `${name}_building`;
+      await admin.query(`drop database if exists ${building}`);
+      await admin.query(`create database ${building}`);
+      const url = new URL(adminUrl);
+      url.pathname = `/${building}`;
+      const database = await openDatabase({ kind: "postgres", url: url.toString(), poolSize: 2 });
+      await database.close();
+      // The closed pool's sessions may still be ending: renaming waits for them like `drop` below.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await admin.query(`alter database ${building} rename to ${name}`);
+          break;
+        } catch (e) {
+          if ((e as { code?: string }).code !== "55006" || attempt >= 50) throw e;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
+    }
+  } finally {
+    await admin.query("select pg_advisory_unlock(7630956)").catch(() => {});
+    await admin.end();
+  }
+  return name;
+}
+
 /** A database for one test file: in-memory PGlite, or a throwaway PostgreSQL database when TEST_DATABASE_URL is set. */
 export async function openTestDatabase(): Promise<{
   database: Database;
@@ -36,9 +85,11 @@ export async function openTestDatabase(): Promise<{
     return { database: await openMemoryDatabase(), drop: async () => {} };
   }
   const name = `moonport_t_${randomString(10, "abcdefghijklmnopqrstuvwxyz")}`;
+  templateDatabase ??= ensureTemplateDatabase(testEnv.databaseUrl);
+  const template = await templateDatabase;
   const admin = new pg.Client({ connectionString: testEnv.databaseUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(`create database ${name} template ${template}`);
   await admin.end();
   const url = new URL(testEnv.databaseUrl);
   url.pathname = `/${name}`;
