@@ -11,6 +11,7 @@ export default defineConfig({
             "apps/web/**/*.test.{ts,tsx}",
             "apps/server/src/**/*.test.ts",
             "bench/**/*.test.ts",
+            "scripts/**/*.test.ts",
           ],
           exclude: ["**/node_modules/**", "**/build/**"],
         },
