@@ -1,7 +1,7 @@
 /**
  * Import boundaries, checked by `npm run check:boundaries` (part of `npm run lint`, so CI fails on a violation).
  * Rules name folders by pattern, not by today's list, so a new feature, module or engine is covered without
- * touching this file. ARCHITECTURE.md "Import boundaries" explains each rule.
+ * touching this file. scripts/README.md "Import boundaries" explains each rule.
  *
  * KNOWN_VIOLATIONS below are today's exceptions, each with the reason and the work that removes it. Delete an
  * entry once its import is gone (`npm run check:boundaries` lists every known violation it still sees).

@@ -11,6 +11,7 @@ export default defineConfig({
             "apps/web/**/*.test.{ts,tsx}",
             "apps/server/src/**/*.test.ts",
             "bench/**/*.test.ts",
+            "scripts/**/*.test.ts",
           ],
           exclude: ["**/node_modules/**", "**/build/**"],
         },
@@ -23,9 +24,10 @@ export default defineConfig({
           hookTimeout: 60_000,
           // PGlite instances are heavy; two workers fit 2 cores.
           maxWorkers: 2,
-          // Files share a worker's module graph instead of importing the whole server again per file (import time
-          // 164 s → 13 s, the PGlite pass 342 → 226 s). Safe because every test builds its own app, database and
-          // clock: no test mocks a module, stubs a global or writes process.env.
+          // Files share a worker's module graph instead of importing the whole server again per file, which cuts
+          // most of the suite's import time (docs/decisions/0008-server-tests-share-module-graph.md). Safe because
+          // every test builds its own app, database and clock: no test mocks a module, stubs a global or writes
+          // process.env.
           isolate: false,
           sequence: { groupOrder: 1 },
         },

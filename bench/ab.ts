@@ -51,8 +51,8 @@ const db = flag("db", "pglite");
 /**
  * With --interleave: how many pairs of fresh processes to run one after another, pooling their pairs. A process
  * can settle into a cheaper or a dearer state for its whole life (its compiler's choices, its heap), so on a noisy
- * VM one pair of processes can read ±10 % where the next reads the opposite (session 27: 0.92 × then 1.04 × for the
- * same change); the per-process medians show whether that happened.
+ * VM one pair of processes can read ±10 % where the next reads the opposite (0.92 × then 1.04 × for the same change,
+ * minutes apart); the per-process medians show whether that happened.
  */
 const repeats = Number(flag("repeat", "1"));
 if (!Number.isInteger(repeats) || repeats < 1) {

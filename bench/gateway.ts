@@ -40,8 +40,8 @@ const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 3);
  * pglite, floor, postgres, floor, portkey, floor, pglite, …), and its ratio is taken against the mean of those two,
  * seconds apart on either side: this VM's speed drifts by tens of percent from minute to minute (a fixed CPU loop:
  * 410–594 ms), so one long cell per target compared targets measured minutes apart. The median over rounds is
- * reported. Until session 22 a round was floor, pglite, postgres, portkey and the floor cells bracketed the round,
- * so a target's cell could be two cells away from the floor it was compared with.
+ * reported. Bracketing whole rounds instead would leave a target's cell two cells away from the floor it is
+ * compared with.
  */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 /** After each cell, before its CPU is read: the cell's last bill batch (500 ms window) commits and is counted. */
@@ -143,13 +143,13 @@ function cell(t: Target, body: string, seconds = DURATION_S): Promise<Run> {
 }
 
 /**
- * Load before measuring, at the cells' own connections, until the target's compiler has settled. After 2 s at 8
- * connections (before session 18) the first streaming round and every first pair cost a Moonport target 1.2–2.2 ×
+ * Load before measuring, at the cells' own connections, until the target's compiler has settled. After only 2 s at 8
+ * connections the first streaming round and every first pair cost a Moonport target 1.2–2.2 ×
  * the CPU per request of its later cells: an outlier on the same side of every median. Loaded alone in 3 s cells,
  * a fresh gateway's helper threads (V8's compiler and garbage-collection helpers) used 409, 94, 26, then 10–25 µs
  * per request; the floor's 128, 26, then 2–5. Ten seconds covered the gateway's first three cells there.
  *
- * It is counted in requests since session 24: the compiler settles after so many calls, not so many seconds. On a
+ * It is counted in requests: the compiler settles after so many calls, not so many seconds. On a
  * VM where a request costs ~3 × as much (2 × Xeon at 2.5 GHz), 10 s was ~25,000 requests, a gateway settled only
  * after ~6 cells of 3 s (`npm run bench:warmup`: 835, 323, 341, 242, 292, then 225–250 µs per request), and
  * non-streaming rounds read 2.58, 2.11, 1.91, 2.01, 1.59, 1.70, 1.42 × in one run: the first rounds measured the
@@ -176,18 +176,18 @@ function helperShare(before: { main: number; other: number }, after: { main: num
 
 /**
  * Above this share of its CPU on V8's helper threads, a warmed-up floor is in its retaining state. Some fresh floor
- * processes (9 of 33 loaded one after another, session 21) settle at the switch from one load to the next into a
+ * processes (9 of 33 loaded one after another) settle at the switch from one load to the next into a
  * cycle where every young-generation collection keeps about half of what was allocated and promotes ~12 MB, until
  * a full collection every ~0.6 s drops it all again (`--trace-gc`): 18–29 µs per request on the helper threads
- * instead of 2–3, and ~30 % more CPU per request in all. Every ratio against such a floor reads low (session 20's
- * "expensive state": 1.13–1.43 × where the runs around it read ~1.9). Normal floors spend 1–6 % of their CPU
+ * instead of 2–3, and ~30 % more CPU per request in all. Every ratio against such a floor reads low (1.13–1.43 ×
+ * where the runs around it read ~1.9). Normal floors spend 1–6 % of their CPU
  * there, retaining ones 19 % and more. It happens without Fastify too (`--target floor-raw`, milder), so it is
  * in Node's or undici's objects, not in anything the floor does.
  *
- * Until session 24 the limit was 12 % and the share was read in one cell right after the warm-up. On a slower VM
+ * The share is not read in the first cell after the warm-up, and the limit is not higher: on a slower VM
  * (2 × Xeon at 2.5 GHz, where a request costs ~3 × as much) the floor's compiler is still busy then: a floor read
  * 11 % there in two runs, then spent 1 % of its CPU on helper threads over one run's cells and 8 % over the
- * other's, whose paired ratios read 1.41–1.59 against 1.70–1.93 in the runs after it. The share is now read in a
+ * other's, whose paired ratios read 1.41–1.59 against 1.70–1.93 in other runs. So the share is read in a
  * second cell, once the compiler has settled, against 7 %.
  */
 const FLOOR_HELPER_SHARE = Number(process.env.BENCH_FLOOR_HELPER_SHARE ?? 0.07);
@@ -198,7 +198,7 @@ const FLOOR_TRIES = 4;
  * its retaining state is replaced by a fresh process (up to FLOOR_TRIES processes in all), so that the ratios are
  * taken against the floor's normal cost: the stricter reference, and one that does not change from run to run.
  * Called before each mode's rounds, not once: a floor can enter the state at the switch from one load to the next
- * (session 26: 3 % after the non-streaming warm-up, then 14 % over the run, its streaming cells at 80 µs against
+ * (one floor read 3 % after the non-streaming warm-up, then 14 % over the run, its streaming cells at 80 µs against
  * 53 in the runs around it, and streaming ratios of 1.3 that were reported as met).
  */
 async function settleFloor(floor: Target, body: string): Promise<{ restarts: number; share: number }> {
@@ -230,7 +230,10 @@ function floorVerdict(met: boolean, share: number | undefined): string {
 
 const modeName = (stream: boolean) => (stream ? "streaming" : "non-streaming");
 const isMoonport = (t: Target) => t.name === "pglite" || t.name === "postgres";
-/** Issue 18's goal: at least half the floor's throughput at no more than twice its CPU per request. */
+/**
+ * The bench's goal (docs/decisions/0007-gateway-speed-goal-blocked.md): at least half the floor's throughput at no more
+ * than twice its CPU per request.
+ */
 const meetsGoal = (throughputRatio: number, cpuRatio: number) => throughputRatio >= 0.5 && cpuRatio <= 2;
 
 async function throughputRun() {
@@ -288,7 +291,7 @@ async function throughputRun() {
       const body = chatBody(stream);
       for (const t of targets.filter(isMoonport)) {
         // Warmed up again: a target left idle through the other target's pairs ran its first pair at 3.4–4.5 × where
-        // its other pairs sat near 2 × (five runs of session 14 and 15). WARMUP_S only, with no request count: the
+        // its other pairs sat near 2 × (in five runs). WARMUP_S only, with no request count: the
         // rounds compiled both long ago, and this only wakes a target left idle.
         await Promise.all([floor, t].map((x) => warmUp(x, body, 0)));
         const key = `paired/${t.name}/${stream}`;

@@ -7,7 +7,7 @@
  * parallel scavenging and the concurrent marking of full collections).
  *
  * Promoted bytes per request is the figure to compare between commits: unlike CPU time it barely moves with
- * other load on the machine (issue 18: the floor promotes ~0.1 KB per request, Moonport ~10 KB).
+ * other load on the machine (the floor promotes ~0.1 KB per request).
  */
 import fs from "node:fs";
 import { chatBody, load, startTarget, targetOptions, threadTicks } from "./harness.ts";

@@ -5,7 +5,7 @@
  * pool). The other threads' share falls as the compiler settles; `npm run bench` warms every target up for as
  * long (BENCH_WARMUP_S) before it measures. With `--idle <s>`, each mode's cells are followed by that many seconds
  * without load and two more cells: what a quiet period costs the traffic after it (V8's memory reducer shrinks an
- * idle heap and ages its code; the serve flags keep both, see ARCHITECTURE.md "Hot-path cost").
+ * idle heap and ages its code; the serve flags keep both, see docs/decisions/0009-v8-young-generation-flags.md).
  * Usage: npm run bench:warmup -- [--target floor|floor-raw|pglite|postgres] [--cells 10] [--seconds 3] [--connections 64]
  *        [--idle 100]
  */

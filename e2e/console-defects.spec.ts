@@ -1,7 +1,7 @@
 import { type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { latestSmsCode, uniquePhone, uniqueUsername } from "./support.ts";
 
-/** Console defects of issue 10 (first phone binding, budget input, dead ends, words and numbers, 390 px). */
+/** Console screens that once misbehaved (first phone binding, budget input, dead ends, words and numbers, 390 px). */
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const BASE = `http://localhost:${PORT}`;

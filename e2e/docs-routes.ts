@@ -1,4 +1,4 @@
-/** Every documentation route of the product spec (§2), which must exist in both locales. */
+/** Every documentation route of docs/product-spec.md §2, which must exist in both locales. */
 export const SPEC_ROUTES = [
   "overview",
   "introduction",

@@ -3,7 +3,7 @@ import { type Browser, expect, type Page, test } from "@playwright/test";
 import { csrfHeaders, operatorPage, signUpInLocale } from "./support.ts";
 
 /**
- * Queues → Invoices → Import (issue 14): the operator records an invoice issued outside the platform over a cn
+ * Queues → Invoices → Import: the operator records an invoice issued outside the platform over a cn
  * customer's paid recharge. A bad amount is refused next to its field with the available amount; the import then
  * appears with the issued invoices as "Imported", and the customer sees it in the invoice records as "已导入".
  * Screenshots of the dialog and the queue in both locales and themes go to .tmp/shots/.

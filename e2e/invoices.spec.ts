@@ -17,7 +17,7 @@ import {
 } from "./support.ts";
 
 /**
- * Invoices in the browser (issue 14).
+ * Invoices in the browser.
  * cn: personal verification → company application → the operator approves it in the back office → a corporate
  * transfer the operator confirms → an invoice title and an application for a special VAT invoice → the operator
  * issues it in the back office → the PDF arrives as an attachment at the suite's SMTP server and downloads from the

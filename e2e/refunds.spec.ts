@@ -13,12 +13,12 @@ import {
 } from "./support.ts";
 
 /**
- * Issue 14 in the browser, both editions: an organization admin verifies personally and then as a company on the
- * verification screen (a bad ID number / credit code refused in the form first); the operator rejects one company
- * application and approves the next in the back office; the admin recharges, asks for a refund of part of it, the
- * operator approves it in Queues → Refunds, the provider refunds it, and the balance, the refund record, the
- * recharge record and both receipts (at the local SMTP server) show it. Screenshots of the verification screen in
- * every state and of the refund screens at 1280 and 390 px go to .tmp/shots/ (both locales and themes with
+ * Verification, invoices and refunds in the browser, both editions: an organization admin verifies personally and then
+ * as a company on the verification screen (a bad ID number / credit code refused in the form first); the operator
+ * rejects one company application and approves the next in the back office; the admin recharges, asks for a refund of
+ * part of it, the operator approves it in Queues → Refunds, the provider refunds it, and the balance, the refund
+ * record, the recharge record and both receipts (at the local SMTP server) show it. Screenshots of the verification
+ * screen in every state and of the refund screens at 1280 and 390 px go to .tmp/shots/ (both locales and themes with
  * SCREENSHOTS=1).
  */
 test.setTimeout(300_000);

@@ -56,7 +56,7 @@ try {
         output: "json",
         logLevel: "error",
         onlyCategories: CATEGORIES,
-        // The locale cookie picks the language the server answers in (spec §2).
+        // The locale cookie picks the language the server answers in (docs/product-spec.md §2).
         extraHeaders: { Cookie: `locale=${locale}` },
       },
       desktop ? desktopConfig : undefined,

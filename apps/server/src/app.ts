@@ -125,8 +125,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
     },
     bodyLimit: 1024 * 1024,
     ...connectionOptions(config),
-    // /v1 answers in the api-compat §3 envelope even when Fastify or Node's parser refuses the request before any
-    // route runs (gateway/edge.ts). Elsewhere malformed URLs and over-long path parameters get the console
+    // /v1 answers in the docs/api-compat.md §3 envelope even when Fastify or Node's parser refuses the request before
+    // any route runs (gateway/edge.ts). Elsewhere malformed URLs and over-long path parameters get the console
     // envelope rather than Fastify's own body (found by apps/server/test/fuzz-console.test.ts).
     rewriteUrl: collapseGatewaySlashes,
     frameworkErrors: (err, req, reply) =>
@@ -150,7 +150,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
     ? // No offline queue: while disconnected, commands fail at once and limiters fall back to memory.
       // Auto-pipelining: the commands issued in one event-loop turn (each /v1 request's lease and counters, and
       // those of every other request admitted in that turn) leave in one socket write instead of a write(2) each,
-      // which was a fifth of the gateway's CPU on PostgreSQL + Redis (bench/README.md).
+      // which was a fifth of the gateway's CPU on PostgreSQL + Redis (`npm run bench:profile`).
       new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, enableAutoPipelining: true })
     : undefined;
   if (redis) {
@@ -216,8 +216,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
   fastify.decorateRequest("auth", null);
   fastify.decorateRequest("authExpired", false);
 
-  // Gateway: Bearer keys only, its own error envelope (api-compat §3), no console hooks. Outside the site's scope
-  // below, so /v1 runs none of its per-request hooks (cookies, locale, CSRF): each is a step of every API call.
+  // Gateway: Bearer keys only, its own error envelope (docs/api-compat.md §3), no console hooks. Outside the site's
+  // scope below, so /v1 runs none of its per-request hooks (cookies, locale, CSRF): each is a step of every API call.
   await fastify.register(async (v1) => gatewayRoutes(v1, { ctx, pipeline: ctx.pipeline, engines: ctx.engines }), {
     prefix: "/v1",
   });

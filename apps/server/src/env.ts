@@ -158,7 +158,7 @@ export const EnvSchema = z.object({
   /** Share of traces kept (0–1) when the caller sent no sampled `traceparent`. */
   TRACE_SAMPLE_RATIO: z.coerce.number().min(0).max(1).default(1),
   /**
-   * Payments (issue 11). The built-in sandbox PSP signs its notifications with this secret (HMAC-SHA256); several
+   * Payments. The built-in sandbox PSP signs its notifications with this secret (HMAC-SHA256); several
    * instances must share it. Unset: a random secret per process (fine for one instance and tests).
    */
   PAYMENT_SANDBOX_SECRET: z.string().min(16).optional(),
@@ -207,7 +207,7 @@ export const EnvSchema = z.object({
   /**
    * Organization verification (modules/verification): `builtin` checks formats and checksums and queues company
    * applications for an operator; `http` asks an identity service at VERIFICATION_HTTP_URL (bearer
-   * VERIFICATION_HTTP_TOKEN), see ARCHITECTURE.md "Organization verification".
+   * VERIFICATION_HTTP_TOKEN), see modules/verification/README.md.
    */
   VERIFICATION_PROVIDER: z.enum(["builtin", "http"]).default("builtin"),
   VERIFICATION_HTTP_URL: url(/^https?:\/\//, "http:// or https://"),

@@ -1,7 +1,7 @@
 /**
- * Context caching end to end on a real port with plain fetch (api-compat §7.1; the official SDKs have no caching
- * methods): create → pending → ready, use by headers and by a `role: "cache"` message, tags, dry run, reset TTL,
- * update and delete, and the bills to the nano-unit: creation per token, storage per started minute while ready,
+ * Context caching end to end on a real port with plain fetch (docs/api-compat.md §7.1; the official SDKs have no
+ * caching methods): create → pending → ready, use by headers and by a `role: "cache"` message, tags, dry run, reset
+ * TTL, update and delete, and the bills to the nano-unit: creation per token, storage per started minute while ready,
  * a fee per call, and cached tokens not billed as input.
  */
 import type { AddressInfo } from "node:net";

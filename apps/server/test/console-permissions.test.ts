@@ -202,7 +202,7 @@ function hasProject(route: DeclaredRoute): boolean {
   return route.project === "body" || route.params.includes("projectId");
 }
 
-/** What `role` must get from a route, derived from its declaration alone (ARCHITECTURE.md "Console roles"). */
+/** What `role` must get from a route, derived from its declaration alone (src/modules/README.md "Console roles"). */
 function expected(route: DeclaredRoute, role: Role): Answer {
   // Development seams answer only loopback clients; every client here has its own non-loopback address.
   if (route.loopbackOnly) return NO_ROUTE;

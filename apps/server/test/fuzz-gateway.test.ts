@@ -1,5 +1,5 @@
 /**
- * Fuzzing the public gateway (issue 8): thousands of generated bodies and URLs — valid-ish requests, wrong types,
+ * Fuzzing the public gateway: thousands of generated bodies and URLs — valid-ish requests, wrong types,
  * huge numbers, NUL bytes, deep nesting, odd tool schemas and messages, broken JSON, odd paths — against the real
  * pipeline and a funded key. For every answer: no 5xx; every error is exactly `{"error":{"type","message"}}`;
  * nothing refused is admitted or settled; and at the end the bill rows are exactly the successful completions and

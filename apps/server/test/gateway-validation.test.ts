@@ -1,5 +1,5 @@
 /**
- * Request validation of /v1: exact messages for every rule of api-compat §2.1–§2.5, the token limits, -auto
+ * Request validation of /v1: exact messages for every rule of docs/api-compat.md §2.1–§2.5, the token limits, -auto
  * routing, the HTTP-level errors, and a property test that no input crashes the server or charges anything.
  */
 import fc from "fast-check";

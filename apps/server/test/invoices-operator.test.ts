@@ -1,5 +1,5 @@
 /**
- * The operator's side of invoices beyond the queue's issue / fail (issue 14): the seller's red-letter moves on the
+ * The operator's side of invoices beyond the queue's issue / fail: the seller's red-letter moves on the
  * command line (the same domain functions and audit lines as the back office), and invoices issued outside the
  * platform recorded as `imported` (CLI and back office), holding their amounts on the payments like an
  * application, with the role matrix of the import endpoint.

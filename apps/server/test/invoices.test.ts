@@ -1,5 +1,5 @@
 /**
- * Invoices (issue 14): the identity gate, titles, every §5 rule with bad input (nothing changes), the state
+ * Invoices: the identity gate, titles, every §5 rule with bad input (nothing changes), the state
  * machine waiting → success / failed / invalid, issuing with the PDF e-mailed as an attachment and downloadable,
  * red-letter voiding through every confirmation state 01–09 (the 72-hour timeout with a moved clock), the released
  * amounts, concurrent applications never over-invoicing a payment, automatic issuing, the filing letter's gates,

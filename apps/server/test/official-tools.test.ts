@@ -1,5 +1,5 @@
 /**
- * Official tools for API users (api-compat §9): GET /v1/formulas/{uri}/tools and POST …/fibers on a real port,
+ * Official tools for API users (docs/api-compat.md §9): GET /v1/formulas/{uri}/tools and POST …/fibers on a real port,
  * each tool run once, bad calls, the SSRF guard of the fetch tool, and billing: web-search one fee per call,
  * everything else free.
  */

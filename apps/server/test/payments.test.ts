@@ -1,4 +1,4 @@
-/** Recharge through the sandbox PSP, exactly-once crediting, cards, vouchers and codes (issue 11 part A). */
+/** Recharge through the sandbox PSP, exactly-once crediting, cards, vouchers and codes. */
 import { parseMoney } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { eq } from "drizzle-orm";

@@ -1,5 +1,5 @@
 /**
- * Refunds (issue 14): every state transition and the forbidden ones, the rules with bad input (nothing changes),
+ * Refunds: every state transition and the forbidden ones, the rules with bad input (nothing changes),
  * vouchers never refunded, the invoice hold, concurrency (parallel requests and approvals never refund more than
  * the cash or the payment), provider failure and retry, recovery after a crash between the provider's refund and
  * our commit, corporate transfers paid back by hand, the CLI, and Stripe against its loopback fake.

@@ -1,6 +1,6 @@
 /**
- * Hostile input at the gateway (issue 8): no request may freeze the server, and every /v1 answer is the api-compat
- * §3 envelope. The timing tests run the app on a real port and poll /healthz over HTTP while the attack is sent.
+ * Hostile input at the gateway: no request may freeze the server, and every /v1 answer is the
+ * docs/api-compat.md §3 envelope. The timing tests run the app on a real port and poll /healthz over HTTP while the attack is sent.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";

@@ -1,5 +1,5 @@
 /**
- * Organization verification (issue 14): the checks (resident ID, USCC), every transition of §4 including the
+ * Organization verification: the checks (resident ID, USCC), every transition of §4 including the
  * forbidden ones, the operator's CLI decisions, and the corporate-transfer gate.
  */
 import { isMainlandIdNumber, isUscc } from "@moonport/contracts";

@@ -1,7 +1,7 @@
 import { index, layout, type RouteConfig, route } from "@react-router/dev/routes";
 
 export default [
-  // Public, prerendered pages: nest them here and add their paths to public-pages.ts (see ARCHITECTURE.md).
+  // Public, prerendered pages: nest them here and add their paths to public-pages.ts (see apps/web/README.md).
   route(":lang?", "routes/public.tsx", [
     index("routes/home.tsx"),
     route("contact-sales", "routes/contact-sales.tsx"),

@@ -1,7 +1,7 @@
 /**
- * The model catalog and every price, in one place (spec §9, api-compat §8): used by the gateway (/v1/models,
- * context checks, -auto routing), billing (exact nano-unit prices), the console (consumption by model) and the
- * pricing pages. Prices are decimal strings per 1M tokens (or per call); `perTokenNanos` turns them into exact
+ * The model catalog and every price, in one place (docs/product-spec.md §9, docs/api-compat.md §8): used by the gateway
+ * (/v1/models, context checks, -auto routing), billing (exact nano-unit prices), the console (consumption by model) and
+ * the pricing pages. Prices are decimal strings per 1M tokens (or per call); `perTokenNanos` turns them into exact
  * integers. An operator adapting the catalog edits only this file.
  */
 import type { Currency } from "./edition.ts";
@@ -40,7 +40,7 @@ export interface ModelEntry {
   prices: Record<Currency, TokenPrices>;
   /**
    * Routing models pick the smallest sibling whose context fits prompt + max_tokens and bill that sibling
-   * (api-compat §2.9). `kimi-latest` bills by the same rule.
+   * (docs/api-compat.md §2.9). `kimi-latest` bills by the same rule.
    */
   routesTo?: string[];
   /** Price rows that exist only for billing (kimi-latest-8k …) are not listed in /v1/models. */
@@ -229,7 +229,7 @@ export const CONTEXT_CACHING_PRICES: Record<Currency, { create: string; storageP
   USD: { create: "1", storagePerMinute: "0.15", call: "0.0015" },
 };
 
-/** Limits of explicit context caching (api-compat §7.1, product spec §9). */
+/** Limits of explicit context caching (docs/api-compat.md §7.1, docs/product-spec.md §9). */
 export const CONTEXT_CACHE_LIMITS = {
   /** The only `model` value: a family, whose 8k, 32k and 128k models can all use the cache. */
   family: "moonshot-v1",
@@ -245,7 +245,7 @@ export const CONTEXT_CACHE_LIMITS = {
   maxMetadataPairs: 16,
   maxMetadataKeyChars: 64,
   maxMetadataValueChars: 512,
-  /** Tag names: a letter, then letters, `_`, `-`, `.`; 1–128 characters (api-compat §7.1). */
+  /** Tag names: a letter, then letters, `_`, `-`, `.`; 1–128 characters (docs/api-compat.md §7.1). */
   tagPattern: /^[A-Za-z][A-Za-z_.-]{0,127}$/,
 } as const;
 

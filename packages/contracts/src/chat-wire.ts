@@ -1,6 +1,6 @@
 /**
- * Wire shapes of `POST /v1/chat/completions` (api-compat §2.1–§2.8) and of the gateway's error envelope (§3), for
- * the web app (the playground builds requests and reads responses and chunks) and for the server code that writes
+ * Wire shapes of `POST /v1/chat/completions` (docs/api-compat.md §2.1–§2.8) and of the gateway's error envelope (§3),
+ * for the web app (the playground builds requests and reads responses and chunks) and for the server code that writes
  * them (apps/server/src/chat). Plain types, no zod: the gateway validates bodies by hand with the exact messages
  * of the API we are compatible with, and builds responses and chunks without parsing them again on the hot path.
  */
@@ -167,7 +167,9 @@ export interface ChatCompletionChunk {
 /** The data of the event that ends a stream. */
 export const CHAT_STREAM_DONE = "[DONE]";
 
-/** Error types of api-compat §3; SDKs pick their exception class from the status, clients can switch on these. */
+/**
+ * Error types of docs/api-compat.md §3; SDKs pick their exception class from the status, clients can switch on these.
+ */
 export type GatewayErrorType =
   | "invalid_request_error"
   | "content_filter"

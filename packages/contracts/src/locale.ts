@@ -5,7 +5,7 @@ export const LOCALES = ["zh-CN", "en-US"] as const;
 export const Locale = /* @__PURE__ */ z.enum(LOCALES);
 export type Locale = z.infer<typeof Locale>;
 export const DEFAULT_LOCALE: Locale = "zh-CN";
-/** Cookie that carries the UI language; lasts one year (spec §2). */
+/** Cookie that carries the UI language; lasts one year (docs/product-spec.md §2). */
 export const LOCALE_COOKIE = "locale";
 export const LOCALE_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
 

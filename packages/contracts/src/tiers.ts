@@ -1,5 +1,5 @@
 /**
- * Rate-limit tiers per edition (api-compat §8.3). The tier follows cumulative cash recharge; vouchers do not
+ * Rate-limit tiers per edition (docs/api-compat.md §8.3). The tier follows cumulative cash recharge; vouchers do not
  * count. `null` means unlimited.
  */
 import type { Edition } from "./edition.ts";

@@ -1,4 +1,4 @@
--- Issue 18: every index of request_bills is written on the gateway's batch commit. The organization's timeline
+-- Every index of request_bills is written on the gateway's batch commit. The organization's timeline
 -- becomes the primary key (it was a separate index beside a primary key on id), and budgets read daily project
 -- totals instead of a project index.
 CREATE TABLE "project_spend_days" (

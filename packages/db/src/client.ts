@@ -34,7 +34,7 @@ export type DatabaseOptions =
 /**
  * PGlite copies its whole type-parser map into a new object for every query it answers, and after its first query
  * that map also holds a parser for each of PostgreSQL's ~290 array types: measured 320–560 µs per simple query with
- * them, 210–270 without (issue 18; about a millisecond of each bill batch, and of every console page's queries).
+ * them, 210–270 without (about a millisecond of each bill batch, and of every console page's queries).
  * No Moonport column or query returns an array (drizzle's own date parsers come with each query), so only the base
  * types' parsers stay. A query that did return an array would get PostgreSQL's text form ("{a,b}"), not a list.
  */

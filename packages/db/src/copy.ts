@@ -1,5 +1,6 @@
 /**
- * Bulk loads in COPY's binary format: the gateway's bill rows (issue 18). PGlite takes the bytes as a blob
+ * Bulk loads in COPY's binary format: the gateway's bill rows
+ * (docs/decisions/0002-copy-encoded-bill-rows.md). PGlite takes the bytes as a blob
  * (`COPY … FROM '/dev/blob'`), PostgreSQL over the COPY sub-protocol (`COPY … FROM STDIN`, pg-copy-streams).
  *
  * Binary rather than text: PGlite's PostgreSQL runs as WebAssembly on the caller's thread, so every microsecond it
@@ -118,7 +119,7 @@ function writeField(w: Writer, column: CopyColumn, v: CopyValue) {
  * Rows in COPY's binary format, encoded as they are added: a caller that builds each row just to encode it keeps
  * only these bytes, not its rows, until the COPY runs. The bill writer's 2,000 rows of a batch used to stay alive as
  * objects through the batch's write statement (an await, during which requests run and allocate); a
- * young-generation collection in that window promoted them all to the old generation (issue 18: ~230 bytes per
+ * young-generation collection in that window promoted them all to the old generation (~230 bytes per
  * request from the bill writer in such a run of `npm run bench:profile -- --survivors`).
  */
 export class CopyEncoder {

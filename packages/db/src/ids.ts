@@ -40,7 +40,7 @@ let seqInMs = 0;
  * Like newId, but ids made later sort later: 9 characters of time (ms, base32: 45 bits, until the year 3084), 2 of
  * a counter within the millisecond, 9 random. For append-only tables keyed by id (bill lines): each insert lands on
  * the rightmost page of the primary-key B-tree, which PostgreSQL reaches without descending the tree, instead of a
- * random page (issue 18: ~5–10 % less CPU per bill row on PGlite).
+ * random page (~5–10 % less CPU per bill row on PGlite).
  */
 export function newTimeOrderedId(prefix: string): string {
   const now = Date.now();

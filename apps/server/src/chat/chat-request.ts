@@ -1,5 +1,5 @@
 /**
- * Parses and validates a chat-completions body (api-compat §2.1–§2.5) into a `ChatRequest`. Hand-written rather
+ * Parses and validates a chat-completions body (docs/api-compat.md §2.1–§2.5) into a `ChatRequest`. Hand-written rather
  * than a zod schema because every failure must read exactly like the API we are compatible with:
  * `Invalid request: <what is wrong, naming the field>`; the first problem found is reported.
  */
@@ -17,7 +17,7 @@ export const MAX_N = 5;
 export const MAX_STOP = 5;
 export const MAX_STOP_BYTES = 32;
 export const DEFAULT_MAX_TOKENS = 1024;
-/** At or below this temperature sampling is greedy, so several choices would be identical (api-compat §2.1). */
+/** At or below this temperature sampling is greedy, so several choices would be identical (docs/api-compat.md §2.1). */
 export const NEAR_ZERO_TEMPERATURE = 0.001;
 
 const invalid = gatewayErrors.invalidRequest;
@@ -218,7 +218,9 @@ function parseMessages(raw: unknown, model: ModelEntry): ChatMessage[] {
   });
 }
 
-/** Every tool message answers a call of the assistant turn before it, one message per call (api-compat §2.4). */
+/**
+ * Every tool message answers a call of the assistant turn before it, one message per call (docs/api-compat.md §2.4).
+ */
 function checkToolMessages(messages: ChatMessage[]): void {
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!;
@@ -341,8 +343,8 @@ export function parseChatRequest(body: unknown): ChatRequest {
     throw invalid("functions and function_call are not supported; use tools and tool_choice");
   }
 
-  // max_completion_tokens is the newer name of max_tokens (api-compat §2.1); max_tokens wins when both are sent, and
-  // an error names the field the client used.
+  // max_completion_tokens is the newer name of max_tokens (docs/api-compat.md §2.1); max_tokens wins when both are
+  // sent, and an error names the field the client used.
   const maxTokens = optionalInteger(
     body,
     body.max_tokens === undefined && body.max_completion_tokens !== undefined ? "max_completion_tokens" : "max_tokens",
@@ -422,7 +424,8 @@ export function parseChatRequest(body: unknown): ChatRequest {
 
 /**
  * Counts the prompt, applies the context rule (prompt + max_tokens ≤ context) and resolves -auto models to the
- * sibling that fits (api-compat §2.9). When max_tokens was not given, the default is lowered to what still fits.
+ * sibling that fits (docs/api-compat.md §2.9). When max_tokens was not given, the default is lowered to what still
+ * fits.
  */
 export async function applyTokenLimits(req: ChatRequest): Promise<ChatRequest> {
   const ceiling = Math.max(

@@ -39,7 +39,7 @@ describe("the written-out chunks", () => {
     for (const [p, c, x, r] of cases) expect(wireUsageJson(p, c, x, r)).toBe(JSON.stringify(wireUsage(p, c, x, r)));
   });
 
-  it("role, finish and usage chunks are the api-compat §2.8 objects, in the same key order", () => {
+  it("role, finish and usage chunks are the docs/api-compat.md §2.8 objects, in the same key order", () => {
     const w = new ChunkWriter(meta);
     const usage = wireUsage(12, 8, 2, 3);
     for (const usageNull of [false, true]) {

@@ -1,5 +1,5 @@
 /**
- * Engine events → the wire shapes of api-compat §2.7 (one JSON object) and §2.8 (SSE chunks). Also keeps the
+ * Engine events → the wire shapes of docs/api-compat.md §2.7 (one JSON object) and §2.8 (SSE chunks). Also keeps the
  * running tally of what was produced, so a request cut short is billed for exactly that.
  */
 import { randomFillSync } from "node:crypto";
@@ -21,7 +21,7 @@ let idAt = idPool.length;
 
 /**
  * `chatcmpl-` + 32 hex characters (128 random bits). From a pool of our own rather than randomUUID's: the UUID's
- * dashes had to be removed again, 0.36 against 0.10 µs per id (issue 18).
+ * dashes had to be removed again, 0.36 against 0.10 µs per id.
  */
 export function newCompletionId(): string {
   if (idAt === idPool.length) {
@@ -171,7 +171,7 @@ export function completionBody(meta: ResponseMeta, tally: ChatTally, promptFallb
 /**
  * `JSON.stringify(completionBody(…))`, written out when every choice is plain text (no reasoning, no tool
  * calls): the body of almost every non-streaming answer without its nested objects, 0.8 against 2.2 µs per answer
- * in a micro-benchmark (issue 18). Other answers take the general path. chat-response.test.ts holds the two to the
+ * in a micro-benchmark. Other answers take the general path. chat-response.test.ts holds the two to the
  * same bytes.
  */
 export function completionJson(meta: ResponseMeta, tally: ChatTally, promptFallback: number): string {
@@ -202,7 +202,7 @@ export class ChunkWriter {
     return `data: ${this.head}${JSON.stringify(choices)}${tail}\n\n`;
   }
 
-  /** The first chunk of a choice: role and empty content (api-compat §2.8). Written out: one per stream. */
+  /** The first chunk of a choice: role and empty content (docs/api-compat.md §2.8). Written out: one per stream. */
   roleChunk(index: number, usageNull: boolean): string {
     const tail = chunkEnd(usageNull);
     return `data: ${this.head}[{"index":${index},"delta":{"role":"assistant","content":""},"finish_reason":null}]${tail}\n\n`;

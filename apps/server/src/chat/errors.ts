@@ -1,6 +1,6 @@
 /**
  * Gateway errors: exactly the `{"error":{"type","message"}}` bodies, statuses and messages of the API we are
- * wire-compatible with (shared/spec/api-compat.md §3), so the official SDKs raise their usual exception classes.
+ * wire-compatible with (docs/api-compat.md §3), so the official SDKs raise their usual exception classes.
  * The chat core throws and streams them; the gateway's pipeline throws the 401/403/429 rows.
  */
 import type { GatewayErrorBody, GatewayErrorType } from "@moonport/contracts";
@@ -39,7 +39,7 @@ const MAX_MESSAGE = 1024;
 
 /** What follows the recorded "is not active, current state: <state>" for each state we report. */
 const NOT_ACTIVE_ADVICE: Record<string, string> = {
-  // The recorded wording (api-compat §3).
+  // The recorded wording (docs/api-compat.md §3).
   account: "you may consider to check your account balance",
   daily_budget_exceeded:
     "the daily budget of this key's project is spent; raise the project budget in the console or try again tomorrow",
@@ -49,7 +49,7 @@ const NOT_ACTIVE_ADVICE: Record<string, string> = {
   suspended: "the organization was suspended by the platform operator; contact support",
 };
 
-/** Factories for every row of api-compat §3 we emit; messages are verbatim. */
+/** Factories for every row of docs/api-compat.md §3 we emit; messages are verbatim. */
 export const gatewayErrors = {
   invalidRequest: (details: string) => new GatewayError(400, "invalid_request_error", `Invalid request: ${details}`),
   inputTooLong: () => new GatewayError(400, "invalid_request_error", "Input token length too long"),
@@ -82,8 +82,8 @@ export const gatewayErrors = {
       { "x-should-retry": "false" },
     ),
   serverError: (message = "Internal server error") => new GatewayError(500, "server_error", message),
-  // Rate limits (api-compat §3, verbatim including the missing space in the TPD message). uid = organization id,
-  // ak-id = key id. `headers` carries Retry-After and the x-ratelimit-* set.
+  // Rate limits (docs/api-compat.md §3, verbatim including the missing space in the TPD message). uid = organization
+  // id, ak-id = key id. `headers` carries Retry-After and the x-ratelimit-* set.
   maxConcurrency: (uid: string, akId: string, limit: number, seconds: number, headers: Record<string, string>) =>
     new GatewayError(
       429,
@@ -145,7 +145,7 @@ export const gatewayErrors = {
   upstreamTimeout: () =>
     new GatewayError(504, "server_error", "The model did not answer in time, please try again later"),
   upstreamRejected: (detail: string) => new GatewayError(400, "invalid_request_error", `Invalid request: ${detail}`),
-  // Files API (api-compat §3 rows for uploads; §4).
+  // Files API (docs/api-compat.md §3 rows for uploads; §4).
   invalidPurpose: () =>
     new GatewayError(
       400,

@@ -15,7 +15,9 @@ export interface MeteredUsage {
   cachedTokens: number;
 }
 
-/** An explicit context cache a run used (api-compat §7.1): its tokens are not billed as input; a call fee is. */
+/**
+ * An explicit context cache a run used (docs/api-compat.md §7.1): its tokens are not billed as input; a call fee is.
+ */
 export interface UsedContextCache {
   id: string;
   tokens: number;

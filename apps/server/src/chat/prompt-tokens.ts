@@ -1,10 +1,10 @@
 /**
  * How a request's prompt is counted: every message's framing, text, name, tool calls and images, plus the tool
- * definitions (api-compat §2.4: tool definitions count toward prompt tokens). Used for validation, admission
+ * definitions (docs/api-compat.md §2.4: tool definitions count toward prompt tokens). Used for validation, admission
  * (TPM), /v1/tokenizers/estimate-token-count and the simulator's usage, so they all agree.
  *
  * Request paths count with `countPromptTokens`, which yields to the event loop while it works through a long
- * prompt (a short text is counted without an await: four awaits per chat were ~2 µs of every request, issue 18)
+ * prompt (a short text is counted without an await: four awaits per chat were ~2 µs of every request)
  * and remembers each message's and tool's count; the synchronous functions used later (the simulator's
  * prefix cache) reuse those counts instead of counting again.
  */

@@ -42,7 +42,7 @@ async function* oneAtATime(batches: AsyncIterable<EngineEvent[]>): AsyncIterable
  * The engine's batches, each recorded in the tally before it is handed out; engine failures become
  * GatewayErrors. A class, not an async generator: on Node 20 a generator object per request made everything its
  * closure reaches (the request, the reply, the parsed body) survive young-generation collections and get
- * promoted, to be freed only by a full collection (issue 18: `npm run bench:gc` measured 10.4 KB promoted per
+ * promoted, to be freed only by a full collection (`npm run bench:gc` measured 10.4 KB promoted per
  * request with the generators and the getter below, 1.1 KB without).
  */
 class RunBatches implements AsyncIterableIterator<EngineEvent[]> {
@@ -144,7 +144,7 @@ export async function startChat<Caller, A extends ChatAdmission>(opts: {
   };
   const tally = new ChatTally(chat.n);
   const state = { engineMs: 0, started: false };
-  // Crash safety for streams (issue 8): the journal samples what has been sent so far, so that a replay after a
+  // Crash safety for streams: the journal samples what has been sent so far, so that a replay after a
   // crash bills it (gateway/journal.ts, "progress"). Nothing produced yet: nothing to bill.
   if (chat.stream) admission.track?.(progressSampler(state, tally, chat.promptTokens));
   const batches = new RunBatches(engine, chat, { signal: opts.signal, cacheScope: opts.cacheScope }, state, tally);
@@ -168,7 +168,7 @@ function progressSampler(state: { started: boolean }, tally: ChatTally, promptTo
 
 /**
  * A class, not an object literal: a per-request literal with a getter (`events`) had the same effect as a
- * generator, every request's objects promoted (issue 18, measured with `npm run bench:gc`).
+ * generator, every request's objects promoted (measured with `npm run bench:gc`).
  */
 class StartedRun<Caller, A extends ChatAdmission> implements ChatRun<A> {
   private settled = false;

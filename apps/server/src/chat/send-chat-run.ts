@@ -1,5 +1,5 @@
 /**
- * Sends a started chat run over HTTP: one `chat.completion` JSON body (api-compat §2.7) or an SSE stream (§2.8,
+ * Sends a started chat run over HTTP: one `chat.completion` JSON body (docs/api-compat.md §2.7) or an SSE stream (§2.8,
  * write-sse.ts). /v1 and the playground both answer with it; what differs between them (credentials, their
  * error envelope, Server-Timing) stays in their routes.
  */

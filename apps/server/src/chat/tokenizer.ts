@@ -27,7 +27,7 @@ const PLAIN = { disallowedSpecial: new Set<string>() } as const;
 export const MESSAGE_OVERHEAD = 4;
 /** Tokens that prime the assistant's reply after the last message. */
 export const REPLY_PRIMING = 3;
-/** Every image part costs a fixed amount, whatever its size (api-compat §2.3). */
+/** Every image part costs a fixed amount, whatever its size (docs/api-compat.md §2.3). */
 export const IMAGE_TOKENS = 1024;
 
 /** Runs of one character class at least this long are counted in parts (UTF-16 units). */

@@ -77,7 +77,7 @@ export interface ChatRequest {
   tools: ToolDef[];
   toolChoice: "none" | "auto" | { name: string };
   seed: number | undefined;
-  /** Partial mode: the last assistant message is the prefix the reply continues (api-compat §2.3). */
+  /** Partial mode: the last assistant message is the prefix the reply continues (docs/api-compat.md §2.3). */
   partial: { prefix: string; name?: string } | null;
   /** Messages plus tool definitions, as counted by the gateway tokenizer. */
   promptTokens: number;

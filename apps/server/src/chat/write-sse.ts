@@ -1,5 +1,5 @@
 /**
- * The SSE writer of a chat run (api-compat §2.8): the role chunks, one chunk per engine delta, each choice's
+ * The SSE writer of a chat run (docs/api-compat.md §2.8): the role chunks, one chunk per engine delta, each choice's
  * final chunk with its usage, the include_usage chunk and `[DONE]`; an engine failure after the headers becomes an
  * SSE error event. The run is settled before the final bytes.
  */
@@ -17,8 +17,8 @@ import type { ChatRun } from "./run-chat.ts";
  * batch, a batch with the finish chunk after it) leaves in one `res.write` at the end of the turn (setImmediate,
  * after the turn's I/O callbacks), and the last text goes out with `res.end`: each write of a chunked response
  * costs Node a chunk header, a pass through the stream machinery and buffers for the socket's writev: 0.95 × the
- * CPU per stream of a write per call inside a cork (issue 18, `npm run bench:ab -- <ref> --interleave 8
- * --together`). Releasing the writes at setImmediate rather than at once had measured 0.85 × before that.
+ * CPU per stream of a write per call inside a cork (`npm run bench:ab -- <ref> --interleave 8
+ * --together`); releasing the writes at setImmediate rather than writing at once measured 0.85 ×.
  */
 class SseOutput {
   private text = "";
@@ -90,7 +90,7 @@ const SSE_HEAD_NAMES = new Set(SSE_HEAD.filter((_, i) => i % 2 === 0));
 /**
  * The stream's head as a flat [name, value, …] list: the reply's headers (rate limits, request id, timing), then the
  * stream's own, which win. Node writes such a list as it is; the object spread it replaced (the reply's headers
- * copied into a new object, then walked by writeHead) cost ~5 µs per stream (issue 18, `bench:profile --stream`).
+ * copied into a new object, then walked by writeHead) cost ~5 µs per stream (`bench:profile --stream`).
  */
 function sseHead(reply: FastifyReply): string[] {
   const out = SSE_HEAD.slice();

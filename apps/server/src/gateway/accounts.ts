@@ -82,7 +82,8 @@ export class Accounts {
 
   /**
    * The organization's view if a decision may use it now (a stale one starts its background refresh), else
-   * undefined and the caller awaits `org`. Admission's warm path takes no promise (issue 18).
+   * undefined and the caller awaits `org`. Admission's warm path takes no promise: a promise per request is measurable
+   * CPU on /v1.
    */
   orgIfReady(orgId: string): OrgView | undefined {
     const view = this.orgs.get(orgId);

@@ -1,6 +1,6 @@
 /**
- * The wire envelope of GET /v1/users/me/balance (api-compat §6; not OpenAI-style: success is code 0). The balance
- * itself is read by the billing core (modules/billing/balance.ts).
+ * The wire envelope of GET /v1/users/me/balance (docs/api-compat.md §6; not OpenAI-style: success is code 0). The
+ * balance itself is read by the billing core (modules/billing/balance.ts).
  */
 import { moneyToNumber } from "@moonport/contracts";
 import type { OrgBalance } from "../modules/billing/balance.ts";

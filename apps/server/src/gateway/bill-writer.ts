@@ -129,11 +129,9 @@ function insertBillsSql(bills: BillRow[]): SQL {
  * "copy": a binary COPY of their own in the same transaction (@moonport/db copy.ts), what the gateway uses on
  * both drivers: one statement more per batch, and less work per row on each side. "insert" stays as the
  * reference the tests hold "copy" to (bill-rows-copy.test.ts, project-spend.test.ts).
- * - PGlite (its database work is gateway CPU): ~9 µs less per row than the insert in text format (measured at 300
- *   and 1,000 rows per batch; a batch under load holds up to BillWriter.BATCH), ~2.7 µs less again in binary.
- * - PostgreSQL (session 22, `npm run bench:profile -- --target postgres`): the insert's JSON (building it, then
- *   node-postgres writing ~350 bytes a row into its Bind message) was ~3.5 µs of gateway CPU per request, against
- *   ~1.5 for encoding the ~200 binary bytes; and the server no longer parses a jsonb array of the whole batch.
+ * On PGlite its database work is gateway CPU, and binary rows skip all field parsing; on PostgreSQL encoding ~200
+ * binary bytes a row costs the gateway less than building and sending the JSON, and the server parses no jsonb
+ * array of the whole batch. The numbers: docs/decisions/0002-copy-encoded-bill-rows.md.
  */
 export type BillRowWrite = "insert" | "copy";
 
@@ -268,19 +266,11 @@ export async function commitEntries(db: Db, items: QueuedEntry[], rows: BillRowW
 /**
  * The queue in front of commitEntries: flushes when BATCH entries wait or FLUSH_MS after the first, one batch at
  * a time, and retries with backoff when the database is unavailable (the journal still holds every entry).
- * FLUSH_MS trades little for CPU: every bill is durable in the journal and counted in this instance's balances
- * before it is queued, readers that need the database to have it (the balance endpoint, tests, shutdown) drain
- * first, and other instances see it at most FLUSH_MS later than their next refresh (REFRESH_MS, 1 s) would. A
- * small batch costs its statements, not its rows (on PGlite, measured 2026-11-26 on a slower VM: ~20 ms of CPU
- * per batch plus ~40 µs per row), so at 100 ms a batch of ~150 bills cost ~170 µs per request and at 500 ms
- * about a third of that. BATCH bounds one commit (PGlite blocks the event loop while a statement runs) to a few tens of
- * milliseconds. Under full load it, not FLUSH_MS, sets the batch size. 2,000 rather than 1,000 (2026-11-28,
- * `npm run bench:ab -- --interleave 8 --together`, PGlite): 5–7 % less gateway CPU per request, non-streaming,
- * 4–5 % streaming; the p99 at full load rose from 28 to 33 ms (a commit holds the event loop ~20 ms instead of
- * ~12). On PGlite a batch's fixed part is ~3 ms (its five statements cross into WebAssembly as ~25 protocol
- * messages; planning at Bind alone is 0.2–0.4 ms a statement) and a row ~8–10 µs. 4,000 saved little more
- * (0.91 against 0.93) for a p99 of 45 ms, and COPYing a large batch in chunks with event-loop turns between
- * them did not bring that p99 down.
+ * A batch costs its statements more than its rows, so FLUSH_MS trades a little freshness for CPU: every bill is
+ * already durable in the journal and counted in this instance's balances, readers that need the database to have
+ * it (the balance endpoint, tests, shutdown) drain first, and other instances see it at most FLUSH_MS later than
+ * their next refresh would. BATCH bounds how long one commit holds the event loop (PGlite runs statements on it);
+ * under full load it, not FLUSH_MS, sets the batch size. Why these values: docs/decisions/0001-bill-writer-batching.md.
  */
 export class BillWriter {
   static readonly BATCH = 2000;

@@ -2,7 +2,7 @@
  * /v1 answers that happen before the gateway plugin runs: Fastify's framework errors (bad percent-encoding, a
  * path parameter over the length limit) and Node's HTTP parser errors (headers or URL over maxHeaderSize,
  * request timeouts, malformed requests). Without these they would get Fastify's or Node's own bodies; with them
- * every /v1 answer is the api-compat §3 envelope. app.ts installs them; other paths keep their usual handling.
+ * every /v1 answer is the docs/api-compat.md §3 envelope. app.ts installs them; other paths keep their usual handling.
  */
 import { type IncomingMessage, STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";

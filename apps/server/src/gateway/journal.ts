@@ -166,7 +166,7 @@ export class BillJournal {
    * Tracks a stream from admission; `sample` is asked for its usage so far every interval until `untrack`. Its
    * open line is written just before its first progress line, not now: a replay bills an open stream only from
    * its progress (no progress, nothing produced, nothing billed), so an open line alone never counted, and most
-   * streams settle before the first interval and so write neither (issue 18).
+   * streams settle before the first interval and so write neither.
    */
   track(lineId: string, open: () => OpenRecord, sample: Sample): void {
     if (this.closed) return;
@@ -277,7 +277,8 @@ export class BillJournal {
    * One fdatasync covers every line written before it started (group commit). In "always" mode it loops while
    * more arrive (their writers wait for it); in "interval" mode the next tick of the timer syncs what came after,
    * so a busy journal is synced once per interval, not back to back (each fdatasync costs the process about a
-   * millisecond of CPU on a virtual disk: issue 18 measured ~28 a second under load before this).
+   * millisecond of CPU on a virtual disk; syncing back to back made ~28 a second under load;
+   * docs/decisions/0003-bill-journal-interval-fsync.md).
    */
   private async fsyncNow(): Promise<void> {
     try {

@@ -1,5 +1,6 @@
 /**
- * Admission without a Redis round trip while an organization is far from its limits (issue 18).
+ * Admission without a Redis round trip while an organization is far from its limits
+ * (docs/decisions/0004-limit-allowances.md).
  *
  * With Redis, every admission used to be one script: exact across instances, and about 15 % of a request's CPU
  * in the Redis client (`npm run bench:ab -- <ref> --db postgres` with the counting done in memory instead: 0.85 ×

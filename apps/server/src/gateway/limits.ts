@@ -1,6 +1,6 @@
 /**
- * Rate limits per organization by tier (api-compat §8.3): concurrency, RPM, TPM and TPD, plus a project's own TPM
- * cap (never above the organization's). Requests and tokens are counted in fixed windows: in this process
+ * Rate limits per organization by tier (docs/api-compat.md §8.3): concurrency, RPM, TPM and TPD, plus a project's own
+ * TPM cap (never above the organization's). Requests and tokens are counted in fixed windows: in this process
  * (WindowCounters) without Redis, in Redis when REDIS_URL is set, so all instances count together (one script per
  * request, in rate-limiter-flexible's keys, with its limiters as the fallback while Redis is down). The counters
  * are unbounded and compared with the tier's limit here, because one organization's limit changes with its tier.
@@ -96,7 +96,7 @@ let turnEnd: Promise<void> | null = null;
  * wait for it before their script, so every admission that started in the turn's I/O callbacks reaches ioredis in
  * one microtask drain and leaves in one pipeline, one write(2): ioredis's auto-pipelining flushes on
  * process.nextTick, which under load came after nearly every single command, and a write to a loopback socket
- * measured ~10 µs of gateway CPU (issue 18, `npm run bench:profile -- --target postgres`).
+ * measured ~10 µs of gateway CPU (`npm run bench:profile -- --target postgres`).
  */
 function endOfTurn(): Promise<void> {
   turnEnd ??= new Promise((resolve) =>

@@ -81,7 +81,7 @@ export interface GatewayPipeline extends ChatMeter<KeyIdentity, Admission> {
   /** Throws GatewayError 403/429 (archived project, budget spent, balance ≤ 0, rate limits). */
   admit(req: AdmitRequest): Promise<Admission>;
   /**
-   * The organization's balance (api-compat §6) with every request settled so far counted, so a client that
+   * The organization's balance (docs/api-compat.md §6) with every request settled so far counted, so a client that
    * reads its balance right after a call sees that call. Null when the organization does not exist.
    */
   balance(orgId: string): Promise<OrgBalance | null>;

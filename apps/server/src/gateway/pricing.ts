@@ -29,7 +29,7 @@ export interface UnitPrices {
   output: string;
 }
 
-/** Per catalog entry: parsing its price strings on every request showed in the gateway's profile (issue 18). */
+/** Per catalog entry: parsing its price strings on every request showed in the gateway's profile. */
 const unitPriceCache = new WeakMap<ModelEntry, Partial<Record<Currency, Readonly<UnitPrices>>>>();
 
 export function unitPrices(model: ModelEntry, currency: Currency): Readonly<UnitPrices> {
@@ -62,12 +62,15 @@ export function costAt(prices: UnitPrices, usage: Usage): bigint {
   );
 }
 
-/** The per-call fee of `$web_search` (spec §9: once per search tool call the model returns). */
+/** The per-call fee of `$web_search` (docs/product-spec.md §9: once per search tool call the model returns). */
 export function webSearchFee(currency: Currency, calls: number): bigint {
   return BigInt(Math.max(0, calls)) * parseMoney(WEB_SEARCH.price[currency]);
 }
 
-/** Explicit context caching (api-compat §7.1) in nano-units: per token created, per token-minute stored, per call. */
+/**
+ * Explicit context caching (docs/api-compat.md §7.1) in nano-units: per token created, per token-minute stored, per
+ * call.
+ */
 export function contextCachingPrices(currency: Currency): {
   createPerToken: bigint;
   storagePerTokenMinute: bigint;

@@ -1,5 +1,5 @@
 /**
- * The /v1 gateway: OpenAI-compatible routes with the error envelope, statuses and messages of api-compat §3.
+ * The /v1 gateway: OpenAI-compatible routes with the error envelope, statuses and messages of docs/api-compat.md §3.
  * No cookies, sessions or CSRF here; a Bearer key is the only credential. Every response carries
  * `Msh-Request-Id`/`x-request-id` and `Server-Timing: gateway;dur=<ms>` (time spent in the gateway itself,
  * engine time excluded).
@@ -24,7 +24,7 @@ import { balanceEnvelope } from "./balance.ts";
 import { exceedsJsonDepth, limitJsonDepth, SCAN_AFTER_READ_LIMIT } from "./json-depth.ts";
 import type { GatewayPipeline, KeyIdentity } from "./pipeline.ts";
 
-/** Vision requests carry base64 images (api-compat §2.3: up to 100 MB). */
+/** Vision requests carry base64 images (docs/api-compat.md §2.3: up to 100 MB). */
 export const CHAT_BODY_LIMIT = 100 * 1024 * 1024;
 export const SMALL_BODY_LIMIT = 1024 * 1024;
 /** Deepest JSON nesting a body may have; chat bodies need about 6 levels plus their tool schemas. */
@@ -35,7 +35,7 @@ declare module "fastify" {
     /**
      * /v1 only: when the gateway first saw the request (performance.now(); -1 before), and its key once checked.
      * Request decorations rather than WeakMaps: every /v1 request paid two WeakMap entries, which the garbage
-     * collector must also process as ephemerons (issue 18).
+     * collector must also process as ephemerons.
      */
     gatewayT0: number;
     gatewayKey: KeyIdentity | null;
@@ -81,7 +81,7 @@ function sendError(err: FastifyError | Error, req: FastifyRequest, reply: Fastif
   return reply.status(g.status).send(g.toBody());
 }
 
-/** The /v1/models item: the Era-A fields plus context length and capabilities (api-compat §8.1). */
+/** The /v1/models item: the Era-A fields plus context length and capabilities (docs/api-compat.md §8.1). */
 function modelItem(m: (typeof MODELS)[number]) {
   return {
     id: m.id,
@@ -200,11 +200,11 @@ export default async function gatewayRoutes(
     }
   });
 
-  // Files API (api-compat §4): its own scope for the multipart parser; the key check and envelope above apply.
+  // Files API (docs/api-compat.md §4): its own scope for the multipart parser; the key check and envelope above apply.
   await app.register(fileV1Routes, { ctx: opts.ctx, keyOf });
-  // Context caching (api-compat §7.1).
+  // Context caching (docs/api-compat.md §7.1).
   await app.register(cachingV1Routes, { ctx: opts.ctx, keyOf });
-  // Official tools (api-compat §9).
+  // Official tools (docs/api-compat.md §9).
   await app.register(formulaV1Routes, { ctx: opts.ctx, keyOf });
 
   app.post("/chat/completions", { bodyLimit: CHAT_BODY_LIMIT }, async (req, reply) => {

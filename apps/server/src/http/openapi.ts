@@ -2,7 +2,7 @@
  * The console API's OpenAPI document, served at GET /api/openapi.json. It is generated from the routes
  * themselves: their zod schemas (through fastify-type-provider-zod's transform) and their access declarations
  * (`x-access`, plus `x-object-rule` where the domain narrows it further). `/v1` is not in it: the gateway's
- * contract is api-compat.md.
+ * contract is docs/api-compat.md.
  */
 import type { SwaggerOptions } from "@fastify/swagger";
 import { jsonSchemaTransform } from "fastify-type-provider-zod";

@@ -16,7 +16,7 @@ export type App = FastifyInstance<
 export type { FastifyReply, FastifyRequest };
 
 /**
- * Who may call a console route (ARCHITECTURE.md "Console roles"). Every `/api` route declares one in
+ * Who may call a console route (modules/README.md "Console roles"). Every `/api` route declares one in
  * `config.access`; the app refuses to start with a route that does not, and http/access.ts enforces it before the
  * handler runs.
  *

@@ -131,7 +131,7 @@ export function registerJobs(ctx: AppContext) {
     },
   });
 
-  // Unpaid recharge orders close a day after they were created (spec §4, §9).
+  // Unpaid recharge orders close a day after they were created (docs/product-spec.md §4, §9).
   ctx.jobs.periodic({
     name: "payments.close-unpaid",
     schedule: { everyMinutes: 1 },

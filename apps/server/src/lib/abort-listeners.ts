@@ -1,6 +1,6 @@
 /**
  * Listening to an AbortSignal without an EventTarget listener per listen. On Node 20 an `addEventListener` and its
- * `removeEventListener` on a signal cost ~3 µs together (measured in the /v1 profile, issue 18), and /v1's signal
+ * `removeEventListener` on a signal cost ~3 µs together (measured in the /v1 profile), and /v1's signal
  * lives as long as its keep-alive connection (send-chat-run.ts `abortOnDisconnect`), so every upstream call
  * listened and unlistened on it. Here a signal gets one real listener, the first time anyone listens, which calls
  * whoever is listening when it fires; listening and unlistening are a Set's add and delete.

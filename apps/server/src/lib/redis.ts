@@ -17,7 +17,7 @@ export function newRedisConnection(ctx: Pick<AppContext, "config" | "log">): Red
 /** Every Redis key starts with REDIS_KEY_PREFIX so deployments and test runs can share one Redis. */
 export function redisKey(ctx: Pick<AppContext, "config">, ...parts: string[]): string {
   // Concatenated rather than spread into an array and joined: every /v1 admission names its lease set with it,
-  // and the array and join were ~0.4 µs of each request (issue 18, `bench:profile --target postgres`).
+  // and the array and join were ~0.4 µs of each request (`bench:profile --target postgres`).
   let key = ctx.config.redisKeyPrefix;
   for (const part of parts) key += `:${part}`;
   return key;

@@ -1,5 +1,5 @@
 /**
- * Metrics and tracing for the app (see ARCHITECTURE.md "Operations"). buildApp creates one Observability and
+ * Metrics and tracing for the app (see observability/README.md). buildApp creates one Observability and
  * installs its Fastify hooks before any route is registered; the gateway and the job runner reach it through
  * one-line hooks (`recordGatewayTiming`, `noteGatewayKey`, `ctx.observability.job`), so their files stay
  * about their own work.
@@ -140,7 +140,7 @@ export function installObservability(app: FastifyInstance, obs: Observability) {
   }
 }
 
-/** Which admission rule refused: read from the api-compat §3 message each refusal carries. */
+/** Which admission rule refused: read from the docs/api-compat.md §3 message each refusal carries. */
 export function refusalKind(err: GatewayError): RefusalKind | null {
   const m = err.message;
   if (err.type === "rate_limit_reached_error") {

@@ -1,5 +1,5 @@
 /**
- * The MCP client of the playground (issue 15 §3): the official SDK, run server-side, every HTTP request through
+ * The MCP client of the playground: the official SDK, run server-side, every HTTP request through
  * the SSRF guard (`outbound.fetch`). Streamable HTTP first; when the server does not speak it (a 4xx other than
  * 401/403 on the first POST, or a transport failure that is not a refusal), the legacy HTTP+SSE transport.
  * A fresh connection per operation: the playground calls a tool rarely, and nothing stateful is kept between calls.

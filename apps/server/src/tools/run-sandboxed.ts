@@ -2,7 +2,7 @@ import { Worker } from "node:worker_threads";
 import { concurrencyLimit } from "./concurrency-limit.ts";
 
 /**
- * Runs a custom function tool's code in QuickJS (issue 15 §2). Each call gets its own worker thread and, inside
+ * Runs a custom function tool's code in QuickJS. Each call gets its own worker thread and, inside
  * it, a fresh QuickJS runtime: nothing survives between calls, the user's code sees no host object, and a call
  * that runs away is stopped three ways — QuickJS's interrupt handler at the wall-time limit, its memory and stack
  * limits, and, should the worker itself hang, `terminate()` shortly after the deadline. The server's own event

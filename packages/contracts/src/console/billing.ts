@@ -1,5 +1,5 @@
 /**
- * Recharge, bound cards, vouchers and the account overview (issue 11 part A; spec §2 Billing, §3, §4, §5, §9).
+ * Recharge, bound cards, vouchers and the account overview (docs/product-spec.md §2 Billing, §3, §4, §5, §9).
  */
 import { z } from "zod";
 import { Currency, type Edition, Edition as EditionSchema } from "../edition.ts";
@@ -12,7 +12,10 @@ export const PAY_TYPES = ["wxpay", "alipay", "unionpay", "publicpay", "b2bbank",
 export const PayType = z.enum(PAY_TYPES);
 export type PayType = z.infer<typeof PayType>;
 
-/** What each edition offers at the recharge screen (spec §9 pay types; corporate transfer is `b2btransfer`). */
+/**
+ * What each edition offers at the recharge screen (docs/product-spec.md §9 pay types; corporate transfer is
+ * `b2btransfer`).
+ */
 export const PAY_TYPES_BY_EDITION: Record<Edition, PayType[]> = {
   cn: ["wxpay", "alipay", "unionpay", "b2btransfer"],
   global: ["credit_card", "b2btransfer"],
@@ -27,9 +30,11 @@ export const RECHARGE_BOUNDS: Record<Edition, { min: number; max: number }> = {
   global: { min: 5, max: 10_000 },
 };
 export const MONTHLY_RECHARGE_ORDERS = 30;
-/** Unpaid orders close after a day (spec §9). */
+/** Unpaid orders close after a day (docs/product-spec.md §9). */
 export const PAYMENT_CLOSE_AFTER_MS = 24 * 60 * 60 * 1000;
-/** First cumulative cash recharge of 5 units grants a 5-unit voucher, once per organization (spec §9). */
+/**
+ * First cumulative cash recharge of 5 units grants a 5-unit voucher, once per organization (docs/product-spec.md §9).
+ */
 export const FIRST_RECHARGE_REWARD = { threshold: "5", amount: "5", days: 30 } as const;
 
 export const PaymentStatus = z.enum(["waiting", "success", "failed", "closed"]);

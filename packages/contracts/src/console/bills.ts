@@ -3,14 +3,14 @@ import { Currency } from "../edition.ts";
 import { MonthPeriod, vmsg } from "../validation.ts";
 import { Nanos, paged } from "./common.ts";
 
-/** Spec §9: a billing date range covers at most 31 days; request details reach back 30 days. */
+/** docs/product-spec.md §9: a billing date range covers at most 31 days; request details reach back 30 days. */
 export const BILL_RANGE_MAX_DAYS = 31;
 export const REQUEST_DETAILS_DAYS = 30;
-/** Spec §9: monthly bills are exportable from August 2024, after 07:00 on the 5th of the next month. */
+/** docs/product-spec.md §9: monthly bills are exportable from August 2024, after 07:00 on the 5th of the next month. */
 export const EXPORT_FIRST_MONTH = "2024-08";
 export const EXPORT_READY_DAY = 5;
 export const EXPORT_READY_AT = "07:00";
-/** Spec §5: balance alert threshold (whole currency units) and recipients. */
+/** docs/product-spec.md §5: balance alert threshold (whole currency units) and recipients. */
 export const ALERT_THRESHOLD_MAX = 1_000_000;
 export const ALERT_RECIPIENTS_MAX = 5;
 

@@ -4,11 +4,17 @@ import type { Currency } from "../edition.ts";
 import { parseMoney } from "../money.ts";
 import { Nanos, PageQuery, paged } from "./common.ts";
 
-/** Product spec §4: the API's four statuses, and `deleted` for caches removed through the API (their bills stay). */
+/**
+ * docs/product-spec.md §4: the API's four statuses, and `deleted` for caches removed through the API (their bills
+ * stay).
+ */
 export const ConsoleCacheStatus = z.enum(["pending", "ready", "error", "inactive", "deleted"]);
 export type ConsoleCacheStatus = z.infer<typeof ConsoleCacheStatus>;
 
-/** A row of the Context Caching table (product spec §3 Cache). Money is nano-units in the organization's currency. */
+/**
+ * A row of the Context Caching table (docs/product-spec.md §3 Cache). Money is nano-units in the organization's
+ * currency.
+ */
 export const ConsoleCache = z.object({
   id: z.string(),
   name: z.string().nullable(),
@@ -69,7 +75,7 @@ export interface CachingEstimate {
 }
 
 /**
- * The savings calculator (product spec §2, Context Caching): cost of the context part of `calls` calls with and
+ * The savings calculator (docs/product-spec.md §2, Context Caching): cost of the context part of `calls` calls with and
  * without a cache, exact in nano-units. Output tokens and the question part cost the same either way; left out.
  */
 export function estimateCaching(input: CachingEstimateInput): CachingEstimate {

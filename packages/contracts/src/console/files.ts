@@ -1,14 +1,17 @@
 import { z } from "zod";
 import { OrgIdParams, PageQuery, paged } from "./common.ts";
 
-/** api-compat §4 / product-spec §9: per organization and per file. */
+/** docs/api-compat.md §4 / docs/product-spec.md §9: per organization and per file. */
 export const FILE_LIMITS = {
   maxFiles: 1000,
   maxBytes: 10 * 1024 ** 3,
   maxFileBytes: 100 * 1024 ** 2,
 } as const;
 
-/** `purpose` values of `POST /v1/files` (api-compat §4: file-extract, image, video; batch from the OpenAPI enum). */
+/**
+ * `purpose` values of `POST /v1/files` (docs/api-compat.md §4: file-extract, image, video; batch from the OpenAPI
+ * enum).
+ */
 export const FILE_PURPOSES = ["file-extract", "image", "video", "batch"] as const;
 export const FilePurpose = z.enum(FILE_PURPOSES);
 export type FilePurpose = z.infer<typeof FilePurpose>;
@@ -17,7 +20,7 @@ export type FilePurpose = z.infer<typeof FilePurpose>;
 export const FileStatus = z.enum(["processing", "ok", "error"]);
 export type FileStatus = z.infer<typeof FileStatus>;
 
-/** The FileObject of api-compat §4, byte for byte what `/v1/files` answers (and the console's upload). */
+/** The FileObject of docs/api-compat.md §4, byte for byte what `/v1/files` answers (and the console's upload). */
 export const FileObject = z.object({
   id: z.string(),
   object: z.literal("file"),

@@ -1,5 +1,5 @@
 /**
- * Invoices (issue 14; product-spec §3 Invoice, §4 invoice and red-letter states, §5 invoice rules, §9 tax rate):
+ * Invoices (docs/product-spec.md §3 Invoice, §4 invoice and red-letter states, §5 invoice rules, §9 tax rate):
  * cn VAT invoices over paid recharges with saved titles and red-letter voiding, and the global edition's
  * international invoice information and per-order GST invoices.
  */
@@ -20,8 +20,8 @@ const CENT = NANO_PER_UNIT / 100n;
 
 /**
  * Splits a tax-inclusive gross amount into net and tax, once, from exact money. The rule (stated on the invoice
- * and in ARCHITECTURE.md "Invoices"): the gross is whole cents; net = gross / (1 + rate), rounded half up to the
- * cent; tax = gross − net. So net + tax = gross exactly, and the tax is within half a cent of net × rate.
+ * and in apps/server/src/modules/invoices/README.md): the gross is whole cents; net = gross / (1 + rate), rounded half
+ * up to the cent; tax = gross − net. So net + tax = gross exactly, and the tax is within half a cent of net × rate.
  * `rateBp` is the rate in basis points (900 = 9 %).
  */
 export function splitTax(gross: bigint, rateBp: number): { net: bigint; tax: bigint } {

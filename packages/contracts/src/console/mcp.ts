@@ -2,7 +2,7 @@ import { z } from "zod";
 import { vmsg } from "../validation.ts";
 
 /**
- * MCP servers of the playground (issue 15 §3, product-spec §3–§5). Private to their author in a project, like
+ * MCP servers of the playground (docs/product-spec.md §3–§5). Private to their author in a project, like
  * function tools. Secrets (token, password) go in only: responses say whether one is set, never what it is. On an
  * edit an absent secret keeps the stored one.
  */

@@ -5,7 +5,7 @@ import { Nanos, paged } from "./common.ts";
 import { TOOL_CALL_STATES } from "./tools.ts";
 
 /**
- * The playground (issue 13): one request shape for a run, one saved-session shape for history, import and
+ * The playground (docs/api-compat.md §11): one request shape for a run, one saved-session shape for history, import and
  * export. The web form and the server check the same rules (§5: stop sequences, uploads).
  */
 
@@ -14,7 +14,7 @@ export const MAX_STOP_SEQUENCES = 5;
 export const MAX_STOP_BYTES = 32;
 /** §5: playground uploads up to 100 MB. */
 export const MAX_PLAYGROUND_UPLOAD_BYTES = 100 * 1024 * 1024;
-/** Compare mode: up to 3 models side by side (api-compat §11). */
+/** Compare mode: up to 3 models side by side (docs/api-compat.md §11). */
 export const MAX_COMPARE_PANELS = 3;
 
 const utf8Bytes = (s: string) => new TextEncoder().encode(s).length;
@@ -142,8 +142,8 @@ export const PlaygroundRole = z.enum(["system", "user", "assistant", "tool"]);
 export type PlaygroundRole = z.infer<typeof PlaygroundRole>;
 
 /**
- * A tool call of an assistant message as the playground's tool loop shows it (api-compat §11: call id,
- * arguments, result) with its state (product-spec §4) and what ran it.
+ * A tool call of an assistant message as the playground's tool loop shows it (docs/api-compat.md §11: call id,
+ * arguments, result) with its state (docs/product-spec.md §4) and what ran it.
  */
 export const PlaygroundToolCall = z.object({
   id: z.string().max(128),
@@ -236,7 +236,7 @@ export const PlaygroundSessionParams = z.object({
 
 /**
  * The body of a run: an OpenAI chat request. The playground's own rules are checked here in the user's
- * language; everything else is the chat core's (api-compat §2), exactly as on /v1.
+ * language; everything else is the chat core's (docs/api-compat.md §2), exactly as on /v1.
  */
 export const PlaygroundChatRequest = z
   .looseObject({

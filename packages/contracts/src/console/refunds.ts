@@ -6,7 +6,7 @@ import { AlertEmail } from "./bills.ts";
 import { Nanos, PageQuery, paged } from "./common.ts";
 
 /**
- * Refunds of unused cash (issue 14). An organization admin asks for paid recharges to be refunded, each by an
+ * Refunds of unused cash. An organization admin asks for paid recharges to be refunded, each by an
  * amount up to what is still refundable (amount − invoiced − refunded), the total within the cash balance
  * (vouchers are never refunded); an operator approves, the provider refunds. States (per refunded payment):
  * requested → refunding → refunded; requested → rejected | cancelled; refunding → failed → (operator retries)

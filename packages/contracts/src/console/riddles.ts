@@ -3,7 +3,7 @@ import type { Locale } from "../locale.ts";
 import { Nanos } from "./common.ts";
 
 /**
- * Riddle challenges (issue 16; product-spec §1, §2 riddle mode, §4 riddle states, §8, §9). A riddle is a
+ * Riddle challenges (docs/product-spec.md §1, §2 riddle mode, §4 riddle states, §8, §9). A riddle is a
  * prompt-engineering puzzle: the player writes one prompt, the riddle's fixed model answers, and the server judges
  * the answer against the riddle's rules. The prompt rules are checked here for both sides (the web editor's live
  * checks and the server's refusal); the answer is judged only on the server.

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { vmsg } from "../validation.ts";
 
 /**
- * Custom function tools of the playground (issue 15 §2, product-spec §3 and §5). Saved per user and project. The
+ * Custom function tools of the playground (docs/product-spec.md §3 and §5). Saved per user and project. The
  * parameters schema and the example input travel as JSON text, exactly as the user typed them, because their
  * limits are in characters; the server parses them and checks the schema and the example with a real JSON Schema
  * validator (that part of the rule needs one, so it lives on the server and comes back as field errors).
@@ -82,7 +82,7 @@ export const TestRunFunctionToolRequest = FunctionToolInput.extend({
 });
 export type TestRunFunctionToolRequest = z.input<typeof TestRunFunctionToolRequest>;
 
-/** The states a tool call goes through (product-spec §4). */
+/** The states a tool call goes through (docs/product-spec.md §4). */
 export const TOOL_CALL_STATES = ["pending", "executing", "success", "failed"] as const;
 export type ToolCallState = (typeof TOOL_CALL_STATES)[number];
 

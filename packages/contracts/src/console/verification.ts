@@ -5,11 +5,14 @@ import { requiredText, vmsg } from "../validation.ts";
 import { Verification } from "./orgs.ts";
 
 /**
- * Organization verification (issue 14). The checks are pure so the console form and the server's built-in
- * provider run the same code.
+ * Organization verification (docs/product-spec.md §4, §6). The checks are pure so the console form and the server's
+ * built-in provider run the same code.
  */
 
-/** The algorithm-filing authorization needs a cumulative cash recharge of at least ¥100 / $100 (spec §5). */
+/**
+ * The algorithm-filing authorization needs a cumulative cash recharge of at least ¥100 / $100 (docs/product-spec.md
+ * §5).
+ */
 export const ALGORITHM_FILING_MIN_RECHARGE: Record<Edition, bigint> = {
   cn: 100n * NANO_PER_UNIT,
   global: 100n * NANO_PER_UNIT,

@@ -189,7 +189,7 @@ export class OpenAICompatibleEngine implements Engine {
 /**
  * The events of one upstream response: one batch for a JSON answer, one batch per read of a stream. Not an async
  * generator: on Node 20 a generator object per request made everything it reaches (the request, the reply, the
- * parsed body) survive young-generation collections and get promoted (issue 18, `npm run bench:gc`).
+ * parsed body) survive young-generation collections and get promoted (`npm run bench:gc` shows it).
  */
 class UpstreamBatches implements AsyncIterableIterator<EngineEvent[]> {
   private phase: "start" | "stream" | "done" = "start";
@@ -224,7 +224,7 @@ class UpstreamBatches implements AsyncIterableIterator<EngineEvent[]> {
 
   /**
    * One async function per read: the failure handling is inside it rather than in a wrapper that awaited it (a
-   * promise and a resumption more per read, issue 18).
+   * promise and a resumption more per read).
    */
   async next(): Promise<IteratorResult<EngineEvent[]>> {
     try {
@@ -389,7 +389,7 @@ export function fromCompletion(req: ChatRequest, json: UpstreamBody): EngineEven
     reported !== undefined && choices.length === 1 ? [reported] : spread(countChoices(choices), reported);
   const out: EngineEvent[] = [];
   // A counted loop and conditional fields rather than entries() and object spreads: once per answer, but the
-  // spreads made a new object shape per combination (issue 18).
+  // spreads made a new object shape per combination.
   for (let i = 0; i < choices.length; i++) {
     const c = choices[i]!;
     const m = c.message ?? {};

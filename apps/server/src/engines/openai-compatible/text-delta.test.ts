@@ -102,7 +102,7 @@ describe("simpleAnswer", () => {
   it("gives the engine exactly the events JSON.parse gives it, for the answers of Moonshot and the bench's mock", () => {
     const bodies = [
       answer(text("The quick brown fox jumps over the dog."), USAGE),
-      // Era B: cached tokens top-level and in the details (api-compat §2.7).
+      // Era B: cached tokens top-level and in the details (docs/api-compat.md §2.7).
       answer(text("Hi"), { ...USAGE, cached_tokens: 5, prompt_tokens_details: { cached_tokens: 5 } }),
       answer(text("Hi"), { ...USAGE, prompt_tokens_details: { cached_tokens: 3 } }),
       answer(text("Hi"), { ...USAGE, cached_tokens: 4 }),

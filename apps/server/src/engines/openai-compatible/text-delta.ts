@@ -5,7 +5,7 @@
  *   {"id":…,"object":"chat.completion.chunk",…,"choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]}
  *
  * Reading such a frame with JSON.parse builds five objects to take one string out of them, about a microsecond per
- * frame, ten or more per answer (issue 18). `textDelta` recognises exactly that shape and returns the choice and
+ * frame, ten or more per answer. `textDelta` recognises exactly that shape and returns the choice and
  * its text; anything else (other choices or fields in the choice, tool calls, reasoning, a finish reason, usage,
  * an error, other spacing) returns undefined and the caller parses the frame in full, so a frame the pattern does
  * not know costs only the failed match.
@@ -53,16 +53,17 @@ export function textDelta(frame: string): TextDelta | undefined {
 
 /**
  * The same idea for a whole JSON answer (not streamed): one choice of plain text, with its usage, in the layout
- * of api-compat §2.7 as Moonshot and servers like it write it:
+ * of docs/api-compat.md §2.7 as Moonshot and servers like it write it:
  *
  *   {"id":…,"object":"chat.completion",…,"choices":[{"index":0,"message":{"role":"assistant","content":"Hi"},
  *    "finish_reason":"stop"}],"usage":{"prompt_tokens":12,"completion_tokens":8,"total_tokens":20}}
  *
  * `simpleAnswer` returns only what the engine reads of such a body (the fields fromCompletion takes), without the
- * id, model and other strings JSON.parse would build: ~0.4 against ~1.1 µs for a short answer (issue 18). Other
- * layouts (tool calls, reasoning, several choices, other fields, spacing, an error) return undefined and are
- * parsed in full; so are bodies over SIMPLE_ANSWER_MAX, where the match would save little and scan a long text.
- * The pattern is safe against look-alike text for the reason given above: it needs bare quotes.
+ * id, model and other strings JSON.parse would build: ~0.4 against ~1.1 µs for a short answer
+ * (docs/decisions/0006-simple-answer-fast-json-path.md). Other layouts (tool calls, reasoning, several choices, other
+ * fields, spacing, an error) return undefined and are parsed in full; so are bodies over SIMPLE_ANSWER_MAX, where the
+ * match would save little and scan a long text. The pattern is safe against look-alike text for the reason given above:
+ * it needs bare quotes.
  */
 const SIMPLE_ANSWER_MAX = 8192;
 /** A JSON integer as JSON.parse accepts it (no leading zeros), up to `n` digits. */

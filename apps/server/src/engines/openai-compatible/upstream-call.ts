@@ -3,7 +3,7 @@
  * itself. `Pool.request` wraps every response in a Readable (and its async iterator, and a listener on the
  * caller's AbortSignal that it builds and tears down): a third of a bare proxy's CPU per request, paid again
  * here on every chat completion. This handler keeps only what the engine needs: the status, the whole body of a
- * JSON answer as one string, or the body's chunks as they arrive for a stream (issue 18).
+ * JSON answer as one string, or the body's chunks as they arrive for a stream.
  *
  * It uses undici's low-level handler callbacks (onConnect … onComplete/onError), which the pinned undici calls
  * directly; headers are not parsed (nothing here reads them).
@@ -190,7 +190,7 @@ class CallHandler implements AsyncIterator<string> {
   }
 
   // The handler is its own iterable: an object literal with a computed symbol key per stream was ~1.5 µs of the
-  // stream profile (issue 18).
+  // stream profile.
   [Symbol.asyncIterator](): AsyncIterator<string> {
     return this;
   }
@@ -212,7 +212,7 @@ export function callUpstream(dispatcher: Dispatcher, req: UpstreamRequest): Prom
 /**
  * The request leaves from setImmediate, after the event loop's I/O callbacks, with the other requests that
  * started in the same turn, as the SSE writer's corked writes do: measured 0.95 × the CPU per request, streaming
- * and not, of dispatching at once (issue 18, `npm run bench:ab -- <ref> --interleave 10 --together`).
+ * and not, of dispatching at once (`npm run bench:ab -- <ref> --interleave 10 --together`).
  */
 function dispatchCall(dispatcher: Dispatcher, req: UpstreamRequest, handler: CallHandler) {
   if (req.signal.aborted) {

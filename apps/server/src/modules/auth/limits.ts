@@ -1,5 +1,5 @@
 /**
- * Rate limits of the account endpoints (values documented in ARCHITECTURE.md, "Accounts"). Counters live in
+ * Rate limits of the account endpoints (values documented in modules/auth/README.md). Counters live in
  * memory, or in Redis when REDIS_URL is set. Per-code limits (one resend per 60 s, 5 wrong tries) are kept with
  * the code in the database instead, so they hold across instances even without Redis.
  */

@@ -1,6 +1,6 @@
 /**
  * Charges for metered usage, many organizations at a time: the gateway's bill writer calls this inside its batch
- * transaction. The statement count is fixed whatever the number of charges or organizations (ARCHITECTURE.md
+ * transaction. The statement count is fixed whatever the number of charges or organizations (gateway/README.md,
  * "Billing"): one lock of every organization involved (in id order, so instances and the voucher write-off lock
  * in the same order), one read of their usable vouchers (locked), the allocation in memory (allocate.ts), then
  * one statement for every write: the set-based UPDATEs of vouchers and cash and the INSERT of the ledger entries

@@ -20,7 +20,7 @@ import { getDailyBills, getProductBills } from "./get-bills.ts";
 import { listRequestBills } from "./list-request-bills.ts";
 import { seedDevBills } from "./seed-dev-bills.ts";
 
-/** Billing details and exports: organization admins only (ARCHITECTURE.md "Bills, exports and alerts"). */
+/** Billing details and exports: organization admins only (modules/bills/README.md). */
 export default async function billRoutes(app: App, ctx: AppContext) {
   app.get(
     "/orgs/:orgId/bills/daily",

@@ -1,5 +1,5 @@
 /**
- * What a context cache holds and how a chat request is matched against it (api-compat §7.1): the messages and
+ * What a context cache holds and how a chat request is matched against it (docs/api-compat.md §7.1): the messages and
  * tools are validated by the chat core's own rules (partial mode excepted), counted by its tokenizer, and
  * identified by a hash of their canonical JSON, so a request that repeats them in another key order still matches.
  */

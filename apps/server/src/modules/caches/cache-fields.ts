@@ -1,4 +1,4 @@
-/** Checks of the optional fields of create and update (api-compat §7.1); each refusal names the field. */
+/** Checks of the optional fields of create and update (docs/api-compat.md §7.1); each refusal names the field. */
 import { CONTEXT_CACHE_LIMITS as L } from "@moonport/contracts";
 import { gatewayErrors } from "../../chat/errors.ts";
 

@@ -1,4 +1,4 @@
-/** The wire shapes of api-compat §7.1: the cache object and the tag object. */
+/** The wire shapes of docs/api-compat.md §7.1: the cache object and the tag object. */
 import type { schema } from "@moonport/db";
 
 type CacheRow = typeof schema.contextCaches.$inferSelect;

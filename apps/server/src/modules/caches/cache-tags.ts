@@ -1,4 +1,4 @@
-/** `/v1/caching/refs/tags` (api-compat §7.1): names for caches, used by `role: "cache"` messages (`tag=`). */
+/** `/v1/caching/refs/tags` (docs/api-compat.md §7.1): names for caches, used by `role: "cache"` messages (`tag=`). */
 import { CONTEXT_CACHE_LIMITS as L } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { and, asc, desc, eq, gt, lt, type SQL } from "drizzle-orm";
@@ -68,7 +68,7 @@ export async function listTags(
     .limit(limit);
 }
 
-/** Always succeeds (api-compat §7.1), whether or not the tag existed. */
+/** Always succeeds (docs/api-compat.md §7.1), whether or not the tag existed. */
 export async function deleteTag(ctx: AppContext, orgId: string, tag: string) {
   await ctx.db.delete(tags).where(and(eq(tags.orgId, orgId), eq(tags.tag, tag)));
   return { deleted: true, object: "cache_object.tag.deleted", tag };

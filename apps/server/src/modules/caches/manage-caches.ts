@@ -1,4 +1,7 @@
-/** Get, list, update and delete of `/v1/caching` (api-compat §7.1); every read is scoped to the key's organization. */
+/**
+ * Get, list, update and delete of `/v1/caching` (docs/api-compat.md §7.1); every read is scoped to the key's
+ * organization.
+ */
 import { schema } from "@moonport/db";
 import { and, asc, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
 import { GatewayError, gatewayErrors } from "../../chat/errors.ts";
@@ -24,7 +27,7 @@ export async function getCache(ctx: AppContext, orgId: string, id: string) {
   return row;
 }
 
-/** Cursor paging as api-compat §7.1: `after`/`before` are cache ids (exclusive), order by created_at. */
+/** Cursor paging as docs/api-compat.md §7.1: `after`/`before` are cache ids (exclusive), order by created_at. */
 export async function listCaches(
   ctx: AppContext,
   orgId: string,
@@ -65,8 +68,8 @@ export async function listCaches(
 }
 
 /**
- * `PUT /v1/caching/{id}`: new metadata and/or expiry. The cache goes back to pending (api-compat §7.1); the minutes
- * of its ready period that have started are billed first.
+ * `PUT /v1/caching/{id}`: new metadata and/or expiry. The cache goes back to pending (docs/api-compat.md §7.1); the
+ * minutes of its ready period that have started are billed first.
  */
 export async function updateCache(ctx: AppContext, orgId: string, id: string, body: unknown) {
   if (!body || typeof body !== "object" || Array.isArray(body)) {

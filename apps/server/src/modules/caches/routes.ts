@@ -1,6 +1,6 @@
 /**
  * Console route of the Context Caching screen. Its figures are spend, so like the bills it is for organization
- * admins (ARCHITECTURE.md, "Billing access"); caches themselves are created and used through /v1 with a key.
+ * admins (as the bills routes, modules/bills/routes.ts); caches themselves are created and used through /v1 with a key.
  */
 import { CachePage, ListCachesQuery, OrgIdParams } from "@moonport/contracts";
 import type { AppContext } from "../../context.ts";

@@ -1,5 +1,5 @@
 /**
- * A chat request's use of an explicit context cache (api-compat §7.1), resolved before the chat core runs:
+ * A chat request's use of an explicit context cache (docs/api-compat.md §7.1), resolved before the chat core runs:
  *  - headers: `X-Msh-Context-Cache: <id>` (+ `-DryRun: 1`, `-Reset-TTL: <s>`): the request repeats the cached
  *    messages as its first ones and the same tools; the cache is used when their hash equals the cache's;
  *  - a first message `{role: "cache", content: "cache_id=<id>|tag=<tag>[;reset_ttl=<s>][;dry_run=1]"}`: it is
@@ -74,7 +74,7 @@ function firstMessage(messages: unknown[] | null): { role?: unknown; content?: u
 
 /**
  * Whether a chat request names a context cache (header or first `role: "cache"` message). Synchronous, so the
- * chat route awaits resolveCacheUse only for the requests that use one (issue 18: a promise per request saved).
+ * chat route awaits resolveCacheUse only for the requests that use one (a promise saved on every other request).
  */
 export function namesContextCache(headers: Record<string, string | string[] | undefined>, body: unknown): boolean {
   return headers["x-msh-context-cache"] !== undefined || firstMessage(messagesOf(body))?.role === "cache";

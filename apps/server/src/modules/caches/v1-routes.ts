@@ -1,5 +1,5 @@
 /**
- * `/v1/caching` and `/v1/caching/refs/tags` (api-compat §7.1), registered inside the gateway plugin
+ * `/v1/caching` and `/v1/caching/refs/tags` (docs/api-compat.md §7.1), registered inside the gateway plugin
  * (gateway/routes.ts): the key is checked before the body is read, and refusals are §3 envelopes.
  */
 import type { FastifyRequest } from "fastify";

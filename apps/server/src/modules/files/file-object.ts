@@ -3,7 +3,7 @@ import type { schema } from "@moonport/db";
 
 export type FileRow = typeof schema.files.$inferSelect;
 
-/** api-compat §4's FileObject: exactly these fields, `created_at` in Unix seconds. */
+/** docs/api-compat.md §4's FileObject: exactly these fields, `created_at` in Unix seconds. */
 export function toFileObject(row: FileRow): FileObject {
   return {
     id: row.id,

@@ -6,7 +6,7 @@ import type { OrgAccess } from "../orgs/access.ts";
 import { fileUsage } from "./create-file.ts";
 import { type FileRow, toFileObject } from "./file-object.ts";
 
-/** Deletion: the uploader or an organization admin (ARCHITECTURE.md "Files"). */
+/** Deletion: the uploader or an organization admin (modules/files/README.md). */
 export function canDeleteFile(access: OrgAccess, file: Pick<FileRow, "uploadedBy">): boolean {
   return access.role === "admin" || (file.uploadedBy !== null && file.uploadedBy === access.userId);
 }

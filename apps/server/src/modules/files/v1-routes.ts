@@ -1,6 +1,6 @@
 /**
- * `/v1/files` (api-compat §4), registered inside the gateway plugin (gateway/routes.ts): the key is checked before
- * the upload is read, and every refusal is a §3 envelope. Domain refusals (AppError) become the recorded
+ * `/v1/files` (docs/api-compat.md §4), registered inside the gateway plugin (gateway/routes.ts): the key is checked
+ * before the upload is read, and every refusal is a §3 envelope. Domain refusals (AppError) become the recorded
  * messages here, so the console routes can share the domain functions and keep their localized messages.
  */
 import multipart from "@fastify/multipart";

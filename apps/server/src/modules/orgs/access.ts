@@ -1,5 +1,5 @@
 /**
- * The console's role model in one place (ARCHITECTURE.md "Console roles"). Every console domain function starts
+ * The console's role model in one place (modules/README.md "Console roles"). Every console domain function starts
  * here. Anything outside the caller's reach is `not_found`, exactly like a missing object, so a denial never
  * tells whether the object exists; `forbidden` is used only where the caller can already see the object.
  */

@@ -28,7 +28,9 @@ import { getBillingOverview, getRechargeOptions } from "./get-billing-overview.t
 import { cancelPayment, continuePayment, getPayment, listPayments } from "./manage-payments.ts";
 import { listVouchers, redeemVoucher } from "./vouchers.ts";
 
-/** Billing screens (recharge, cards, vouchers, account overview): organization admins only (ARCHITECTURE.md). */
+/**
+ * Billing screens (recharge, cards, vouchers, account overview): organization admins only (modules/payments/README.md).
+ */
 export default async function paymentRoutes(app: App, ctx: AppContext) {
   const admin = { access: "orgAdmin" } as const;
   app.get(

@@ -2,8 +2,8 @@ import { AppError } from "../../lib/app-error.ts";
 import type { Organization } from "../orgs/access.ts";
 
 /**
- * Whether an organization may pay by corporate transfer: only a verified company (spec §6). The money arrives
- * from the company's bank account, which the verification put on record; an organization whose company change
+ * Whether an organization may pay by corporate transfer: only a verified company (docs/product-spec.md §6). The money
+ * arrives from the company's bank account, which the verification put on record; an organization whose company change
  * is still under review is refused like a personal one.
  */
 export function assertTransferAllowed(org: Organization): void {

@@ -1,7 +1,7 @@
 import type { GatewayError } from "../../chat/errors.ts";
 import { AppError } from "../../lib/app-error.ts";
 
-/** Which rate limit a gateway 429 names (its message is the verbatim api-compat §3 text). */
+/** Which rate limit a gateway 429 names (its message is the verbatim docs/api-compat.md §3 text). */
 function limitName(message: string): string {
   const m =
     /max concurrency: (\d+)/.exec(message) ??
@@ -15,7 +15,7 @@ function limitName(message: string): string {
 }
 
 /**
- * The gateway's refusals (api-compat §3, English by contract) as console errors in the user's language: the
+ * The gateway's refusals (docs/api-compat.md §3, English by contract) as console errors in the user's language: the
  * playground is a console screen, and its users read the same limits, budgets and balance rules in their words.
  * The original message stays in the reason of what has no translation (an upstream's own words).
  */

@@ -25,7 +25,7 @@ import { playgroundError } from "./playground-error.ts";
 import { startPlaygroundChat } from "./run-playground-chat.ts";
 import { updatePlaygroundSession } from "./update-playground-session.ts";
 
-/** Vision images travel base64 inside the messages, as on /v1 (api-compat §2.3: up to 100 MB). */
+/** Vision images travel base64 inside the messages, as on /v1 (docs/api-compat.md §2.3: up to 100 MB). */
 const RUN_BODY_LIMIT = 100 * 1024 * 1024;
 const OWN = "only the caller's own sessions";
 

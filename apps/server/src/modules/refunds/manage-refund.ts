@@ -1,5 +1,5 @@
 /**
- * The refund state machine (ARCHITECTURE.md "Refunds"):
+ * The refund state machine (modules/refunds/README.md):
  *
  *   requested ──approve──► refunding ──provider refunds──► refunded
  *                              │   └──provider answers pending: stays refunding until its notification or a poll

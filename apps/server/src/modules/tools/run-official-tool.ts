@@ -8,7 +8,7 @@ import type { Formula } from "./official/formula.ts";
 
 /**
  * One official tool call on behalf of a project (a /v1 fiber or a playground tool step). Free tools just run;
- * web-search (api-compat §2.5, §9) needs a positive balance first and, once it succeeded, bills one search fee
+ * web-search (docs/api-compat.md §2.5, §9) needs a positive balance first and, once it succeeded, bills one search fee
  * through the gateway's charge path (journaled, exactly once per request id, like every other bill line).
  */
 export async function runOfficialTool(opts: {

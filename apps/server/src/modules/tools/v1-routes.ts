@@ -1,6 +1,6 @@
 /**
- * Official tools for API users (api-compat §9), registered inside the gateway plugin (gateway/routes.ts): the key
- * is checked before the body is read and refusals are §3 envelopes.
+ * Official tools for API users (docs/api-compat.md §9), registered inside the gateway plugin (gateway/routes.ts): the
+ * key is checked before the body is read and refusals are §3 envelopes.
  *   GET  /v1/formulas/{owner}/{name}:latest/tools   → {tools: [OpenAI function definitions]}
  *   POST /v1/formulas/{owner}/{name}:latest/fibers  {name, arguments} → {status, context: {output} | error}
  */

@@ -1,5 +1,5 @@
 /**
- * Applying for organization verification (issue 14, product-spec §4): unverified → personal → (company change in
+ * Applying for organization verification (docs/product-spec.md §4): unverified → personal → (company change in
  * progress) → company. Only a personal verification can change to a company one, so a company application needs
  * the personal state; it puts the organization in `company_changing` until it is decided (cancel-verification.ts,
  * decide-verification.ts).

@@ -1,6 +1,6 @@
 /**
- * <head> tags of a docs page (spec §5): per-locale title, description and keywords, canonical and hreflang
- * alternates, Open Graph and Twitter large-image card pointing at the page's generated social card.
+ * <head> tags of a docs page (docs/product-spec.md §5): per-locale title, description and keywords, canonical and
+ * hreflang alternates, Open Graph and Twitter large-image card pointing at the page's generated social card.
  */
 
 import pageMap from "virtual:docs/page-map";

@@ -1,6 +1,7 @@
 /**
- * The documentation page map (spec §3 "page-map entry"): built at build time from content/docs/<locale>/** by
- * pipeline/content.ts and imported by the browser as the virtual module `virtual:docs/page-map`. Browser-safe.
+ * The documentation page map (docs/product-spec.md §3 "page-map entry"): built at build time from
+ * content/docs/<locale>/** by pipeline/content.ts and imported by the browser as the virtual module
+ * `virtual:docs/page-map`. Browser-safe.
  */
 import type { Locale } from "@moonport/contracts";
 
@@ -39,7 +40,7 @@ export interface LocalePageMap {
 
 export type PageMap = Record<Locale, LocalePageMap>;
 
-/** One search-index file per locale (spec §7): page URL → title and heading anchor → section text. */
+/** One search-index file per locale (docs/product-spec.md §7): page URL → title and heading anchor → section text. */
 export type SearchIndexPayload = Record<string, { title: string; data: Record<string, string> }>;
 
 export const SEARCH_INDEX_PATH = (locale: Locale) => `/docs-search/${locale}.json`;

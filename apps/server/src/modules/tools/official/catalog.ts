@@ -17,7 +17,7 @@ import {
   rethinkFormula,
 } from "./simple-tools.ts";
 
-/** The official tools of api-compat §9, in the order the playground's picker lists them. */
+/** The official tools of docs/api-compat.md §9, in the order the playground's picker lists them. */
 export const FORMULAS: readonly Formula[] = [
   webSearchFormula,
   dateFormula,

@@ -18,8 +18,8 @@ export interface FormulaCaller {
 }
 
 /**
- * One official tool ("formula", api-compat §9): its URI, the functions it offers and how they run. `run` returns
- * the tool result as text (usually JSON), exactly what goes back to the model; bad arguments or a failure throw
+ * One official tool ("formula", docs/api-compat.md §9): its URI, the functions it offers and how they run. `run`
+ * returns the tool result as text (usually JSON), exactly what goes back to the model; bad arguments or a failure throw
  * `ToolFailure` with a reason the model can act on.
  */
 export interface Formula {

@@ -113,7 +113,7 @@ export interface CardProvider {
 /**
  * Card data → the provider's token. Sandbox: its JSON endpoint. Stripe: `POST /v1/payment_methods` with the
  * publishable key, the call Stripe.js makes (a live Stripe account must allow raw card data for this, or the
- * dialog should mount Stripe Elements instead; see ARCHITECTURE.md).
+ * dialog should mount Stripe Elements instead; see apps/server/src/modules/payments/README.md).
  */
 async function tokenizeCard(
   provider: CardProvider,

@@ -6,7 +6,7 @@ import { useTranslation } from "react-i18next";
 import { formatInt, money } from "../../../components/console-kit/money.ts";
 import { useLocale } from "../../../i18n/index.ts";
 
-/** The models an explicit cache serves (the moonshot-v1 family, api-compat §7.1). */
+/** The models an explicit cache serves (the moonshot-v1 family, docs/api-compat.md §7.1). */
 const CACHE_MODELS = MODELS.filter((m) => m.listed && /^moonshot-v1-\d+k$/.test(m.id)).map((m) => m.id);
 
 const int = (v: string | number, min: number) => {
@@ -15,7 +15,7 @@ const int = (v: string | number, min: number) => {
 };
 
 /**
- * The savings calculator (product spec §2, §8): the context part of a plan priced with and without a cache, and
+ * The savings calculator (docs/product-spec.md §2, §8): the context part of a plan priced with and without a cache, and
  * the two warnings — more context tokens per minute than the organization's TPM limit, and a cache that would
  * cost more than it saves.
  */

@@ -35,9 +35,9 @@ export interface MdxModule {
   toc: TocEntry[];
 }
 
-/** Toast duration, ms (spec §9). */
+/** Toast duration, ms (docs/product-spec.md §9). */
 export const TOAST_MS = 2000;
-/** The back-to-top button appears after this much scrolling, px (spec §9). */
+/** The back-to-top button appears after this much scrolling, px (docs/product-spec.md §9). */
 export const BACK_TO_TOP_AFTER_PX = 300;
 
 const ready = new Map<string, MdxModule>(Object.entries(loaded));

@@ -29,7 +29,9 @@ function ApiBaseUrl() {
   return <>{apiBaseUrl(locale)}</>;
 }
 
-/** Copies `url` and shows the "Link copied" toast; a refusal by the browser is only logged (spec §2). */
+/**
+ * Copies `url` and shows the "Link copied" toast; a refusal by the browser is only logged (docs/product-spec.md §2).
+ */
 export function useCopyLink() {
   const { showToast } = useDocs();
   const { t } = useTranslation("docs");
@@ -48,7 +50,8 @@ function heading(Tag: "h1" | "h2" | "h3" | "h4" | "h5" | "h6") {
     const copy = useCopyLink();
     const { t } = useTranslation("docs");
     return (
-      // The heading itself is the click target (spec §2); the anchor link is its keyboard-reachable twin.
+      // The heading itself is the click target (docs/product-spec.md §2); the anchor link is its keyboard-reachable
+      // twin.
       <Tag id={id} {...rest} onClick={() => copy(Tag === "h1" ? null : (id ?? null))}>
         {children}
         {Tag !== "h1" && id && (

@@ -12,7 +12,7 @@ import { IconLanguage, IconMonitor, IconMoon, IconSearch, IconSun } from "./icon
 
 const MobileMenu = lazy(() => import("./mobile-menu.tsx"));
 
-/** The banner's dismissal is remembered in local storage (spec §2). */
+/** The banner's dismissal is remembered in local storage (docs/product-spec.md §2). */
 export const BANNER_STORAGE_KEY = "docs-banner-dismissed";
 /** Bump when the announcement changes so readers who closed the old one see the new one. */
 const BANNER_VERSION = "promotion-1";

@@ -10,11 +10,11 @@ import { docsHref, useDocs } from "../hooks/use-docs.ts";
 import { localePrefix, type SidebarItem } from "../page-map.ts";
 import { IconChevron, IconExternal } from "./icons.tsx";
 
-/** Folders opened or closed by the reader, remembered for the browser session (spec §2). */
+/** Folders opened or closed by the reader, remembered for the browser session (docs/product-spec.md §2). */
 export const SIDEBAR_STORAGE_KEY = "docs-sidebar-folders";
-/** Folders at this depth and deeper start collapsed (spec §9: default menu collapse level 2). */
+/** Folders at this depth and deeper start collapsed (docs/product-spec.md §9: default menu collapse level 2). */
 export const DEFAULT_COLLAPSE_LEVEL = 2;
-/** Collapse animation, ms (spec §9). */
+/** Collapse animation, ms (docs/product-spec.md §9). */
 const COLLAPSE_MS = 300;
 
 function readStored(): Record<string, boolean> {
@@ -181,8 +181,8 @@ const hasSpecial = (items: SidebarItem[]): boolean =>
   items.some((it) => it.kind === "special" || (it.kind === "folder" && hasSpecial(it.children)));
 
 /**
- * The community and site links of spec §2 when the content's _meta.json does not place them itself: home site,
- * forum, chat community, contact e-mail, changelog, the global/China switch, and in zh-CN the QR entries.
+ * The community and site links of docs/product-spec.md §2 when the content's _meta.json does not place them itself:
+ * home site, forum, chat community, contact e-mail, changelog, the global/China switch, and in zh-CN the QR entries.
  */
 function defaultSpecials(locale: Locale, t: (k: string) => string): SidebarItem[] {
   const quick = (name: string, key: string): SidebarItem => ({

@@ -1,6 +1,6 @@
 /**
- * Client-side docs search (spec §3/§7): one GET of the locale's index file on first use, two flexsearch indexes
- * (pages and sections), Chinese and English split into words by Intl.Segmenter. Query results are cached per
+ * Client-side docs search (docs/product-spec.md §3/§7): one GET of the locale's index file on first use, two flexsearch
+ * indexes (pages and sections), Chinese and English split into words by Intl.Segmenter. Query results are cached per
  * locale, at most SEARCH_CACHE_SIZE entries.
  */
 import type { Locale } from "@moonport/contracts";

@@ -75,7 +75,7 @@ function GetStartedButton() {
   );
 }
 
-/** The public home page (spec §1), prerendered in both locales. */
+/** The public home page (docs/product-spec.md §1), prerendered in both locales. */
 export function HomePage() {
   const { t } = useTranslation("home");
   const brand = useBrand();

@@ -18,7 +18,9 @@ import { CompanyForm, PersonalForm } from "./verification-forms.tsx";
 type State = OrgGeneral["verification"];
 const COLOR = { unverified: "gray", personal: "teal", company: "indigo", company_changing: "yellow" } as const;
 
-/** What each state unlocks (spec §6): invoicing needs any verification, corporate transfer a company. */
+/**
+ * What each state unlocks (docs/product-spec.md §6): invoicing needs any verification, corporate transfer a company.
+ */
 const UNLOCKS: { key: string; unlocked: (s: State) => boolean }[] = [
   { key: "invoicing", unlocked: (s) => s !== "unverified" },
   { key: "transfer", unlocked: (s) => s === "company" },

@@ -19,7 +19,7 @@ import { api } from "../../../lib/api.ts";
 import { playgroundApi, playgroundKeys } from "./query-keys.ts";
 
 /**
- * The tools of the playground (issue 15): official tools, the caller's custom function tools and MCP servers,
+ * The tools of the playground: official tools, the caller's custom function tools and MCP servers,
  * and one step of the tool loop. One function per request.
  */
 

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { orgApi } from "../../../components/console-kit/org-api.ts";
 import { ApiError, api } from "../../../lib/api.ts";
 
-/** The fields of the Files API's FileObject (api-compat §4) the playground reads. */
+/** The fields of the Files API's FileObject (docs/api-compat.md §4) the playground reads. */
 const UploadedFile = z.object({
   id: z.string(),
   bytes: z.number(),
@@ -58,7 +58,7 @@ export async function uploadForChat(
     uploaded = await api(`${orgApi(orgId)}/files/${encodeURIComponent(uploaded.id)}`, { schema: UploadedFile, signal });
   }
   if (uploaded.status !== "ok") throw new ExtractionFailed(uploaded.status_details || uploaded.status);
-  // The content is the extracted text as text/plain, like GET /v1/files/{id}/content (api-compat §4).
+  // The content is the extracted text as text/plain, like GET /v1/files/{id}/content (docs/api-compat.md §4).
   const text = await fetch(`${orgApi(orgId)}/files/${encodeURIComponent(uploaded.id)}/content`, {
     headers: { accept: "text/plain, application/json" },
     credentials: "same-origin",

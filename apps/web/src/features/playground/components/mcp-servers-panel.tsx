@@ -57,7 +57,10 @@ function lastErrorMessage(lastError: string, locale: "en-US" | "zh-CN"): string 
   return ERROR_CODES.includes(code) ? errorMessage(code, locale, { reason }) : lastError;
 }
 
-/** The caller's MCP servers in this project (spec §2): status, last connected, sync, enable, edit, delete. */
+/**
+ * The caller's MCP servers in this project (docs/product-spec.md §2): status, last connected, sync, enable, edit,
+ * delete.
+ */
 export function McpServersPanel({
   orgId,
   projectId,

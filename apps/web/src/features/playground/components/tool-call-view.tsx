@@ -10,7 +10,7 @@ const STATE_COLOR: Record<ToolCallState, string> = {
   failed: "red",
 };
 
-/** One tool call of an answer (api-compat §11): name, kind, state, call id, arguments and result. */
+/** One tool call of an answer (docs/api-compat.md §11): name, kind, state, call id, arguments and result. */
 export function ToolCallView({ call }: { call: PlaygroundToolCall }) {
   const { t } = useTranslation("playground");
   return (

@@ -9,7 +9,7 @@ import classes from "./playground.module.css";
 export type ToolsTab = "picker" | "functions" | "mcp";
 
 /**
- * The playground's tools (issue 15): the picker (which tools each run sends), the caller's custom function tools
+ * The playground's tools: the picker (which tools each run sends), the caller's custom function tools
  * and their MCP servers, in one drawer so the conversation stays in view.
  */
 export function ToolsDrawer(props: {

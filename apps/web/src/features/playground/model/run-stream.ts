@@ -32,8 +32,8 @@ function csrfToken(): string | undefined {
 
 /**
  * Runs one request through POST /api/orgs/:orgId/projects/:projectId/playground/chat and reads its SSE stream
- * (api-compat §2.8). Refusals before the stream (limits, budget, balance, bad input) are thrown as ApiError with
- * the server's message in the user's language; an abort stops reading and closes the connection, which stops
+ * (docs/api-compat.md §2.8). Refusals before the stream (limits, budget, balance, bad input) are thrown as ApiError
+ * with the server's message in the user's language; an abort stops reading and closes the connection, which stops
  * the model.
  */
 export async function runChatStream(

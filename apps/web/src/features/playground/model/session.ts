@@ -86,7 +86,7 @@ function wireMessage(m: PlaygroundMessage): ChatRequestMessage {
 /**
  * The /v1 request a run sends (and View code shows): system prompt, the conversation up to and including
  * `messages`, the panel's parameters, the session's tools. Partial mode sends the last assistant message as the
- * prefix to continue (api-compat §2.3).
+ * prefix to continue (docs/api-compat.md §2.3).
  */
 export function buildChatRequest(
   state: Pick<PlaygroundSessionState, "system" | "tools">,

@@ -322,7 +322,7 @@ function SessionsCard() {
   );
 }
 
-/** Profile (spec §2): basic info, security info, username, password, phone binding, active sessions. */
+/** Profile (docs/product-spec.md §2): basic info, security info, username, password, phone binding, active sessions. */
 export function ProfilePage({ me }: { me: MeWithOrgs }) {
   const { t } = useTranslation("profile");
   const [usernameOpen, username] = useDisclosure(false);

@@ -42,7 +42,7 @@ const POINTS = [
   { key: "support", icon: IconHeadset },
 ] as const;
 
-/** `/contact-sales` (spec §2: a top-navbar page without a sidebar), prerendered in both locales. */
+/** `/contact-sales` (docs/product-spec.md §2: a top-navbar page without a sidebar), prerendered in both locales. */
 export function ContactSalesPage() {
   const { t } = useTranslation("support");
   const brand = useBrand();
