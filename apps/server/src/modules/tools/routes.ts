@@ -34,7 +34,7 @@ import { updateMcpServer } from "./update-mcp-server.ts";
 const OWN = "only the caller's own function tools";
 const OWN_MCP = "only the caller's own MCP servers";
 
-/** Custom function tools of the playground (issue 15 §2): private to their author in the project. */
+/** Custom function tools of the playground: private to their author in the project. */
 export default async function toolRoutes(app: App, ctx: AppContext) {
   const base = "/orgs/:orgId/projects/:projectId/playground/function-tools";
 
@@ -72,7 +72,7 @@ export default async function toolRoutes(app: App, ctx: AppContext) {
       config: { access: "projectMember" },
       schema: { params: ProjectParams, body: TestRunFunctionToolRequest, response: { 200: ToolRunResult } },
     },
-    async (req) => testRunFunctionTool({ project: projectAccess(req), draft: req.body }),
+    async (req) => testRunFunctionTool({ ctx, access: orgAccess(req), project: projectAccess(req), draft: req.body }),
   );
 
   app.patch(
@@ -101,7 +101,7 @@ export default async function toolRoutes(app: App, ctx: AppContext) {
       deleteFunctionTool({ ctx, access: orgAccess(req), project: projectAccess(req), toolId: req.params.toolId }),
   );
 
-  // MCP servers (issue 15 §3): private to their author; credentials go in, only "is it set" comes out.
+  // MCP servers: private to their author; credentials go in, only "is it set" comes out.
   const mcp = "/orgs/:orgId/projects/:projectId/playground/mcp-servers";
 
   app.get(
