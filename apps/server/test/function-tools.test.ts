@@ -229,7 +229,10 @@ describe("function tools: async handlers", () => {
     const cases: [string, RegExp][] = [
       ["async function handler() { throw new Error('boom'); }", /^Error: Error: boom$/],
       ["async function handler() { return Promise.reject(new TypeError('nope')); }", /^Error: TypeError: nope$/],
-      ["async function handler() { await null; return await missingGlobal; }", /ReferenceError: 'missingGlobal' is not defined/],
+      [
+        "async function handler() { await null; return await missingGlobal; }",
+        /ReferenceError: 'missingGlobal' is not defined/,
+      ],
       // A job left queued behind a settled result (a rejection no one handles, a loop) must not break teardown.
       [
         "async function handler() { Promise.reject(new Error('ignored')); Promise.resolve().then(() => { for (;;) {} }); throw new Error('first'); }",

@@ -112,7 +112,8 @@ export async function runSandboxed(opts: {
       runInWorker(opts.code, opts.input, opts.mode ?? "handler", limits),
     );
   } catch (e) {
-    if (e instanceof SandboxBusy) return { ok: false, kind: "busy", scope: e.scope, reason: BUSY_REASON[e.scope], durationMs: 0 };
+    if (e instanceof SandboxBusy)
+      return { ok: false, kind: "busy", scope: e.scope, reason: BUSY_REASON[e.scope], durationMs: 0 };
     throw e;
   }
 }

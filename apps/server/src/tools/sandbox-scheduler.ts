@@ -1,7 +1,7 @@
 /**
  * Who may use the tool sandboxes, and in which order. The machine runs a few QuickJS sandboxes at once; every call
  * beyond that waits in its organization's queue, and a free sandbox goes to the organizations in turn
- * (round-robin), not to whoever queued first. One organization also holds at most `maxRunningPerOrg` of the
+ * (round-robin: the waiting organization served longest ago goes first), not to whoever queued first. One organization also holds at most `maxRunningPerOrg` of the
  * sandboxes, so another organization's call starts at once while the first floods, and has at most
  * `maxPendingPerOrg` calls running or waiting (a user, `maxPendingPerUser`): beyond that a call is refused at once
  * instead of queueing behind its own organization's flood. See README.md beside this file.
@@ -35,11 +35,6 @@ export class SandboxBusy extends Error {
   }
 }
 
-interface Waiting {
-  owner: SandboxOwner;
-  start: () => void;
-}
-
 export interface SandboxScheduler {
   /** Runs `fn` when the owner's turn comes; rejects with SandboxBusy at once when a cap is reached. */
   run<T>(owner: SandboxOwner, fn: () => Promise<T>): Promise<T>;
@@ -53,8 +48,13 @@ export function createSandboxScheduler(quota: SandboxQuota): SandboxScheduler {
   const runningByOrg = new Map<string, number>();
   const pendingByOrg = new Map<string, number>();
   const pendingByUser = new Map<string, number>();
-  // Insertion order is the round-robin ring: an organization served goes to the back if it still waits.
-  const queues = new Map<string, Waiting[]>();
+  /** Per organization, the start signals of its waiting calls in arrival order. */
+  const queues = new Map<string, (() => void)[]>();
+  // When each organization with calls pending was last given a sandbox (a counter, not a clock): the free sandbox
+  // goes to the waiting organization served longest ago, so one that queued many calls early gets them one turn at
+  // a time between the others'. Forgotten once the organization has nothing pending.
+  const lastServed = new Map<string, number>();
+  let turns = 0;
 
   const add = (m: Map<string, number>, key: string, n: number) => {
     const v = (m.get(key) ?? 0) + n;
@@ -65,19 +65,20 @@ export function createSandboxScheduler(quota: SandboxQuota): SandboxScheduler {
   /** Starts waiting calls while a sandbox is free, taking organizations in turn and skipping any at its share. */
   function pump() {
     while (running < quota.maxRunning) {
-      let next: Waiting | undefined;
-      for (const [orgId, queue] of queues) {
+      let pick: string | undefined;
+      for (const orgId of queues.keys()) {
         if ((runningByOrg.get(orgId) ?? 0) >= quota.maxRunningPerOrg) continue;
-        next = queue.shift();
-        queues.delete(orgId);
-        if (queue.length > 0) queues.set(orgId, queue);
-        break;
+        if (pick === undefined || (lastServed.get(orgId) ?? 0) < (lastServed.get(pick) ?? 0)) pick = orgId;
       }
-      if (!next) return;
+      const queue = pick === undefined ? undefined : queues.get(pick);
+      const start = queue?.shift();
+      if (pick === undefined || !queue || !start) return;
+      if (queue.length === 0) queues.delete(pick);
+      lastServed.set(pick, ++turns);
       queued--;
       running++;
-      add(runningByOrg, next.owner.orgId, 1);
-      next.start();
+      add(runningByOrg, pick, 1);
+      start();
     }
   }
 
@@ -95,7 +96,7 @@ export function createSandboxScheduler(quota: SandboxQuota): SandboxScheduler {
       try {
         await new Promise<void>((start) => {
           const queue = queues.get(owner.orgId) ?? [];
-          queue.push({ owner, start });
+          queue.push(start);
           queues.set(owner.orgId, queue);
           queued++;
           pump();
@@ -108,6 +109,7 @@ export function createSandboxScheduler(quota: SandboxQuota): SandboxScheduler {
         }
       } finally {
         add(pendingByOrg, owner.orgId, -1);
+        if (!pendingByOrg.has(owner.orgId)) lastServed.delete(owner.orgId);
         if (owner.userId !== undefined) add(pendingByUser, owner.userId, -1);
         pump();
       }
