@@ -2,6 +2,7 @@ import { FunctionTool, FunctionToolList, ToolRunResult } from "@moonport/contrac
 import { schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildConfig } from "../src/env.ts";
 import { sandboxSchedulerFor } from "../src/tools/run-sandboxed.ts";
 import { addOrgMember, addProjectMember, signUp, type TestUser } from "./console-helpers.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
@@ -354,6 +355,26 @@ describe("function tools: fair sandboxes", () => {
     const again = await owner.client.post(`${FT(owner)}/test-run`, good({ code: TRIVIAL }));
     expect(again.body).toMatchObject({ state: "success", output: "7" });
   }, 40_000);
+
+  it("reads the caps from the environment with safe defaults and refuses inconsistent ones", () => {
+    expect(buildConfig({ NODE_ENV: "test" }).toolSandboxes).toEqual({
+      maxRunning: 4,
+      maxRunningPerOrg: 2,
+      maxPendingPerOrg: 8,
+      maxPendingPerUser: 4,
+      maxQueued: 100,
+      testRunsPerUserPerMinute: 30,
+    });
+    expect(buildConfig({ NODE_ENV: "test", TOOL_SANDBOX_CONCURRENCY: "1" }).toolSandboxes.maxRunningPerOrg).toBe(1);
+    for (const [name, value] of [
+      ["TOOL_SANDBOX_CONCURRENCY", "0"],
+      ["TOOL_SANDBOX_CONCURRENCY_PER_ORG", "5"],
+      ["TOOL_SANDBOX_PENDING_PER_USER", "many"],
+      ["TOOL_TEST_RUNS_PER_USER_PER_MINUTE", "0"],
+    ] as const) {
+      expect(() => buildConfig({ NODE_ENV: "test", [name]: value }), name).toThrow(name);
+    }
+  });
 
   it("limits each user's test runs per minute with a 429 in the user's language", async () => {
     const limited = await createTestApp({ TOOL_TEST_RUNS_PER_USER_PER_MINUTE: "2" });
