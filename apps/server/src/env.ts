@@ -136,6 +136,19 @@ export const EnvSchema = z.object({
   OUTBOUND_ALLOW_HOSTS: z.string().default(""),
   /** Key (32 bytes, base64 or hex) encrypting MCP servers' credentials; generated into DATA_DIR/secrets when unset. */
   TOOL_SECRETS_KEY: z.string().optional(),
+  /**
+   * QuickJS sandboxes of function tools and the quickjs/code_runner tools (tools/sandbox-scheduler.ts): how many run
+   * at once, how many of those one organization may hold, how many calls an organization and a user may have running
+   * or waiting, and how many may wait in all. Each sandbox is a worker thread busy for up to 2 s of CPU.
+   */
+  TOOL_SANDBOX_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** Default: half of TOOL_SANDBOX_CONCURRENCY (at least 1), so another organization's call finds one free. */
+  TOOL_SANDBOX_CONCURRENCY_PER_ORG: z.coerce.number().int().min(1).max(64).optional(),
+  TOOL_SANDBOX_PENDING_PER_ORG: z.coerce.number().int().min(1).max(1000).default(8),
+  TOOL_SANDBOX_PENDING_PER_USER: z.coerce.number().int().min(1).max(1000).default(4),
+  TOOL_SANDBOX_QUEUE_MAX: z.coerce.number().int().min(1).max(10_000).default(100),
+  /** Function-tool test runs one user may start per minute. */
+  TOOL_TEST_RUNS_PER_USER_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
   /** JSON file routing models to OpenAI-compatible upstreams (see README "Upstream models"). */
   UPSTREAMS_FILE: z.string().optional(),
   /**
@@ -305,6 +318,15 @@ export interface Config {
   outboundAllowHosts: string[];
   /** TOOL_SECRETS_KEY as given (tools/secret-box.ts parses it); undefined = the generated key in DATA_DIR. */
   toolSecretsKey?: string;
+  /** Caps of the tool sandboxes (TOOL_SANDBOX_*) and the test-run rate limit. */
+  toolSandboxes: {
+    maxRunning: number;
+    maxRunningPerOrg: number;
+    maxPendingPerOrg: number;
+    maxPendingPerUser: number;
+    maxQueued: number;
+    testRunsPerUserPerMinute: number;
+  };
   verification: { provider: "builtin" | "http"; http?: { url: string; token: string } };
   /** Invoice PDFs' seller block, automatic issuing, and the global edition's GST rate in basis points. */
   invoices: { sellerName: string; sellerTaxId: string; sellerAddress: string; autoIssue: boolean; gstRateBp: number };
@@ -465,6 +487,9 @@ export function buildConfig(raw: Record<string, string | undefined>): Config {
     if (e.NODE_ENV === "production" && e.SMS_PROVIDER === "dev") {
       problems.push("SMS_PROVIDER: production mode needs a real SMS provider (set SMS_PROVIDER=http and SMS_HTTP_URL)");
     }
+    if ((e.TOOL_SANDBOX_CONCURRENCY_PER_ORG ?? 0) > e.TOOL_SANDBOX_CONCURRENCY) {
+      problems.push("TOOL_SANDBOX_CONCURRENCY_PER_ORG: must not exceed TOOL_SANDBOX_CONCURRENCY");
+    }
     if (e.NODE_ENV === "production" && e.DEV_SEAMS) {
       problems.push("DEV_SEAMS: development seams expose SMS codes and credit money; not allowed in production");
     }
@@ -583,6 +608,14 @@ export function buildConfig(raw: Record<string, string | undefined>): Config {
       )
       .filter(Boolean),
     toolSecretsKey: e.TOOL_SECRETS_KEY,
+    toolSandboxes: {
+      maxRunning: e.TOOL_SANDBOX_CONCURRENCY,
+      maxRunningPerOrg: e.TOOL_SANDBOX_CONCURRENCY_PER_ORG ?? Math.max(1, Math.floor(e.TOOL_SANDBOX_CONCURRENCY / 2)),
+      maxPendingPerOrg: e.TOOL_SANDBOX_PENDING_PER_ORG,
+      maxPendingPerUser: e.TOOL_SANDBOX_PENDING_PER_USER,
+      maxQueued: e.TOOL_SANDBOX_QUEUE_MAX,
+      testRunsPerUserPerMinute: e.TOOL_TEST_RUNS_PER_USER_PER_MINUTE,
+    },
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
     tracing: {
       endpoint:

@@ -2,7 +2,9 @@ import { FunctionTool, FunctionToolList, ToolRunResult } from "@moonport/contrac
 import { schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signUp, type TestUser } from "./console-helpers.ts";
+import { buildConfig } from "../src/env.ts";
+import { sandboxSchedulerFor } from "../src/tools/run-sandboxed.ts";
+import { addOrgMember, addProjectMember, signUp, type TestUser } from "./console-helpers.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 
 let t: TestApp;
@@ -183,13 +185,16 @@ describe("function tools: the QuickJS sandbox", () => {
       ["var notAHandler = 1;", /must define a function named handler/],
       ["function handler() { throw new Error('boom'); }", /Error: boom/],
     ];
-    // All at once: the server answers a plain request while every sandbox is busy.
-    const runs = Promise.all(cases.map(([code]) => run(u, code)));
-    const started = Date.now();
-    const ping = await u.client.get(FT(u));
-    expect(ping.status).toBe(200);
-    expect(Date.now() - started).toBeLessThan(1500);
-    const results = await runs;
+    // Four at once (one user's share): the server answers a plain request while those sandboxes are busy.
+    const results: Awaited<ReturnType<typeof run>>[] = [];
+    for (let i = 0; i < cases.length; i += 4) {
+      const runs = Promise.all(cases.slice(i, i + 4).map(([code]) => run(u, code)));
+      const started = Date.now();
+      const ping = await u.client.get(FT(u));
+      expect(ping.status).toBe(200);
+      expect(Date.now() - started).toBeLessThan(1500);
+      results.push(...(await runs));
+    }
     results.forEach((res, i) => {
       const [, expected] = cases[i]!;
       expect(res.status).toBe(200);
@@ -215,4 +220,183 @@ describe("function tools: the QuickJS sandbox", () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error.details[0].path).toBe("input");
   });
+});
+
+describe("function tools: async handlers", () => {
+  const run = (u: TestUser, code: string) => u.client.post(`${FT(u)}/test-run`, good({ code }));
+
+  it("reports an async handler's throw, rejection or missing global as the error itself, never QuickJS's crash", async () => {
+    const u = await signUp(t);
+    const cases: [string, RegExp][] = [
+      ["async function handler() { throw new Error('boom'); }", /^Error: Error: boom$/],
+      ["async function handler() { return Promise.reject(new TypeError('nope')); }", /^Error: TypeError: nope$/],
+      [
+        "async function handler() { await null; return await missingGlobal; }",
+        /ReferenceError: 'missingGlobal' is not defined/,
+      ],
+      // A job left queued behind a settled result (a rejection no one handles, a loop) must not break teardown.
+      [
+        "async function handler() { Promise.reject(new Error('ignored')); Promise.resolve().then(() => { for (;;) {} }); throw new Error('first'); }",
+        /^Error: Error: first$/,
+      ],
+    ];
+    const results = await Promise.all(cases.map(([code]) => run(u, code)));
+    results.forEach((res, i) => {
+      expect(res.status, cases[i]![0]).toBe(200);
+      expect(res.body.state, cases[i]![0]).toBe("failed");
+      expect(res.body.output, cases[i]![0]).toMatch(cases[i]![1]);
+      expect(res.body.output).not.toMatch(/Aborted|Assertion|gc_obj_list|RuntimeError/);
+    });
+    // And a handler that succeeds while leaving work queued still answers its value.
+    const leftover = await run(
+      u,
+      "async function handler() { Promise.reject(new Error('x')); Promise.resolve().then(() => { for (;;) {} }); return 8; }",
+    );
+    expect(leftover.body).toMatchObject({ state: "success", output: "8" });
+  });
+
+  it("ends a promise that never settles with a clear error at once, and endless awaiting at the time limit", async () => {
+    const u = await signUp(t);
+    const started = Date.now();
+    const never = await run(u, "async function handler() { await new Promise(() => {}); return 1; }");
+    expect(never.body).toMatchObject({
+      state: "failed",
+      output: expect.stringMatching(/^Error: the returned promise never settled/),
+    });
+    // Nothing could settle it (no timers, no I/O), so it does not hold a sandbox until the deadline.
+    expect(Date.now() - started).toBeLessThan(2000);
+    const spinning = await run(u, "async function handler() { for (;;) await null; }");
+    expect(spinning.body).toMatchObject({
+      state: "failed",
+      output: expect.stringMatching(/ran longer than the 2000 ms limit/),
+    });
+  }, 20_000);
+});
+
+describe("function tools: fair sandboxes", () => {
+  const SPIN = "function handler() { while (true) {} }";
+  const TRIVIAL = "function handler(a) { return a.city.length; }";
+
+  async function saveTool(u: TestUser, projectId: string, name: string, code: string): Promise<string> {
+    const res = await u.client.post(
+      `/api/orgs/${u.orgId}/projects/${projectId}/playground/function-tools`,
+      good({ name, code }),
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body.id;
+  }
+
+  it("caps an organization's and a user's runs and lets another organization's run through at once", async () => {
+    // Organization A: its owner floods with test runs, a member with the playground's tool calls.
+    const owner = await signUp(t);
+    const member = await signUp(t);
+    const third = await signUp(t);
+    for (const m of [member, third]) {
+      await addOrgMember(t, owner.orgId, m, "member");
+      await addProjectMember(t, owner.defaultProjectId, m, "member");
+    }
+    const inA = (m: TestUser) => ({ ...m, orgId: owner.orgId, defaultProjectId: owner.defaultProjectId });
+    const memberInA = inA(member);
+    const spinId = await saveTool(memberInA, owner.defaultProjectId, "spin", SPIN);
+    const toolCall = (u: TestUser, target: string) =>
+      u.client.post(`/api/orgs/${u.orgId}/projects/${u.defaultProjectId}/playground/tool-calls`, {
+        kind: "function",
+        target,
+        name: "spin",
+        arguments: JSON.stringify({ city: "Beijing" }),
+      });
+    const flood = Promise.all([
+      ...Array.from({ length: 4 }, () => owner.client.post(`${FT(owner)}/test-run`, good({ code: SPIN }))),
+      ...Array.from({ length: 4 }, () => toolCall(memberInA, spinId)),
+    ]);
+    const scheduler = sandboxSchedulerFor(t.ctx);
+    for (let i = 0; i < 200; i++) {
+      const s = scheduler.stats();
+      if (s.running + s.queued >= 8) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(scheduler.stats()).toMatchObject({ running: 2, queued: 6 });
+
+    // The owner's fifth call is over the user's share, a third member's over the organization's: 429 at once.
+    const fifth = await owner.client.post(`${FT(owner)}/test-run`, good({ code: TRIVIAL }));
+    expect(fifth.status).toBe(429);
+    expect(fifth.headers["retry-after"]).toBe("2");
+    expect(fifth.body.error).toMatchObject({
+      code: "tool_runs_busy_user",
+      message: "You have too many tool runs running or waiting. Try again in a few seconds.",
+    });
+    third.client.locale = "zh-CN";
+    const overOrg = await inA(third).client.post(`${FT(inA(third))}/test-run`, good({ code: TRIVIAL }));
+    expect(overOrg.status).toBe(429);
+    expect(overOrg.body.error).toMatchObject({
+      code: "tool_runs_busy_org",
+      message: "本组织正在运行或等待的工具调用过多，请几秒后再试。",
+    });
+
+    // Organization B's trivial test run and playground call finish within one sandbox time limit (2 s).
+    const other = await signUp(t);
+    let started = Date.now();
+    const quick = await other.client.post(`${FT(other)}/test-run`, good({ code: TRIVIAL }));
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(quick.body).toMatchObject({ state: "success", output: "7" });
+    const lengthId = await saveTool(other, other.defaultProjectId, "spin", TRIVIAL);
+    started = Date.now();
+    const called = await toolCall(other, lengthId);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(called.body).toMatchObject({ state: "success", output: "7" });
+
+    // The flood itself ends as it would alone: every call stopped at the limit, none lost.
+    const flooded = await flood;
+    for (const res of flooded) {
+      expect(res.status).toBe(200);
+      expect(res.body.output).toMatch(/ran longer than the 2000 ms limit/);
+    }
+    expect(scheduler.stats()).toEqual({ running: 0, queued: 0 });
+    const again = await owner.client.post(`${FT(owner)}/test-run`, good({ code: TRIVIAL }));
+    expect(again.body).toMatchObject({ state: "success", output: "7" });
+  }, 40_000);
+
+  it("reads the caps from the environment with safe defaults and refuses inconsistent ones", () => {
+    expect(buildConfig({ NODE_ENV: "test" }).toolSandboxes).toEqual({
+      maxRunning: 4,
+      maxRunningPerOrg: 2,
+      maxPendingPerOrg: 8,
+      maxPendingPerUser: 4,
+      maxQueued: 100,
+      testRunsPerUserPerMinute: 30,
+    });
+    expect(buildConfig({ NODE_ENV: "test", TOOL_SANDBOX_CONCURRENCY: "1" }).toolSandboxes.maxRunningPerOrg).toBe(1);
+    for (const [name, value] of [
+      ["TOOL_SANDBOX_CONCURRENCY", "0"],
+      ["TOOL_SANDBOX_CONCURRENCY_PER_ORG", "5"],
+      ["TOOL_SANDBOX_PENDING_PER_USER", "many"],
+      ["TOOL_TEST_RUNS_PER_USER_PER_MINUTE", "0"],
+    ] as const) {
+      expect(() => buildConfig({ NODE_ENV: "test", [name]: value }), name).toThrow(name);
+    }
+  });
+
+  it("limits each user's test runs per minute with a 429 in the user's language", async () => {
+    const limited = await createTestApp({ TOOL_TEST_RUNS_PER_USER_PER_MINUTE: "2" });
+    try {
+      const u = await signUp(limited);
+      const run = () => u.client.post(`${FT(u)}/test-run`, good({ code: TRIVIAL }));
+      expect((await run()).body).toMatchObject({ state: "success" });
+      expect((await run()).body).toMatchObject({ state: "success" });
+      const third = await run();
+      expect(third.status).toBe(429);
+      expect(Number(third.headers["retry-after"])).toBeGreaterThan(0);
+      expect(third.body.error.code).toBe("tool_test_runs_rate_limited");
+      expect(third.body.error.message).toMatch(/^Too many test runs\. Try again in \d+ seconds\.$/);
+      u.client.locale = "zh-CN";
+      expect((await run()).body.error.message).toMatch(/^试运行过于频繁，请 \d+ 秒后再试。$/);
+      // Another user is not affected.
+      const v = await signUp(limited);
+      expect((await v.client.post(`${FT(v)}/test-run`, good({ code: TRIVIAL }))).body).toMatchObject({
+        state: "success",
+      });
+    } finally {
+      await limited.close();
+    }
+  }, 30_000);
 });

@@ -114,6 +114,22 @@ export const ERROR_MESSAGES = {
     "en-US": "The organization's rate limit was reached ({limit}). Try again in {seconds} seconds.",
     "zh-CN": "已达到组织的速率限制（{limit}），请 {seconds} 秒后再试。",
   },
+  tool_test_runs_rate_limited: {
+    "en-US": "Too many test runs. Try again in {seconds} seconds.",
+    "zh-CN": "试运行过于频繁，请 {seconds} 秒后再试。",
+  },
+  tool_runs_busy_org: {
+    "en-US": "Too many tool runs of this organization are running or waiting. Try again in a few seconds.",
+    "zh-CN": "本组织正在运行或等待的工具调用过多，请几秒后再试。",
+  },
+  tool_runs_busy_user: {
+    "en-US": "You have too many tool runs running or waiting. Try again in a few seconds.",
+    "zh-CN": "您正在运行或等待的工具调用过多，请几秒后再试。",
+  },
+  tool_runs_busy_server: {
+    "en-US": "The tool sandboxes are busy. Try again in a few seconds.",
+    "zh-CN": "工具沙箱繁忙，请几秒后再试。",
+  },
   playground_daily_budget_exceeded: {
     "en-US": "The project's daily budget is spent. Raise it in the project settings or try again tomorrow.",
     "zh-CN": "项目的日预算已用完，请在项目设置中调高预算或明天再试。",

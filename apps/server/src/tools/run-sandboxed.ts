@@ -1,5 +1,12 @@
 import { Worker } from "node:worker_threads";
-import { concurrencyLimit } from "./concurrency-limit.ts";
+import type { AppContext } from "../context.ts";
+import {
+  createSandboxScheduler,
+  SandboxBusy,
+  type SandboxBusyScope,
+  type SandboxOwner,
+  type SandboxScheduler,
+} from "./sandbox-scheduler.ts";
 
 /**
  * Runs a custom function tool's code in QuickJS. Each call gets its own worker thread and, inside
@@ -26,26 +33,44 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
   maxOutputChars: 64 * 1024,
 };
 
-export type SandboxFailure = "timeout" | "memory" | "stack" | "error" | "output_too_large" | "crashed";
+type WorkerFailure = "timeout" | "memory" | "stack" | "never_settled" | "error" | "crashed";
+
+export type SandboxFailure = WorkerFailure | "output_too_large" | "busy";
 
 export type SandboxResult =
   | { ok: true; output: string; durationMs: number }
-  | { ok: false; kind: SandboxFailure; reason: string; durationMs: number };
+  | { ok: false; kind: Exclude<SandboxFailure, "busy">; reason: string; durationMs: number }
+  /** Refused before running: a cap of the scheduler was reached (nothing ran). */
+  | { ok: false; kind: "busy"; scope: SandboxBusyScope; reason: string; durationMs: 0 };
 
-/** At most this many sandboxes at once; more calls wait their turn (the machine's cores are shared). */
-const MAX_CONCURRENT = 4;
 /** Extra time for the worker to start QuickJS and answer before it is terminated from outside. */
 const START_GRACE_MS = 3_000;
 
-const limited = concurrencyLimit(MAX_CONCURRENT);
+const schedulers = new WeakMap<object, SandboxScheduler>();
+
+/** The scheduler of one app (its caps come from the configuration), made on first use. */
+export function sandboxSchedulerFor(ctx: Pick<AppContext, "config">): SandboxScheduler {
+  let scheduler = schedulers.get(ctx);
+  if (!scheduler) {
+    scheduler = createSandboxScheduler(ctx.config.toolSandboxes);
+    schedulers.set(ctx, scheduler);
+  }
+  return scheduler;
+}
 
 interface WorkerAnswer {
   ok: boolean;
   output?: string;
-  kind?: "timeout" | "memory" | "stack" | "error";
+  kind?: WorkerFailure;
   name?: string;
   message?: string;
 }
+
+const BUSY_REASON: Record<SandboxBusyScope, string> = {
+  org: "too many tool runs of this organization are running or waiting; try again in a few seconds",
+  user: "too many of your tool runs are running or waiting; try again in a few seconds",
+  server: "the tool sandboxes are busy; try again in a few seconds",
+};
 
 /** The failure in words a developer acts on (English, like the /v1 tool messages it becomes). */
 function reasonOf(kind: SandboxFailure, limits: SandboxLimits, answer?: WorkerAnswer): string {
@@ -58,6 +83,8 @@ function reasonOf(kind: SandboxFailure, limits: SandboxLimits, answer?: WorkerAn
       return "the code exceeded the stack limit (too deep recursion) and was stopped";
     case "output_too_large":
       return `the result is longer than ${limits.maxOutputChars} characters`;
+    case "never_settled":
+      return "the returned promise never settled: nothing was left to run that could settle it, so the call was stopped";
     case "crashed":
       return "the sandbox stopped unexpectedly";
     default:
@@ -70,6 +97,9 @@ function reasonOf(kind: SandboxFailure, limits: SandboxLimits, answer?: WorkerAn
  * text of its result, or a failure with a clear reason. Never rejects.
  */
 export async function runSandboxed(opts: {
+  ctx: Pick<AppContext, "config">;
+  /** Whose call it is: the scheduler's caps and turns are per organization (and per user when given). */
+  owner: SandboxOwner;
   code: string;
   input: string;
   limits?: Partial<SandboxLimits>;
@@ -77,7 +107,15 @@ export async function runSandboxed(opts: {
   mode?: "handler" | "script";
 }): Promise<SandboxResult> {
   const limits = { ...DEFAULT_SANDBOX_LIMITS, ...opts.limits };
-  return limited(() => runInWorker(opts.code, opts.input, opts.mode ?? "handler", limits));
+  try {
+    return await sandboxSchedulerFor(opts.ctx).run(opts.owner, () =>
+      runInWorker(opts.code, opts.input, opts.mode ?? "handler", limits),
+    );
+  } catch (e) {
+    if (e instanceof SandboxBusy)
+      return { ok: false, kind: "busy", scope: e.scope, reason: BUSY_REASON[e.scope], durationMs: 0 };
+    throw e;
+  }
 }
 
 async function runInWorker(

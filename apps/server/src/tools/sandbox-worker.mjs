@@ -5,8 +5,14 @@
 // The user's code sees nothing of the host: a new QuickJS runtime and context hold only the language's own
 // intrinsics (no console, no process, no require, no timers, no network, no file system). Input goes in as a
 // JSON string and the result comes out as one, so no host object ever crosses the boundary.
+//
+// Teardown matters: QuickJS asserts, when its runtime is freed, that no object is still referenced. A handle left
+// undisposed (a rejected promise's reason, say) or a job still queued by the user's code makes that assertion abort
+// the WASM module, and its crash text would replace the real answer. So every handle is owned by one list and
+// disposed first, then the queued jobs are drained under an interrupt that always fires, then the context and last
+// the runtime are freed.
 import { parentPort, workerData } from "node:worker_threads";
-import { getQuickJS, shouldInterruptAfterDeadline } from "quickjs-emscripten";
+import { getQuickJS } from "quickjs-emscripten";
 
 const { code, input, limits, mode } = workerData;
 
@@ -27,6 +33,16 @@ var console = (function () {
     warn: function () { line(arguments); }, error: function () { line(arguments); } };
 })();`;
 
+const CALL_HANDLER = `(function () {
+  if (typeof handler !== "function") throw new TypeError("the code must define a function named handler(args)");
+  var args = JSON.parse(__moonportInput);
+  return handler(args);
+})()`;
+
+/** Jobs drained at teardown at most; each ends at once under the always-firing interrupt, so this only bounds a
+ * chain of jobs that each queue the next. */
+const MAX_TEARDOWN_JOBS = 10_000;
+
 function describe(error) {
   if (error && typeof error === "object") {
     const name = typeof error.name === "string" ? error.name : "Error";
@@ -39,118 +55,125 @@ function describe(error) {
 /** QuickJS's own words for a limit, turned into the reason the caller classifies. */
 function classify(err) {
   const text = `${err.name}: ${err.message}`;
+  // The WASM module itself aborted: its text names QuickJS internals, never the user's code.
+  if (/^RuntimeError: Aborted\(/.test(text)) return { kind: "crashed", ...err };
   if (/interrupted/i.test(text)) return { kind: "timeout", ...err };
   if (/out of memory/i.test(text)) return { kind: "memory", ...err };
   if (/stack overflow|too much recursion|Maximum call stack/i.test(text)) return { kind: "stack", ...err };
   return { kind: "error", ...err };
 }
 
-async function run() {
-  const QuickJS = await getQuickJS();
-  const runtime = QuickJS.newRuntime();
-  runtime.setMemoryLimit(limits.memoryBytes);
-  runtime.setMaxStackSize(limits.stackBytes);
-  runtime.setInterruptHandler(shouldInterruptAfterDeadline(Date.now() + limits.wallMs));
-  const vm = runtime.newContext();
-  try {
-    if (mode === "script") return runScript(runtime, vm);
-    const defined = vm.evalCode(code, "tool.js");
-    if (defined.error) {
-      const err = classify(describe(vm.dump(defined.error)));
-      defined.error.dispose();
-      return { ok: false, ...err };
+/** One sandbox: a runtime, its context, and every handle taken from it, freed together in the right order. */
+class Sandbox {
+  constructor(QuickJS) {
+    this.deadline = Date.now() + limits.wallMs;
+    this.stopping = false;
+    this.handles = [];
+    this.runtime = QuickJS.newRuntime();
+    this.runtime.setMemoryLimit(limits.memoryBytes);
+    this.runtime.setMaxStackSize(limits.stackBytes);
+    this.runtime.setInterruptHandler(() => this.stopping || Date.now() > this.deadline);
+    this.vm = this.runtime.newContext();
+  }
+
+  /** Takes ownership of a handle: it is disposed at teardown unless disposed earlier. */
+  own(handle) {
+    this.handles.push(handle);
+    return handle;
+  }
+
+  /** Evaluates code; the value handle is owned, an error becomes a classified failure. */
+  eval(source, filename) {
+    const result = this.vm.evalCode(source, filename);
+    if (result.error) return { failure: this.failure(result.error) };
+    return { value: this.own(result.value) };
+  }
+
+  failure(errorHandle) {
+    this.own(errorHandle);
+    return { ok: false, ...classify(describe(this.vm.dump(errorHandle))) };
+  }
+
+  /** Runs queued jobs until none is left or one fails (the wall-time interrupt is one way to fail). */
+  runJobs() {
+    while (this.runtime.hasPendingJob()) {
+      const jobs = this.runtime.executePendingJobs();
+      if (jobs.error) return this.failure(jobs.error);
     }
-    defined.value.dispose();
-    const inputHandle = vm.newString(input);
-    vm.setProp(vm.global, "__moonportInput", inputHandle);
-    inputHandle.dispose();
-    const call = vm.evalCode(
-      `(function () {
-        if (typeof handler !== "function") throw new TypeError("the code must define a function named handler(args)");
-        var args = JSON.parse(__moonportInput);
-        return handler(args);
-      })()`,
-      "call.js",
-    );
-    if (call.error) {
-      const err = classify(describe(vm.dump(call.error)));
-      call.error.dispose();
-      return { ok: false, ...err };
+    return undefined;
+  }
+
+  teardown() {
+    for (const handle of this.handles) if (handle.alive) handle.dispose();
+    this.handles = [];
+    // Jobs the answer did not need still reference objects; run each into the interrupt and discard its error.
+    this.stopping = true;
+    for (let i = 0; i < MAX_TEARDOWN_JOBS && this.runtime.hasPendingJob(); i++) {
+      const jobs = this.runtime.executePendingJobs(1);
+      if (jobs.error) jobs.error.dispose();
     }
-    let resultHandle = call.value;
-    // An async handler returns a promise: run the job queue (still under the deadline and limits) and unwrap it.
-    const state = vm.getPromiseState(resultHandle);
-    if (state.type !== "fulfilled" || state.notAPromise !== true) {
-      if (state.type === "pending") {
-        const jobs = runtime.executePendingJobs();
-        if (jobs.error) {
-          const err = classify(describe(vm.dump(jobs.error)));
-          jobs.error.dispose();
-          resultHandle.dispose();
-          return { ok: false, ...err };
-        }
-      }
-      const settled = vm.getPromiseState(resultHandle);
-      if (settled.type === "pending") {
-        resultHandle.dispose();
-        return { ok: false, kind: "error", name: "Error", message: "the returned promise never settled" };
-      }
-      if (settled.type === "rejected") {
-        const err = classify(describe(vm.dump(settled.error)));
-        settled.error.dispose();
-        resultHandle.dispose();
-        return { ok: false, ...err };
-      }
-      if (settled.notAPromise !== true) {
-        resultHandle.dispose();
-        resultHandle = settled.value;
-      }
-    }
-    vm.setProp(vm.global, "__moonportResult", resultHandle);
-    resultHandle.dispose();
-    const text = vm.evalCode("JSON.stringify(__moonportResult === undefined ? null : __moonportResult)", "out.js");
-    if (text.error) {
-      const err = classify(describe(vm.dump(text.error)));
-      text.error.dispose();
-      return { ok: false, ...err };
-    }
-    const output = vm.getString(text.value);
-    text.value.dispose();
-    return { ok: true, output };
-  } finally {
-    vm.dispose();
-    runtime.dispose();
+    this.vm.dispose();
+    this.runtime.dispose();
   }
 }
 
-function runScript(runtime, vm) {
-  const prelude = vm.evalCode(SCRIPT_PRELUDE, "prelude.js");
-  if (prelude.error) {
-    prelude.error.dispose();
-    return { ok: false, kind: "error", name: "Error", message: "the sandbox could not start" };
+function runHandler(box) {
+  const defined = box.eval(code, "tool.js");
+  if (defined.failure) return defined.failure;
+  const inputHandle = box.own(box.vm.newString(input));
+  box.vm.setProp(box.vm.global, "__moonportInput", inputHandle);
+  const call = box.eval(CALL_HANDLER, "call.js");
+  if (call.failure) return call.failure;
+  let result = call.value;
+  // An async handler returns a promise: run the job queue (still under the deadline and limits) and unwrap it.
+  // Nothing in the sandbox can settle a promise once the queue is empty (there are no timers or I/O), so a promise
+  // still pending then never settles and the call ends at once instead of holding a sandbox to the deadline.
+  let state = box.vm.getPromiseState(result);
+  if (!state.notAPromise) {
+    if (state.type === "pending") {
+      const stopped = box.runJobs();
+      if (stopped) return stopped;
+      state = box.vm.getPromiseState(result);
+    }
+    if (state.type === "pending") {
+      return { ok: false, kind: "never_settled", name: "Error", message: "the returned promise never settled" };
+    }
+    if (state.type === "rejected") return box.failure(state.error);
+    result = box.own(state.value);
   }
-  prelude.value.dispose();
-  const ran = vm.evalCode(code, "script.js");
-  if (ran.error) {
-    const err = classify(describe(vm.dump(ran.error)));
-    ran.error.dispose();
-    return { ok: false, ...err };
-  }
-  vm.setProp(vm.global, "__moonportResult", ran.value);
-  ran.value.dispose();
-  runtime.executePendingJobs();
-  const text = vm.evalCode(
+  box.vm.setProp(box.vm.global, "__moonportResult", result);
+  const text = box.eval("JSON.stringify(__moonportResult === undefined ? null : __moonportResult)", "out.js");
+  if (text.failure) return text.failure;
+  return { ok: true, output: box.vm.getString(text.value) };
+}
+
+function runScript(box) {
+  const prelude = box.eval(SCRIPT_PRELUDE, "prelude.js");
+  if (prelude.failure) return { ok: false, kind: "error", name: "Error", message: "the sandbox could not start" };
+  const ran = box.eval(code, "script.js");
+  if (ran.failure) return ran.failure;
+  box.vm.setProp(box.vm.global, "__moonportResult", ran.value);
+  // Promise callbacks may still log; a failing or interrupted job ends the script like a thrown error.
+  const stopped = box.runJobs();
+  if (stopped) return stopped;
+  const text = box.eval(
     `JSON.stringify({ result: __moonportResult === undefined ? null : __moonportResult, console: __moonportLog })`,
     "out.js",
   );
-  if (text.error) {
-    const err = classify(describe(vm.dump(text.error)));
-    text.error.dispose();
-    return { ok: false, ...err };
+  if (text.failure) return text.failure;
+  return { ok: true, output: box.vm.getString(text.value) };
+}
+
+async function run() {
+  const box = new Sandbox(await getQuickJS());
+  let answer;
+  try {
+    answer = mode === "script" ? runScript(box) : runHandler(box);
+  } catch (error) {
+    answer = { ok: false, ...classify(describe(error)) };
   }
-  const output = vm.getString(text.value);
-  text.value.dispose();
-  return { ok: true, output };
+  box.teardown();
+  return answer;
 }
 
 run().then(

@@ -72,7 +72,7 @@ export default async function toolRoutes(app: App, ctx: AppContext) {
       config: { access: "projectMember" },
       schema: { params: ProjectParams, body: TestRunFunctionToolRequest, response: { 200: ToolRunResult } },
     },
-    async (req) => testRunFunctionTool({ project: projectAccess(req), draft: req.body }),
+    async (req) => testRunFunctionTool({ ctx, access: orgAccess(req), project: projectAccess(req), draft: req.body }),
   );
 
   app.patch(

@@ -71,7 +71,7 @@ export async function runPlaygroundToolCall(opts: {
   if (call.kind === "function") {
     const tool = await findOwnTool(ctx, access, project, call.target);
     if (typeof args === "string") return failed(args, started);
-    return runFunctionToolCode(tool.code, JSON.stringify(args));
+    return runFunctionToolCode(ctx, { orgId: access.org.id, userId: access.userId }, tool.code, JSON.stringify(args));
   }
   const server = await findOwnServer(ctx, access, project, call.target);
   if (!server.enabled) return failed(`the MCP server "${server.name}" is disabled`, started);

@@ -6,7 +6,7 @@ import { AppError } from "../../../lib/app-error.ts";
 import { OutboundRefused } from "../../../tools/outbound.ts";
 import { runSandboxed } from "../../../tools/run-sandboxed.ts";
 import { getFile } from "../../files/get-file.ts";
-import { type Formula, ToolFailure } from "./formula.ts";
+import { type Formula, type FormulaCaller, ToolFailure } from "./formula.ts";
 
 /** What the fetch tool gives the model at most (characters of text); pages are cut, with a note saying so. */
 const FETCH_MAX_CHARS = 20_000;
@@ -219,8 +219,9 @@ export const excelFormula: Formula = {
   },
 };
 
-async function runScript(code: string): Promise<string> {
-  const r = await runSandboxed({ code, input: "{}", mode: "script" });
+async function runScript(code: string, caller: FormulaCaller): Promise<string> {
+  // Through the same per-organization scheduler as function tools; a refusal is a reason the model can relay.
+  const r = await runSandboxed({ ctx: caller.ctx, owner: { orgId: caller.orgId }, code, input: "{}", mode: "script" });
   if (!r.ok) throw new ToolFailure(r.reason);
   return r.output;
 }
@@ -239,7 +240,7 @@ export const quickjsFormula: Formula = {
       },
     },
   ],
-  run: async (_name, args) => runScript(args.code as string),
+  run: async (_name, args, caller) => runScript(args.code as string, caller),
 };
 
 export const codeRunnerFormula: Formula = {
@@ -259,5 +260,5 @@ export const codeRunnerFormula: Formula = {
       },
     },
   ],
-  run: async (_name, args) => runScript(args.code as string),
+  run: async (_name, args, caller) => runScript(args.code as string, caller),
 };
