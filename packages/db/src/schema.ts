@@ -110,8 +110,13 @@ export const organizations = pgTable("organizations", {
   cashBalance: money("cash_balance").notNull().default(sql`0`),
   /** Sum of cash recharges ever; decides the rate-limit tier (vouchers do not count). */
   cumulativeRecharge: money("cumulative_recharge").notNull().default(sql`0`),
-  /** Optional operator override of the tier. */
+  /** Optional operator override of the tier: while set, it is the tier (an explicit back-office setting). */
   tierOverride: integer("tier_override"),
+  /**
+   * Tier floor from a redeemed voucher code (the highest minimum tier redeemed): the tier is the higher of this and
+   * the tier earned by cumulative recharge, so later recharges still raise it.
+   */
+  tierFloor: integer("tier_floor"),
   /**
    * Operator-granted limits above the tier tables ("higher limits on request", api-compat §8.3): any of
    * concurrency, rpm, tpm, tpd (tpd null = unlimited) replaces the tier's value. Null = the tier's limits.
