@@ -97,3 +97,54 @@ describe("0011: voucher tiers become floors", () => {
     ]);
   }, 60_000);
 });
+
+describe("0012: refunded card orders undo their invoices", () => {
+  it("voids the invoice of an order refunded in full and credits a partly refunded one", async () => {
+    db = new PGlite();
+    const target = files.find((f) => f.startsWith("0012_"))!;
+    for (const f of files.filter((f) => f < target)) await apply(db, f);
+    await db.exec(`insert into organizations (id, name, edition, currency, created_by)
+      values ('org_g', 'G', 'global', 'USD', 'u')`);
+    // Three $10 card orders: one refunded in full, one by $4, and one whose refund failed.
+    const order = (id: string) =>
+      db!.exec(`insert into payments (id, org_id, amount, currency, pay_type, provider, created_by, status)
+        values ('${id}', 'org_g', 10000000000, 'USD', 'credit_card', 'sandbox', 'u', 'success');
+        insert into order_invoices (payment_id, org_id, invoice_no, bill_to, net, tax, tax_rate_bp)
+        values ('${id}', 'org_g', 'INV-${id}', '{}', 9170000000, 830000000, 900)`);
+    const refund = (id: string, payment: string, amount: number, status: string) =>
+      db!.exec(`insert into refunds (id, org_id, payment_id, amount, currency, requested_by, email, locale, status,
+        finished_at) values ('${id}', 'org_g', '${payment}', ${amount}, 'USD', 'u', 'a@b.c', 'en-US', '${status}',
+        '2026-11-20T10:00:00Z')`);
+    for (const p of ["p1", "p2", "p3"]) await order(p);
+    await refund("r1", "p1", 10000000000, "refunded");
+    await refund("r2", "p2", 4000000000, "refunded");
+    await refund("r3", "p3", 10000000000, "failed");
+    await apply(db, target);
+
+    const credits = await db.query<{ credit_no: string | null }>(
+      `select refund_id, payment_id, kind, credit_no, amount::text, net::text, tax::text from order_invoice_credits
+        order by refund_id`,
+    );
+    expect(credits.rows).toEqual([
+      {
+        refund_id: "r1",
+        payment_id: "p1",
+        kind: "void",
+        credit_no: null,
+        amount: "10000000000",
+        net: "9170000000",
+        tax: "830000000",
+      },
+      // $4 at 9 %: net $3.67 (4 / 1.09 = 3.669…), GST $0.33, as splitTax splits it.
+      expect.objectContaining({
+        refund_id: "r2",
+        payment_id: "p2",
+        kind: "credit_note",
+        amount: "4000000000",
+        net: "3670000000",
+        tax: "330000000",
+      }),
+    ]);
+    expect(credits.rows[1]!.credit_no).toMatch(/^CN-20261120-[0-9A-F]{6}$/);
+  }, 60_000);
+});

@@ -1247,3 +1247,28 @@ export const orderInvoices = pgTable("order_invoices", {
   taxRateBp: integer("tax_rate_bp").notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * What a completed refund did to a card order's invoice (one row per refund): a refund of the whole order voids
+ * the invoice; a partial one issues a credit note with its own number for the refunded amount (GST split at the
+ * invoice's rate). A refund the provider fails after reporting it done cancels its row: the invoice stands again.
+ */
+export const orderInvoiceCredits = pgTable(
+  "order_invoice_credits",
+  {
+    refundId: text("refund_id").primaryKey(),
+    paymentId: text("payment_id")
+      .notNull()
+      .references(() => orderInvoices.paymentId, { onDelete: "cascade" }),
+    orgId: text("org_id").notNull(),
+    kind: text("kind", { enum: ["void", "credit_note"] }).notNull(),
+    /** The credit note's number (CN-…); null for a void, which names the invoice itself. */
+    creditNo: text("credit_no").unique(),
+    amount: money("amount").notNull(),
+    net: money("net").notNull(),
+    tax: money("tax").notNull(),
+    createdAt: ts("created_at").notNull(),
+    cancelledAt: ts("cancelled_at"),
+  },
+  (t) => [index("order_invoice_credits_payment_idx").on(t.paymentId)],
+);
