@@ -65,7 +65,7 @@ export function AccountOverviewScreen({ orgId, alerts }: { orgId: string; alerts
                 <Title order={3} mt={4} data-testid="overview-tier">
                   {q.data.tier.name}
                 </Title>
-                <Text size="sm" c="dimmed" mt={6}>
+                <Text size="sm" c="dimmed" mt={6} data-testid="overview-tier-progress">
                   {t("overview.recharged", { amount: money(q.data.cumulativeRecharge, q.data.currency) })}
                   {q.data.tierSource === "operator"
                     ? ` · ${t("overview.operatorTier")}`

@@ -39,7 +39,7 @@ function LimitsView({ data, t }: { data: UsageLimits; t: (k: string, o?: Record<
             <Title order={3} mt={4} data-testid="tier-name">
               {data.tier.name}
             </Title>
-            <Text size="sm" c="dimmed" mt={6}>
+            <Text size="sm" c="dimmed" mt={6} data-testid="tier-progress">
               {t("limits.recharged", { amount: money(data.cumulativeRecharge, data.currency) })}
               {data.tierSource === "operator"
                 ? ` · ${t("limits.operatorTier")}`
