@@ -69,7 +69,7 @@ type TierSource = "recharge" | "voucher" | "operator";
 const clampTier = (tiers: Tier[], n: number) => tiers[Math.max(0, Math.min(n, tiers.length - 1))]!;
 
 /** The highest tier whose threshold the cumulative recharge reaches. */
-export function tierByRecharge(edition: Edition, cumulativeRecharge: bigint): Tier {
+function tierByRecharge(edition: Edition, cumulativeRecharge: bigint): Tier {
   let current = TIERS[edition][0]!;
   for (const t of TIERS[edition]) if (cumulativeRecharge >= t.cumulativeRecharge) current = t;
   return current;
