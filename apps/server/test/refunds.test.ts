@@ -848,10 +848,14 @@ describe("Stripe against its loopback fake", () => {
     const done = await refund(s, id);
     expect(done.status).toBe("refunded");
     expect((await org(s, admin.orgId)).cashBalance).toBe(M("30"));
+    const orderInvoice = async () => (await admin.client.get(`/api/orgs/${admin.orgId}/order-invoices`)).body.items[0];
+    expect((await orderInvoice()).creditNotes).toMatchObject([{ amount: M("20").toString() }]);
     stripe.settleRefund(done.providerRef!, "failed");
     await stripe.deliverAll();
     expect(await refund(s, id)).toMatchObject({ status: "failed", failureReason: "lost_or_stolen_card" });
     expect((await org(s, admin.orgId)).cashBalance).toBe(M("50"));
+    // The money never left: the order's invoice stands again, without the credit note.
+    expect(await orderInvoice()).toMatchObject({ paymentId: pay.id, status: "paid", creditNotes: [] });
     expect((await payment(s, pay.id)).refundedAmount).toBe(0n);
     await expectLedgerMatches(s, admin.orgId);
     // A forged or unsigned refund event changes nothing.
