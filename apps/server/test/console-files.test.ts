@@ -152,6 +152,31 @@ describe("console files", () => {
     expect(await rowsOf(user.orgId)).toHaveLength(FILE_LIMITS.maxFiles);
   }, 60_000);
 
+  it("refuses an upload into an archived project like every other write to it, storing nothing", async () => {
+    const user = await signUp(t);
+    const c = user.client;
+    const project = await c.post(`/api/orgs/${user.orgId}/projects`, { name: "done" });
+    const archive = await c.post(`/api/orgs/${user.orgId}/projects/${project.body.id}/archive`, {
+      confirmName: "done",
+    });
+    expect(archive.status).toBe(200);
+    const base = `/api/orgs/${user.orgId}/files`;
+    const fields = { purpose: "file-extract", projectId: project.body.id };
+    const en = await c.upload(base, fields, { name: "a.txt", data: text("late") });
+    expect(en.status).toBe(409);
+    expect(en.body.error).toMatchObject({
+      code: "project_archived",
+      message: "This project is archived and read-only.",
+    });
+    c.locale = "zh-CN";
+    const zh = await c.upload(base, fields, { name: "a.txt", data: text("late") });
+    expect(zh.status).toBe(409);
+    expect(zh.body.error.message).toBe("该项目已归档，只读不可修改。");
+    expect(await rowsOf(user.orgId)).toEqual([]);
+    expect(fs.existsSync(path.join(t.config.dataDir, "files", user.orgId))).toBe(false);
+    expect(blobs().filter((b) => b.endsWith(".upload"))).toEqual([]);
+  });
+
   it("lets members read and upload but delete only their own files; admins delete any", async () => {
     const member = await signUp(t);
     await addOrgMember(t, admin.orgId, member, "member");

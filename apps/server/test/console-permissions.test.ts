@@ -614,6 +614,12 @@ const CASES: Case[] = [
     reached: { status: 404, code: "not_found" },
   },
   {
+    name: "download a card order's credit note",
+    route: "GET /api/orgs/:orgId/order-invoices/:paymentId/credit-notes/:creditNo/pdf",
+    url: (f) => `${O(f)}/order-invoices/pay_missing/credit-notes/CN-missing/pdf`,
+    reached: { status: 404, code: "not_found" },
+  },
+  {
     name: "seed development bills in a past month",
     route: "POST /api/dev/orgs/:orgId/bills/seed-month",
     url: (f) => `/api/dev/orgs/${f.orgId}/bills/seed-month`,

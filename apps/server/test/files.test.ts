@@ -301,6 +301,32 @@ describe("hostile and refused uploads (plain fetch)", () => {
     await t.ctx.db.delete(schema.files).where(eq(schema.files.orgId, orgId));
   }, 60_000);
 
+  it("refuses an upload for a project archived on another instance before its key cache heard of it", async () => {
+    const other = await seedAccount(t.ctx, { edition: "global" });
+    const otherClient = new OpenAI({ apiKey: other.key, baseURL: base, maxRetries: 0 });
+    // Warms this instance's key cache, then archives behind its back (no key event reaches it).
+    expect((await otherClient.files.list()).data).toEqual([]);
+    await t.ctx.db
+      .update(schema.projects)
+      .set({ status: "archived", archivedAt: new Date() })
+      .where(eq(schema.projects.id, other.projectId));
+    const before = storedFiles();
+    await expect(
+      otherClient.files.create({
+        file: await toFile(Buffer.from("late"), "late.txt"),
+        purpose: "file-extract" as never,
+      }),
+    ).rejects.toMatchObject({
+      status: 403,
+      error: {
+        type: "exceeded_current_quota_error",
+        message: `Your account ${other.orgId}<${other.keyId}> is not active, current state: project_archived, the project of this key is archived`,
+      },
+    });
+    expect(await t.ctx.db.select().from(schema.files).where(eq(schema.files.orgId, other.orgId))).toEqual([]);
+    expect(storedFiles()).toEqual(before);
+  });
+
   it("hides other organizations' files (404 like a missing one)", async () => {
     const other = await seedAccount(t.ctx, { edition: "global" });
     const otherClient = new OpenAI({ apiKey: other.key, baseURL: base, maxRetries: 0 });

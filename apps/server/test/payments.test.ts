@@ -11,6 +11,7 @@ import { signNotification, tokenizeCard } from "../src/modules/payments/sandbox-
 import { saveInvoiceInfo, signUp } from "./console-helpers.ts";
 import { orgMoney } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp, testClock } from "./helpers.ts";
+import { CARD_CUSTOMER } from "./support/fixtures.ts";
 
 let t: TestApp;
 const clock = testClock();
@@ -403,6 +404,100 @@ describe("redemption codes", () => {
     const expired = await u.client.post(`/api/orgs/${u.orgId}/vouchers/redeem`, { code: codes[1] });
     expect(expired.body.error.code).toBe("voucher_code_expired");
     await expectInvariants(u.orgId);
+  });
+});
+
+describe("a voucher code's tier is a floor", () => {
+  it("a later recharge past the next threshold lifts the tier; the operator's override still decides", async () => {
+    const operator = await signUp(t);
+    await t.ctx.db.update(schema.users).set({ role: "operator" }).where(eq(schema.users.id, operator.userId));
+    const g = await signUp(t, { edition: "global" });
+    await saveInvoiceInfo(g);
+    const { codes } = await generateRedemptionCodes(
+      { ctx: t.ctx },
+      {
+        count: 1,
+        edition: "global",
+        amount: parseMoney("1"),
+        voucherType: "activity",
+        voucherDays: 30,
+        expiresAt: new Date(clock.now().getTime() + 86_400_000),
+        minTier: 2,
+        operator: "op",
+      },
+    );
+    const base = `/api/orgs/${g.orgId}`;
+    const redeemed = await g.client.post(`${base}/vouchers/redeem`, { code: codes[0] });
+    expect(redeemed.status, JSON.stringify(redeemed.body)).toBe(200);
+    expect(redeemed.body.tier).toBe(2);
+    expect((await g.client.get(`${base}/billing/overview`)).body).toMatchObject({
+      tier: { tier: 2 },
+      tierSource: "voucher",
+      nextTier: { name: "Tier3" },
+      toNextTier: parseMoney("100").toString(),
+    });
+
+    const token = tokenizeCard(
+      t.config.payments.sandboxSecret,
+      { number: "4242 4242 4242 4242", cvc: "123", expMonth: 12, expYear: 2099 },
+      clock.now(),
+    );
+    if (!token.ok) throw new Error("tokenize");
+    const card = await g.client.post(`${base}/cards`, { token: token.token, customer: CARD_CUSTOMER });
+    const pay = await g.client.post(`${base}/payments`, {
+      amount: "115",
+      payType: "credit_card",
+      cardId: card.body.id,
+      agreement: true,
+    });
+    expect(pay.status, JSON.stringify(pay.body)).toBe(201);
+    await t.ctx.jobs.runDue();
+    expect((await org(g.orgId)).cumulativeRecharge).toBe(parseMoney("115"));
+
+    // Console: the tier earned by recharge is above the floor, and the progress points at Tier4.
+    expect((await g.client.get(`${base}/billing/overview`)).body).toMatchObject({
+      tier: { tier: 3, name: "Tier3" },
+      tierSource: "recharge",
+      nextTier: { name: "Tier4" },
+      toNextTier: parseMoney("885").toString(),
+    });
+    expect((await g.client.get(`${base}/limits`)).body).toMatchObject({
+      tier: { tier: 3, rpm: 5_000 },
+      tierSource: "recharge",
+      nextTier: { name: "Tier4" },
+      toNextTier: parseMoney("885").toString(),
+    });
+    // Gateway: admission applies Tier3's limits.
+    const key = await g.client.post(`${base}/api-keys`, { name: "k", projectId: g.defaultProjectId });
+    const identity = await t.ctx.gateway.authenticate(`Bearer ${key.body.secret}`);
+    await t.ctx.gateway.accounts.fresh(g.orgId, g.defaultProjectId);
+    const admit = () =>
+      t.ctx.gateway.admit({
+        key: identity,
+        requestId: `req-${Math.random()}`,
+        model: "kimi-latest-8k",
+        admissionTokens: 10,
+      });
+    const adm = await admit();
+    expect(adm.headers["x-ratelimit-limit-requests"]).toBe("5000");
+    adm.release();
+
+    // The operator's override is a separate, explicit setting: while set it is the tier, even below the floor.
+    const admin = `/api/admin/organizations/${g.orgId}`;
+    const set = await operator.client.put(`${admin}/limits`, { tierOverride: 1, rateLimitOverride: null });
+    expect(set.body).toMatchObject({ tier: { tier: 1 }, tierOverride: 1, tierFloor: 2 });
+    expect((await g.client.get(`${base}/billing/overview`)).body).toMatchObject({
+      tier: { tier: 1 },
+      tierSource: "operator",
+      nextTier: null,
+      toNextTier: null,
+    });
+    await t.ctx.gateway.accounts.fresh(g.orgId, g.defaultProjectId);
+    const limited = await admit();
+    expect(limited.headers["x-ratelimit-limit-requests"]).toBe("200");
+    limited.release();
+    const cleared = await operator.client.put(`${admin}/limits`, { tierOverride: null, rateLimitOverride: null });
+    expect(cleared.body).toMatchObject({ tier: { tier: 3 }, tierOverride: null, tierFloor: 2 });
   });
 });
 

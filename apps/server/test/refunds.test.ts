@@ -4,6 +4,9 @@
  * the cash or the payment), provider failure and retry, recovery after a crash between the provider's refund and
  * our commit, corporate transfers paid back by hand, the CLI, and Stripe against its loopback fake.
  */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { parseMoney } from "@moonport/contracts";
 import { newId, schema } from "@moonport/db";
 import { and, eq, sql } from "drizzle-orm";
@@ -14,6 +17,7 @@ import { withTransaction } from "../src/lib/transaction.ts";
 import { chargeOrganizations } from "../src/modules/billing/charge-organizations.ts";
 import { issueVoucher } from "../src/modules/billing/credit.ts";
 import { confirmPayment, settlePayment } from "../src/modules/billing/settle-payment.ts";
+import { extractText } from "../src/modules/files/extract/parsers.ts";
 import { providerNamed } from "../src/modules/payments/providers/index.ts";
 import { tokenizeCard } from "../src/modules/payments/sandbox-psp.ts";
 import { addOrgMember, runCli, saveInvoiceInfo, signUp, type TestUser } from "./console-helpers.ts";
@@ -511,6 +515,113 @@ describe("provider failure", () => {
   });
 });
 
+describe("a card order's automatic invoice follows its refund", () => {
+  /** The text of a PDF the console serves, one space between words. */
+  async function pdfText(u: TestUser, url: string): Promise<string> {
+    const res = await u.client.get(url);
+    expect(res.status, res.raw.body.slice(0, 200)).toBe(200);
+    expect(res.headers["content-type"]).toBe("application/pdf");
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "moonport-pdf-"));
+    try {
+      const file = path.join(dir, "doc.pdf");
+      fs.writeFileSync(file, res.raw.rawPayload);
+      const text = await extractText({ path: file, filename: "doc.pdf", tessDir: dir });
+      return text.replace(/\s+/g, " ");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  async function cardPaid(u: TestUser, amount: string): Promise<string> {
+    const token = tokenizeCard(
+      t.config.payments.sandboxSecret,
+      { number: "4242424242424242", cvc: "123", expMonth: 12, expYear: 2099 },
+      clock.now(),
+    );
+    if (!token.ok) throw new Error("tokenize");
+    const card = await u.client.post(`/api/orgs/${u.orgId}/cards`, { token: token.token, customer: CARD_CUSTOMER });
+    const pay = await u.client.post(`/api/orgs/${u.orgId}/payments`, {
+      amount,
+      payType: "credit_card",
+      cardId: card.body.id,
+      agreement: true,
+    });
+    expect(pay.status, JSON.stringify(pay.body)).toBe(201);
+    await runJobs(t);
+    expect((await payment(t, pay.body.id)).status).toBe("success");
+    return pay.body.id;
+  }
+
+  async function refunded(u: TestUser, paymentId: string, amount: string) {
+    const req = await u.client.post(R(u), { items: [{ paymentId, amount }], email: EMAIL });
+    expect(req.status, JSON.stringify(req.body)).toBe(201);
+    const id = req.body.items[0].id;
+    expect((await operator.client.post(`${A}/${id}/approve`)).status).toBe(200);
+    await runJobs(t);
+    expect((await refund(t, id)).status).toBe("refunded");
+  }
+
+  it("a full refund voids the invoice: listed as voided, the PDF says so in both locales", async () => {
+    const u = await signUp(t, { edition: "global" });
+    await saveInvoiceInfo(u);
+    const pay = await cardPaid(u, "10");
+    const O = `/api/orgs/${u.orgId}/order-invoices`;
+    const before = (await u.client.get(O)).body.items[0];
+    expect(before).toMatchObject({ paymentId: pay, status: "paid", voidedAt: null, creditNotes: [] });
+    expect(await pdfText(u, `${O}/${pay}/pdf`)).toContain("Status Paid");
+
+    await refunded(u, pay, "10");
+    const after = (await u.client.get(O)).body.items[0];
+    expect(after).toMatchObject({ paymentId: pay, invoiceNo: before.invoiceNo, status: "voided", creditNotes: [] });
+    expect(after.voidedAt).not.toBeNull();
+    const en = await pdfText(u, `${O}/${pay}/pdf`);
+    expect(en).toContain(before.invoiceNo);
+    expect(en).not.toContain("Status Paid");
+    expect(en).not.toContain("Total paid");
+    expect(en).toContain("the order was refunded in full");
+    expect(en).toContain("Total (voided) $10.00");
+    u.client.locale = "zh-CN";
+    const zh = await pdfText(u, `${O}/${pay}/pdf`);
+    expect(zh).toContain("订单已全额退款");
+    expect(zh).toContain("合计（已作废）");
+    await expectLedgerMatches(t, u.orgId);
+  });
+
+  it("a partial refund issues a credit note with its own number, listed with the invoice, PDF in both locales", async () => {
+    const u = await signUp(t, { edition: "global" });
+    await saveInvoiceInfo(u);
+    const pay = await cardPaid(u, "10");
+    await refunded(u, pay, "4");
+    const O = `/api/orgs/${u.orgId}/order-invoices`;
+    const item = (await u.client.get(O)).body.items[0];
+    expect(item).toMatchObject({ paymentId: pay, status: "paid", voidedAt: null });
+    expect(item.creditNotes).toHaveLength(1);
+    const note = item.creditNotes[0];
+    expect(note.creditNo).toMatch(/^CN-\d{8}-[0-9A-Z]{6}$/);
+    expect(note.amount).toBe(M("4").toString());
+    expect(BigInt(note.net) + BigInt(note.tax)).toBe(M("4"));
+    const invoice = await pdfText(u, `${O}/${pay}/pdf`);
+    expect(invoice).toContain(`Credit note ${note.creditNo} (-$4.00)`);
+    const en = await pdfText(u, `${O}/${pay}/credit-notes/${note.creditNo}/pdf`);
+    expect(en).toContain("Credit note");
+    expect(en).toContain(note.creditNo);
+    expect(en).toContain(`Credits invoice ${item.invoiceNo}`);
+    expect(en).toContain("Total credited -$4.00");
+    u.client.locale = "zh-CN";
+    const zh = await pdfText(u, `${O}/${pay}/credit-notes/${note.creditNo}/pdf`);
+    expect(zh).toContain("贷记单");
+    expect(zh).toContain(`冲减发票 ${item.invoiceNo}`);
+    u.client.locale = "en-US";
+    // Another organization cannot read it, and an unknown number is not found.
+    const other = await signUp(t, { edition: "global" });
+    expect(
+      (await other.client.get(`/api/orgs/${other.orgId}/order-invoices/${pay}/credit-notes/${note.creditNo}/pdf`))
+        .status,
+    ).toBe(404);
+    expect((await u.client.get(`${O}/${pay}/credit-notes/CN-00000000-XXXXXX/pdf`)).status).toBe(404);
+  });
+});
+
 describe("CLI", () => {
   const cli = (cmd: CliCommand, args: string[]) => runCli(t, cmd, args);
 
@@ -737,10 +848,14 @@ describe("Stripe against its loopback fake", () => {
     const done = await refund(s, id);
     expect(done.status).toBe("refunded");
     expect((await org(s, admin.orgId)).cashBalance).toBe(M("30"));
+    const orderInvoice = async () => (await admin.client.get(`/api/orgs/${admin.orgId}/order-invoices`)).body.items[0];
+    expect((await orderInvoice()).creditNotes).toMatchObject([{ amount: M("20").toString() }]);
     stripe.settleRefund(done.providerRef!, "failed");
     await stripe.deliverAll();
     expect(await refund(s, id)).toMatchObject({ status: "failed", failureReason: "lost_or_stolen_card" });
     expect((await org(s, admin.orgId)).cashBalance).toBe(M("50"));
+    // The money never left: the order's invoice stands again, without the credit note.
+    expect(await orderInvoice()).toMatchObject({ paymentId: pay.id, status: "paid", creditNotes: [] });
     expect((await payment(s, pay.id)).refundedAmount).toBe(0n);
     await expectLedgerMatches(s, admin.orgId);
     // A forged or unsigned refund event changes nothing.

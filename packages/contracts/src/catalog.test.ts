@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { findModel, MODELS, perTokenNanos, resolveRoutedModel } from "./catalog.ts";
 import { formatMoney, parseMoney } from "./money.ts";
-import { tierFor } from "./tiers.ts";
+import { tierFor, tierProgress } from "./tiers.ts";
 
 describe("catalog", () => {
   it("turns per-million prices into exact per-token nano-units", () => {
@@ -25,10 +25,30 @@ describe("catalog", () => {
   });
 
   it("picks the tier by cumulative cash recharge", () => {
-    expect(tierFor("cn", 0n).name).toBe("Tier0");
-    expect(tierFor("cn", parseMoney("50")).name).toBe("Tier1");
-    expect(tierFor("global", parseMoney("99.99")).name).toBe("Tier2");
-    expect(tierFor("global", parseMoney("3000")).tpd).toBeNull();
+    expect(tierFor({ edition: "cn", cumulativeRecharge: 0n }).name).toBe("Tier0");
+    expect(tierFor({ edition: "cn", cumulativeRecharge: parseMoney("50") }).name).toBe("Tier1");
+    expect(tierFor({ edition: "global", cumulativeRecharge: parseMoney("99.99") }).name).toBe("Tier2");
+    expect(tierFor({ edition: "global", cumulativeRecharge: parseMoney("3000") }).tpd).toBeNull();
+  });
+
+  it("treats a voucher's tier as a floor that recharges rise above, and the operator's override as the tier", () => {
+    const g = (recharge: string, tierFloor: number | null, tierOverride: number | null = null) =>
+      tierProgress({ edition: "global", cumulativeRecharge: parseMoney(recharge), tierFloor, tierOverride });
+    expect(g("0", 2)).toMatchObject({
+      tier: { tier: 2 },
+      source: "voucher",
+      next: { tier: 3 },
+      toNext: parseMoney("100"),
+    });
+    expect(g("115", 2)).toMatchObject({
+      tier: { tier: 3 },
+      source: "recharge",
+      next: { tier: 4 },
+      toNext: parseMoney("885"),
+    });
+    expect(g("20", 2)).toMatchObject({ tier: { tier: 2 }, source: "recharge", toNext: parseMoney("80") });
+    expect(g("115", 2, 1)).toMatchObject({ tier: { tier: 1 }, source: "operator", next: null, toNext: null });
+    expect(g("3000", null)).toMatchObject({ tier: { tier: 5 }, next: null, toNext: null });
   });
 
   it("formats money with one rounding step", () => {

@@ -53,15 +53,64 @@ export const TIERS: Record<Edition, Tier[]> = {
   ],
 };
 
-/** The highest tier whose threshold the cumulative recharge reaches (or the operator's override). */
-export function tierFor(edition: Edition, cumulativeRecharge: bigint, override?: number | null): Tier {
-  const tiers = TIERS[edition];
-  if (override !== undefined && override !== null) {
-    return tiers[Math.max(0, Math.min(override, tiers.length - 1))]!;
-  }
-  let current = tiers[0]!;
-  for (const t of tiers) if (cumulativeRecharge >= t.cumulativeRecharge) current = t;
+/** What decides an organization's tier (its row in the organizations table has these fields). */
+export interface TierBasis {
+  edition: Edition;
+  cumulativeRecharge: bigint;
+  /** Set by redeeming a voucher code with a minimum tier: the tier never drops below it, recharges still lift it. */
+  tierFloor?: number | null;
+  /** The operator's explicit setting: while set it is the tier, whatever the recharge or the floor. */
+  tierOverride?: number | null;
+}
+
+/** Which input decided the tier: cumulative recharge, a voucher's floor, or the operator's override. */
+type TierSource = "recharge" | "voucher" | "operator";
+
+const clampTier = (tiers: Tier[], n: number) => tiers[Math.max(0, Math.min(n, tiers.length - 1))]!;
+
+/** The highest tier whose threshold the cumulative recharge reaches. */
+function tierByRecharge(edition: Edition, cumulativeRecharge: bigint): Tier {
+  let current = TIERS[edition][0]!;
+  for (const t of TIERS[edition]) if (cumulativeRecharge >= t.cumulativeRecharge) current = t;
   return current;
+}
+
+/**
+ * The tier that applies and where it comes from: the operator's override when set; otherwise the higher of the
+ * tier earned by recharge and the voucher floor (a floor, never a ceiling: later recharges still raise the tier).
+ */
+export function tierOf(basis: TierBasis): { tier: Tier; source: TierSource } {
+  const tiers = TIERS[basis.edition];
+  if (basis.tierOverride !== undefined && basis.tierOverride !== null) {
+    return { tier: clampTier(tiers, basis.tierOverride), source: "operator" };
+  }
+  const earned = tierByRecharge(basis.edition, basis.cumulativeRecharge);
+  if (basis.tierFloor !== undefined && basis.tierFloor !== null) {
+    const floor = clampTier(tiers, basis.tierFloor);
+    if (floor.tier > earned.tier) return { tier: floor, source: "voucher" };
+  }
+  return { tier: earned, source: "recharge" };
+}
+
+export function tierFor(basis: TierBasis): Tier {
+  return tierOf(basis).tier;
+}
+
+/**
+ * The tier with the next one and the cash recharge still needed to reach it. Under an operator override
+ * recharging does not move the tier, so there is no next tier to promise (null, like at the top).
+ */
+export function tierProgress(basis: TierBasis): {
+  tier: Tier;
+  source: TierSource;
+  next: Tier | null;
+  toNext: bigint | null;
+} {
+  const { tier, source } = tierOf(basis);
+  const next = source === "operator" ? null : (TIERS[basis.edition].find((t) => t.tier === tier.tier + 1) ?? null);
+  // Positive whenever `next` exists: a recharge at or past its threshold would already have earned it.
+  const toNext = next ? next.cumulativeRecharge - basis.cumulativeRecharge : null;
+  return { tier, source, next, toNext };
 }
 
 /** Operator-granted limits above the tier tables; each present field replaces the tier's (tpd null = unlimited). */

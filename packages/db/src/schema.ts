@@ -110,8 +110,13 @@ export const organizations = pgTable("organizations", {
   cashBalance: money("cash_balance").notNull().default(sql`0`),
   /** Sum of cash recharges ever; decides the rate-limit tier (vouchers do not count). */
   cumulativeRecharge: money("cumulative_recharge").notNull().default(sql`0`),
-  /** Optional operator override of the tier. */
+  /** Optional operator override of the tier: while set, it is the tier (an explicit back-office setting). */
   tierOverride: integer("tier_override"),
+  /**
+   * Tier floor from a redeemed voucher code (the highest minimum tier redeemed): the tier is the higher of this and
+   * the tier earned by cumulative recharge, so later recharges still raise it.
+   */
+  tierFloor: integer("tier_floor"),
   /**
    * Operator-granted limits above the tier tables ("higher limits on request", docs/api-compat.md §8.3): any of
    * concurrency, rpm, tpm, tpd (tpd null = unlimited) replaces the tier's value. Null = the tier's limits.
@@ -1244,3 +1249,28 @@ export const orderInvoices = pgTable("order_invoices", {
   taxRateBp: integer("tax_rate_bp").notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * What a completed refund did to a card order's invoice (one row per refund): a refund of the whole order voids
+ * the invoice; a partial one issues a credit note with its own number for the refunded amount (GST split at the
+ * invoice's rate). A refund the provider fails after reporting it done cancels its row: the invoice stands again.
+ */
+export const orderInvoiceCredits = pgTable(
+  "order_invoice_credits",
+  {
+    refundId: text("refund_id").primaryKey(),
+    paymentId: text("payment_id")
+      .notNull()
+      .references(() => orderInvoices.paymentId, { onDelete: "cascade" }),
+    orgId: text("org_id").notNull(),
+    kind: text("kind", { enum: ["void", "credit_note"] }).notNull(),
+    /** The credit note's number (CN-…); null for a void, which names the invoice itself. */
+    creditNo: text("credit_no").unique(),
+    amount: money("amount").notNull(),
+    net: money("net").notNull(),
+    tax: money("tax").notNull(),
+    createdAt: ts("created_at").notNull(),
+    cancelledAt: ts("cancelled_at"),
+  },
+  (t) => [index("order_invoice_credits_payment_idx").on(t.paymentId)],
+);

@@ -26,6 +26,7 @@ export interface OrgView {
   voucher: bigint;
   cumulativeRecharge: bigint;
   tierOverride: number | null;
+  tierFloor: number | null;
   rateLimitOverride: RateLimitOverride | null;
   /** Suspended by an operator: every request is refused. */
   suspended: boolean;
@@ -226,6 +227,7 @@ export class Accounts {
         cash: schema.organizations.cashBalance,
         cumulativeRecharge: schema.organizations.cumulativeRecharge,
         tierOverride: schema.organizations.tierOverride,
+        tierFloor: schema.organizations.tierFloor,
         rateLimitOverride: schema.organizations.rateLimitOverride,
         suspendedAt: schema.organizations.suspendedAt,
         voucher: usableVoucherSql(orgId),
@@ -257,6 +259,7 @@ export class Accounts {
       view.voucher = row.voucher;
       view.cumulativeRecharge = row.cumulativeRecharge;
       view.tierOverride = row.tierOverride;
+      view.tierFloor = row.tierFloor;
       view.rateLimitOverride = row.rateLimitOverride;
       view.suspended = row.suspended;
       view.loadedAt = started;

@@ -255,10 +255,7 @@ export function createGatewayPipeline(ctx: AppContext): GatewayPipelineHandle {
       if (project.monthlyBudget !== null && spent.month >= parseMoney(String(project.monthlyBudget))) {
         throw gatewayErrors.accountNotActive(key.orgId, key.keyId, "monthly_budget_exceeded");
       }
-      const tier = withLimitOverride(
-        tierFor(org.edition, org.cumulativeRecharge, org.tierOverride),
-        org.rateLimitOverride,
-      );
+      const tier = withLimitOverride(tierFor(org), org.rateLimitOverride);
       let grant: { headers: Record<string, string>; release(): void };
       try {
         grant = await limits.admit({

@@ -61,7 +61,10 @@ export type AdminDashboard = z.infer<typeof AdminDashboard>;
 export const AdminOrgParams = z.object({ orgId: z.string().min(1).max(64) });
 
 export const AdminOrganizationDetail = AdminOrganizationRow.extend({
+  /** The operator's explicit tier (null: none); while set it is the tier. */
   tierOverride: z.number().int().nullable(),
+  /** The floor set by redeemed voucher codes (null: none); recharges still raise the tier above it. */
+  tierFloor: z.number().int().nullable(),
   rateLimitOverride: z
     .object({
       concurrency: z.number().int().optional(),

@@ -6,7 +6,7 @@ import { Currency, type Edition, Edition as EditionSchema } from "../edition.ts"
 import { parseMoney } from "../money.ts";
 import { vmsg } from "../validation.ts";
 import { Nanos, PageQuery, paged } from "./common.ts";
-import { TierRow } from "./usage.ts";
+import { TierRow, TierSource } from "./usage.ts";
 
 export const PAY_TYPES = ["wxpay", "alipay", "unionpay", "publicpay", "b2bbank", "b2btransfer", "credit_card"] as const;
 export const PayType = z.enum(PAY_TYPES);
@@ -205,8 +205,11 @@ export const BillingOverview = z.object({
   voucher: Nanos,
   cumulativeRecharge: Nanos,
   tier: TierRow,
+  /** What decided the tier: cumulative recharge, a redeemed voucher's floor, or the operator's override. */
+  tierSource: TierSource,
+  /** The tier a further recharge reaches (null at the top, and under an operator override). */
   nextTier: TierRow.nullable(),
-  /** Cash recharge still needed to reach the next tier (null at the top). */
+  /** Cash recharge still needed to reach the next tier (null when there is no next tier). */
   toNextTier: Nanos.nullable(),
   monthSpend: Nanos,
   recentPayments: z.array(Payment),

@@ -450,6 +450,13 @@ export const OrderInvoice = z.object({
   net: Nanos,
   tax: Nanos,
   taxRateBp: z.number().int(),
+  /** `voided` once a refund returned the whole order (the PDF says so too). */
+  status: z.enum(["paid", "voided"]),
+  voidedAt: z.string().nullable(),
+  /** One per partial refund, oldest first: the refunded amount credited, with its own number and PDF. */
+  creditNotes: z.array(
+    z.object({ creditNo: z.string(), createdAt: z.string(), amount: Nanos, net: Nanos, tax: Nanos }),
+  ),
 });
 export type OrderInvoice = z.infer<typeof OrderInvoice>;
 
@@ -457,6 +464,8 @@ export const OrderInvoicePathParams = z.object({
   orgId: z.string().min(1).max(64),
   paymentId: z.string().min(1).max(64),
 });
+
+export const OrderCreditNotePathParams = OrderInvoicePathParams.extend({ creditNo: z.string().min(1).max(64) });
 
 // ─── back office ───────────────────────────────────────────────────────────────────────────────────────────────
 

@@ -16,11 +16,20 @@ export const TierRow = z.object({
 });
 export type TierRow = z.infer<typeof TierRow>;
 
+/** What decided an organization's tier (tiers.ts `tierOf`). */
+export const TierSource = z.enum(["recharge", "voucher", "operator"]);
+export type TierSource = z.infer<typeof TierSource>;
+
 export const UsageLimits = z.object({
   edition: Edition,
   currency: Currency,
   cumulativeRecharge: Nanos,
   tier: TierRow,
+  tierSource: TierSource,
+  /** The tier a further recharge reaches (null at the top, and under an operator override). */
+  nextTier: TierRow.nullable(),
+  /** Cash recharge still needed to reach the next tier (null when there is no next tier). */
+  toNextTier: Nanos.nullable(),
   tiers: z.array(TierRow),
   /**
    * Current use, counted from the gateway's bill rows: requests and tokens in the last 60 seconds, tokens since

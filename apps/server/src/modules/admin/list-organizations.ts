@@ -37,7 +37,7 @@ export async function listOrganizations(opts: {
     .offset((opts.page - 1) * opts.pageSize);
   return {
     items: rows.map(({ org, voucher, members }) => {
-      const tier = tierFor(org.edition, org.cumulativeRecharge, org.tierOverride);
+      const tier = tierFor(org);
       const voucherTotal = BigInt(voucher);
       return {
         id: org.id,

@@ -48,7 +48,7 @@ export async function getAdminOrganization(opts: { ctx: Ctx; orgId: string }): P
       .limit(20),
   ]);
   const voucher = BigInt(row.voucher);
-  const tier = tierFor(org.edition, org.cumulativeRecharge, org.tierOverride);
+  const tier = tierFor(org);
   return {
     id: org.id,
     name: org.name,
@@ -65,6 +65,7 @@ export async function getAdminOrganization(opts: { ctx: Ctx; orgId: string }): P
     cumulativeRecharge: org.cumulativeRecharge.toString(),
     tier: { tier: tier.tier, name: tier.name },
     tierOverride: org.tierOverride,
+    tierFloor: org.tierFloor,
     rateLimitOverride: org.rateLimitOverride,
     verification: org.verification,
     suspendedAt: org.suspendedAt?.toISOString() ?? null,

@@ -84,8 +84,8 @@ export async function generateRedemptionCodes(
 /**
  * Redeems a code for an organization: single use (the code row is locked and marked in the same transaction as
  * the voucher, whose ledger reference is the code id), not after it expires, only in its edition. A code with a
- * minimum tier lifts the organization's tier to it through the operator tier override when the recharge-based
- * tier is lower (an override never lowers it).
+ * minimum tier raises the organization's tier floor to it (a floor, not a ceiling: later recharges still lift the
+ * tier above it); the operator's own override stays untouched and, while set, still decides.
  */
 export async function redeemCode(
   scope: BillingScope & { orgId: string; code: string; now: Date; userId: string },
@@ -119,14 +119,11 @@ export async function redeemCode(
       note: `redemption code ${code.batchId}`,
       createdBy: scope.userId,
     });
-    let tier = tierFor(org.edition, org.cumulativeRecharge, org.tierOverride).tier;
-    if (code.minTier !== null && code.minTier > tier) {
-      await tx
-        .update(schema.organizations)
-        .set({ tierOverride: code.minTier })
-        .where(eq(schema.organizations.id, org.id));
-      tier = code.minTier;
+    let tierFloor = org.tierFloor;
+    if (code.minTier !== null && code.minTier > (tierFloor ?? -1)) {
+      tierFloor = code.minTier;
+      await tx.update(schema.organizations).set({ tierFloor }).where(eq(schema.organizations.id, org.id));
     }
-    return { voucherId: voucherId!, tier };
+    return { voucherId: voucherId!, tier: tierFor({ ...org, tierFloor }).tier };
   });
 }

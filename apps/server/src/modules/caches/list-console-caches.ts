@@ -139,7 +139,7 @@ export async function listConsoleCaches(opts: {
     calls += f.calls;
     cachedTokens += f.cachedTokens;
   }
-  const tier = withLimitOverride(tierFor(org.edition, org.cumulativeRecharge, org.tierOverride), org.rateLimitOverride);
+  const tier = withLimitOverride(tierFor(org), org.rateLimitOverride);
   return {
     items,
     total: count?.n ?? 0,

@@ -1,9 +1,10 @@
 import { FILE_LIMITS, FILE_PURPOSES, type FileObject, type FilePurpose } from "@moonport/contracts";
 import { type Db, newId, schema, type Tx } from "@moonport/db";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { withTransaction } from "../../lib/transaction.ts";
+import { assertProjectActive } from "../orgs/access.ts";
 import { isImageName, looksLikeImage, looksLikeVideo } from "./extract/detect.ts";
 import { blobKeyOf, toFileObject } from "./file-object.ts";
 import type { ReceivedUpload } from "./receive-upload.ts";
@@ -47,9 +48,23 @@ function checkPurposeMatches(purpose: FilePurpose, upload: ReceivedUpload) {
 }
 
 /**
- * Stores a received upload as a file of the organization and queues its extraction. Quotas are checked before the
- * copy (a refused upload costs no storage traffic) and again under the organization's row lock with the insert,
- * so concurrent uploads cannot together pass the limits. On any failure the stored blob is removed: a row exists
+ * Refuses a file for an archived project (read-only like every other write to it). `lock` holds the project row
+ * until the transaction ends, so an archive cannot commit between this check and the insert.
+ */
+async function checkProjectActive(db: Db | Tx, orgId: string, projectId: string, lock = false) {
+  const query = db
+    .select()
+    .from(schema.projects)
+    .where(and(eq(schema.projects.id, projectId), eq(schema.projects.orgId, orgId)));
+  const [project] = await (lock ? query.for("share") : query);
+  if (!project) throw new AppError("not_found");
+  assertProjectActive(project);
+}
+
+/**
+ * Stores a received upload as a file of the organization and queues its extraction. The project (an archived one
+ * is refused) and the quotas are checked before the copy (a refused upload costs no storage traffic) and again
+ * under row locks with the insert, so a concurrent archive or concurrent uploads cannot slip past them. On any failure the stored blob is removed: a row exists
  * exactly when its blob does. The temporary upload is always discarded.
  */
 export async function createFile(opts: {
@@ -64,6 +79,7 @@ export async function createFile(opts: {
   const { ctx, orgId, upload, purpose } = opts;
   const store = ctx.files.store;
   try {
+    if (opts.projectId) await checkProjectActive(ctx.db, orgId, opts.projectId);
     checkPurposeMatches(purpose, upload);
     checkQuota(await fileUsage(ctx.db, orgId), upload.bytes);
     const id = newId("file");
@@ -71,6 +87,7 @@ export async function createFile(opts: {
     await store.putFile(blobKey, upload.tmpPath, upload.bytes);
     try {
       const row = await withTransaction(ctx, async (tx, afterCommit) => {
+        if (opts.projectId) await checkProjectActive(tx, orgId, opts.projectId, true);
         await tx
           .select({ id: schema.organizations.id })
           .from(schema.organizations)

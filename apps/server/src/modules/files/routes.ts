@@ -25,7 +25,8 @@ import { canDeleteFile, listFiles } from "./list-files.ts";
 import { readFileContent } from "./read-file-content.ts";
 import { receiveUpload } from "./receive-upload.ts";
 
-const UPLOAD_RULE = "projectId, when given, must be a project the caller belongs to (else 404)";
+const UPLOAD_RULE =
+  "projectId, when given, must be a project the caller belongs to (else 404) and not archived (else 409)";
 const DELETE_RULE = "the uploader or an organization admin; other members 403";
 
 export default async function fileRoutes(app: App, ctx: AppContext) {

@@ -19,9 +19,12 @@ import { listOrgFiles } from "./list-files.ts";
 import { readFileContent } from "./read-file-content.ts";
 import { receiveUpload } from "./receive-upload.ts";
 
-function toGateway(err: unknown, fileId?: string): unknown {
+function toGateway(err: unknown, fileId?: string, key?: KeyIdentity): unknown {
   if (!(err instanceof AppError)) return err;
   switch (err.code) {
+    // The key's project was archived on another instance and this one has not heard yet: refused like chat.
+    case "project_archived":
+      return key ? gatewayErrors.accountNotActive(key.orgId, key.keyId, "project_archived") : err;
     case "file_too_large":
       return gatewayErrors.fileTooLarge();
     case "file_empty":
@@ -51,11 +54,11 @@ function toGateway(err: unknown, fileId?: string): unknown {
   }
 }
 
-async function asGateway<T>(fn: () => Promise<T>, fileId?: string): Promise<T> {
+async function asGateway<T>(fn: () => Promise<T>, fileId?: string, key?: KeyIdentity): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    throw toGateway(err, fileId);
+    throw toGateway(err, fileId, key);
   }
 }
 
@@ -70,25 +73,29 @@ export default async function fileV1Routes(
 
   app.post("/files", async (req, reply) => {
     const key = keyOf(req);
-    const file = await asGateway(async () => {
-      const upload = await receiveUpload(req, ctx.files.tmpDir);
-      let purpose: ReturnType<typeof parsePurpose>;
-      try {
-        purpose = parsePurpose(upload.fields.purpose);
-      } catch (err) {
-        await upload.discard();
-        throw err;
-      }
-      return createFile({
-        ctx,
-        orgId: key.orgId,
-        projectId: key.projectId,
-        uploadedBy: null,
-        apiKeyId: key.keyId,
-        purpose,
-        upload,
-      });
-    });
+    const file = await asGateway(
+      async () => {
+        const upload = await receiveUpload(req, ctx.files.tmpDir);
+        let purpose: ReturnType<typeof parsePurpose>;
+        try {
+          purpose = parsePurpose(upload.fields.purpose);
+        } catch (err) {
+          await upload.discard();
+          throw err;
+        }
+        return createFile({
+          ctx,
+          orgId: key.orgId,
+          projectId: key.projectId,
+          uploadedBy: null,
+          apiKeyId: key.keyId,
+          purpose,
+          upload,
+        });
+      },
+      undefined,
+      key,
+    );
     // The client may still be sending a refused upload; answering and closing beats reading it to the end.
     if (!req.raw.complete) reply.header("connection", "close");
     return reply.send(file);

@@ -4,7 +4,7 @@
  * English beside them), and the global edition's GST documents — a paid card order's invoice, a tax invoice
  * applied for, and the credit note that voids one.
  */
-import { formatMoney, formatRate } from "@moonport/contracts";
+import { formatMoney, formatRate, type Locale } from "@moonport/contracts";
 import type { Config } from "../../env.ts";
 import { renderPdf } from "../../lib/pdf/pdf-kit.ts";
 import { editionDate } from "./apply-invoice.ts";
@@ -14,7 +14,9 @@ const both = (zh: string, en: string) => `${zh} ${en}`;
 
 /** An issued invoice's PDF, in its edition's form. */
 export function renderInvoicePdf(config: Config, inv: InvoiceRow): Promise<Buffer> {
-  return inv.currency === "CNY" ? renderVatInvoicePdf(config, inv) : renderGstPdf(config, gstDocument(inv, "invoice"));
+  return inv.currency === "CNY"
+    ? renderVatInvoicePdf(config, inv)
+    : renderGstPdf(config, "en-US", gstDocument(inv, "invoice"));
 }
 
 /**
@@ -24,7 +26,7 @@ export function renderInvoicePdf(config: Config, inv: InvoiceRow): Promise<Buffe
 export function renderVoidPdf(config: Config, inv: InvoiceRow, at: Date): Promise<Buffer> {
   return inv.currency === "CNY"
     ? renderVatInvoicePdf(config, inv, at)
-    : renderGstPdf(config, gstDocument(inv, "credit_note", at));
+    : renderGstPdf(config, "en-US", gstDocument(inv, "credit_note", at));
 }
 
 function gstDocument(inv: InvoiceRow, kind: "invoice" | "credit_note", at?: Date): GstDocument {
@@ -43,6 +45,7 @@ function gstDocument(inv: InvoiceRow, kind: "invoice" | "credit_note", at?: Date
     tax: sign * inv.tax,
     taxRateBp: inv.taxRateBp,
     billTo: inv.billTo ?? { name: inv.title, email: inv.email, tax_id: inv.uscc },
+    remarks: kind === "credit_note" ? [GST_WORDS["en-US"].voidsInFull(inv.invoiceNo ?? "-")] : [],
   };
 }
 
@@ -145,59 +148,177 @@ type GstDocument = {
   tax: bigint;
   taxRateBp: number;
   billTo: Record<string, string | null>;
+  /** A voided document: stamped, and its total named as such. */
+  voided?: boolean;
+  /** Small print above the tax rule. */
+  remarks?: string[];
 };
 
-/** A paid card order's invoice (global): made when the order is paid, from the order's snapshot. */
+/** The GST documents' words in each locale (the cn VAT forms carry both languages side by side instead). */
+const GST_WORDS = {
+  "en-US": {
+    title: { order: "Tax invoice", invoice: "Tax invoice", credit_note: "Credit note" },
+    invoiceNo: "Invoice No.",
+    creditNo: "Credit note No.",
+    date: "Date",
+    order: "Order",
+    status: "Status",
+    paid: "Paid",
+    voidedStatus: (date: string) => `Voided on ${date}: the order was refunded in full`,
+    credited: "Credit note",
+    creditsInvoice: "Credits invoice",
+    refund: "Refund",
+    applied: "Applied",
+    billTo: "Bill to",
+    from: "From",
+    name: "Name",
+    email: "E-mail",
+    taxId: "Tax ID",
+    address: "Address",
+    description: "Description",
+    net: "Net",
+    gst: "GST",
+    tax: "Tax",
+    orderLine: (brand: string) => `${brand} API credit (prepaid recharge)`,
+    serviceLine: (brand: string) => `${brand} API service (prepaid recharges)`,
+    netTotal: "Net total",
+    totalCredited: "Total credited",
+    totalPaid: "Total paid",
+    totalVoided: "Total (voided)",
+    total: "Total",
+    stamp: "VOID",
+    voidsInFull: (no: string) => `This credit note voids invoice ${no} in full.`,
+    creditsPart: (no: string, amount: string) => `This credit note credits ${amount} of invoice ${no}, refunded.`,
+    voidedNote: (date: string) => `This invoice was voided on ${date}: the order was refunded in full.`,
+    rule: (rate: string) =>
+      `Amounts include GST at ${rate}: net = total ÷ (1 + ${rate}) rounded half up to the cent; GST = total − net.`,
+  },
+  "zh-CN": {
+    title: { order: "税务发票", invoice: "税务发票", credit_note: "贷记单" },
+    invoiceNo: "发票号码",
+    creditNo: "贷记单号码",
+    date: "日期",
+    order: "订单",
+    status: "状态",
+    paid: "已支付",
+    voidedStatus: (date: string) => `已于 ${date} 作废：订单已全额退款`,
+    credited: "贷记单",
+    creditsInvoice: "冲减发票",
+    refund: "退款",
+    applied: "申请日期",
+    billTo: "开票对象",
+    from: "开票方",
+    name: "名称",
+    email: "电子邮箱",
+    taxId: "税号",
+    address: "地址",
+    description: "项目",
+    net: "不含税金额",
+    gst: "GST 税率",
+    tax: "税额",
+    orderLine: (brand: string) => `${brand} API 额度（预付充值）`,
+    serviceLine: (brand: string) => `${brand} API 服务（预付充值）`,
+    netTotal: "不含税合计",
+    totalCredited: "冲减合计",
+    totalPaid: "实付合计",
+    totalVoided: "合计（已作废）",
+    total: "合计",
+    stamp: "已作废",
+    voidsInFull: (no: string) => `本贷记单全额冲销发票 ${no}。`,
+    creditsPart: (no: string, amount: string) => `本贷记单冲减发票 ${no} 中已退款的 ${amount}。`,
+    voidedNote: (date: string) => `本发票已于 ${date} 作废：订单已全额退款。`,
+    rule: (rate: string) =>
+      `金额含 ${rate} GST：不含税金额 = 合计 ÷ (1 + ${rate})，四舍五入到分；GST = 合计 − 不含税金额。`,
+  },
+} as const;
+
+type OrderDoc = Omit<GstDocument, "kind" | "number" | "date" | "references" | "voided" | "remarks"> & {
+  invoiceNo: string;
+  paidAt: Date;
+  paymentId: string;
+};
+
+/**
+ * A paid card order's invoice (global): made when the order is paid, from the order's snapshot. A refund of the
+ * whole order voids it (stamped, status and total say so); partial refunds are listed by their credit notes.
+ */
 export function renderOrderInvoicePdf(
   config: Config,
-  order: Omit<GstDocument, "kind" | "number" | "date" | "references"> & {
-    invoiceNo: string;
-    paidAt: Date;
-    paymentId: string;
-  },
+  locale: Locale,
+  order: OrderDoc & { voidedAt: Date | null; creditNotes: { creditNo: string; amount: bigint }[] },
 ): Promise<Buffer> {
-  return renderGstPdf(config, {
+  const w = GST_WORDS[locale];
+  const voided = order.voidedAt ? editionDate("global", order.voidedAt) : null;
+  return renderGstPdf(config, locale, {
     ...order,
     kind: "order",
     number: order.invoiceNo,
     date: order.paidAt,
     references: [
-      ["Order", order.paymentId],
-      ["Status", "Paid"],
+      [w.order, order.paymentId],
+      [w.status, voided ? w.voidedStatus(voided) : w.paid],
+      ...order.creditNotes.map((c): [string, string] => [
+        w.credited,
+        `${c.creditNo} (${formatMoney(-c.amount, order.currency, 2)})`,
+      ]),
     ],
+    voided: voided !== null,
+    remarks: voided ? [w.voidedNote(voided)] : [],
   });
 }
 
-const GST_TITLE: Record<GstDocument["kind"], string> = {
-  order: "Tax invoice",
-  invoice: "Tax invoice",
-  credit_note: "Credit note",
-};
+/** The credit note of a partial refund of a card order: the refunded amount, negative, naming the invoice. */
+export function renderOrderCreditNotePdf(
+  config: Config,
+  locale: Locale,
+  note: Omit<GstDocument, "kind" | "number" | "references" | "voided" | "remarks"> & {
+    creditNo: string;
+    invoiceNo: string;
+    paymentId: string;
+  },
+): Promise<Buffer> {
+  const w = GST_WORDS[locale];
+  return renderGstPdf(config, locale, {
+    ...note,
+    kind: "credit_note",
+    number: note.creditNo,
+    references: [
+      [w.creditsInvoice, note.invoiceNo],
+      [w.order, note.paymentId],
+    ],
+    amount: -note.amount,
+    net: -note.net,
+    tax: -note.tax,
+    remarks: [w.creditsPart(note.invoiceNo, formatMoney(note.amount, note.currency, 2))],
+  });
+}
 
-function renderGstPdf(config: Config, doc: GstDocument): Promise<Buffer> {
+function renderGstPdf(config: Config, locale: Locale, doc: GstDocument): Promise<Buffer> {
+  const w = GST_WORDS[locale];
   const money = (n: bigint) => formatMoney(n, doc.currency, 2);
   const rate = `${formatRate(doc.taxRateBp)}%`;
   const b = doc.billTo;
   const credit = doc.kind === "credit_note";
   return renderPdf({
     brand: config.brandName,
-    title: GST_TITLE[doc.kind],
+    title: w.title[doc.kind],
     author: config.invoices.sellerName,
-    language: "en-US",
+    language: locale,
+    ...(doc.voided ? { stamp: w.stamp } : {}),
     meta: [
-      [credit ? "Credit note No." : "Invoice No.", doc.number],
-      ["Date", editionDate("global", doc.date)],
+      [credit ? w.creditNo : w.invoiceNo, doc.number],
+      [w.date, editionDate("global", doc.date)],
       ...doc.references,
     ],
     parties: [
       {
-        heading: "Bill to",
+        heading: w.billTo,
         lines: [
-          ["Name", b.name ?? null],
-          ["E-mail", b.email ?? null],
-          ["Tax ID", b.tax_id ?? null],
+          [w.name, b.name ?? null],
+          [w.email, b.email ?? null],
+          [w.taxId, b.tax_id ?? null],
           [
-            "Address",
+            w.address,
             [
               b.street,
               b.address_line1,
@@ -211,26 +332,24 @@ function renderGstPdf(config: Config, doc: GstDocument): Promise<Buffer> {
         ],
       },
       {
-        heading: "From",
+        heading: w.from,
         lines: [
-          ["Name", config.invoices.sellerName],
-          ["Tax ID", config.invoices.sellerTaxId],
-          ["Address", config.invoices.sellerAddress],
+          [w.name, config.invoices.sellerName],
+          [w.taxId, config.invoices.sellerTaxId],
+          [w.address, config.invoices.sellerAddress],
         ],
       },
     ],
     table: {
       columns: [
-        { label: "Description", width: 5 },
-        { label: "Net", width: 2, align: "right" },
-        { label: "GST", width: 1.2, align: "right" },
-        { label: "Tax", width: 2, align: "right" },
+        { label: w.description, width: 5 },
+        { label: w.net, width: 2, align: "right" },
+        { label: w.gst, width: 1.2, align: "right" },
+        { label: w.tax, width: 2, align: "right" },
       ],
       rows: [
         [
-          doc.kind === "order"
-            ? `${config.brandName} API credit (prepaid recharge)`
-            : `${config.brandName} API service (prepaid recharges)`,
+          doc.kind === "order" ? w.orderLine(config.brandName) : w.serviceLine(config.brandName),
           money(doc.net),
           rate,
           money(doc.tax),
@@ -238,14 +357,13 @@ function renderGstPdf(config: Config, doc: GstDocument): Promise<Buffer> {
       ],
     },
     totals: [
-      ["Net total", money(doc.net)],
+      [w.netTotal, money(doc.net)],
       [`GST ${rate}`, money(doc.tax)],
-      [credit ? "Total credited" : doc.kind === "order" ? "Total paid" : "Total", money(doc.amount)],
+      [
+        credit ? w.totalCredited : doc.voided ? w.totalVoided : doc.kind === "order" ? w.totalPaid : w.total,
+        money(doc.amount),
+      ],
     ],
-    notes: [
-      ...(credit ? [`This credit note voids invoice ${doc.references[0]?.[1] ?? "-"} in full.`] : []),
-      `Amounts include GST at ${rate}: net = total ÷ (1 + ${rate}) rounded half up to the cent; GST = total − net.`,
-      `${config.invoices.sellerName} · ${config.brandName}`,
-    ],
+    notes: [...(doc.remarks ?? []), w.rule(rate), `${config.invoices.sellerName} · ${config.brandName}`],
   });
 }

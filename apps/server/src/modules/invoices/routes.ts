@@ -10,6 +10,7 @@ import {
   InvoiceTitle,
   InvoiceTitleParams,
   InvoiceTitleRequest,
+  OrderCreditNotePathParams,
   OrderInvoice,
   OrderInvoicePathParams,
   OrgIdParams,
@@ -22,7 +23,13 @@ import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { type App, orgAccess } from "../../http/route.ts";
 import { applyInvoice, applyTaxInvoice, withdrawInvoice } from "./apply-invoice.ts";
-import { getInvoiceInfo, listOrderInvoices, renderOrderInvoice, saveInvoiceInfo } from "./invoice-info.ts";
+import {
+  getInvoiceInfo,
+  listOrderInvoices,
+  renderOrderCreditNote,
+  renderOrderInvoice,
+  saveInvoiceInfo,
+} from "./invoice-info.ts";
 import { readInvoice } from "./invoice-view.ts";
 import { openInvoicePdf } from "./issue-invoice.ts";
 import { getInvoiceOverview, listInvoices } from "./list-invoices.ts";
@@ -171,7 +178,20 @@ export default async function invoiceRoutes(app: App, ctx: AppContext) {
     "/orgs/:orgId/order-invoices/:paymentId/pdf",
     { config: admin, schema: { params: OrderInvoicePathParams } },
     async (req, reply) => {
-      const file = await renderOrderInvoice({ ctx, access: orgAccess(req), paymentId: req.params.paymentId });
+      const file = await renderOrderInvoice({
+        ctx,
+        access: orgAccess(req),
+        paymentId: req.params.paymentId,
+        locale: req.locale,
+      });
+      return sendPdf(reply, file.fileName, file.pdf);
+    },
+  );
+  app.get(
+    "/orgs/:orgId/order-invoices/:paymentId/credit-notes/:creditNo/pdf",
+    { config: admin, schema: { params: OrderCreditNotePathParams } },
+    async (req, reply) => {
+      const file = await renderOrderCreditNote({ ctx, access: orgAccess(req), ...req.params, locale: req.locale });
       return sendPdf(reply, file.fileName, file.pdf);
     },
   );

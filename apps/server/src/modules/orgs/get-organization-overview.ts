@@ -45,7 +45,7 @@ export async function getOrganizationOverview(opts: {
     .from(schema.apiKeys)
     .where(and(...keyWhere));
   const [members] = await db.select({ n: count() }).from(schema.orgMembers).where(eq(schema.orgMembers.orgId, org.id));
-  const tier = tierFor(org.edition, org.cumulativeRecharge, org.tierOverride);
+  const tier = tierFor(org);
 
   return {
     currency: org.currency,

@@ -5,9 +5,8 @@ import {
   PAY_TYPES_BY_EDITION,
   RECHARGE_BOUNDS,
   type RechargeOptions,
-  TIERS,
   type Tier,
-  tierFor,
+  tierProgress,
 } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { desc, eq } from "drizzle-orm";
@@ -36,8 +35,7 @@ export async function getBillingOverview(opts: { ctx: AppContext; access: OrgAcc
   const { org } = opts.access;
   const now = ctx.clock.now();
   const balance = await getOrgBalance({ db: ctx.db, orgId: org.id, now });
-  const tier = tierFor(org.edition, org.cumulativeRecharge, org.tierOverride);
-  const next = TIERS[org.edition].find((t) => t.tier === tier.tier + 1) ?? null;
+  const { tier, source, next, toNext } = tierProgress(org);
   const tz = EDITION_TIME_ZONE[org.edition];
   const today = localDate(now, tz);
   const spend = await sumSpend(ctx.db, { orgId: org.id, projectIds: null }, monthPeriod(today.year, today.month), tz);
@@ -49,7 +47,6 @@ export async function getBillingOverview(opts: { ctx: AppContext; access: OrgAcc
     .limit(5);
   const cash = balance?.cash ?? 0n;
   const voucher = balance?.voucher ?? 0n;
-  const toNext = next ? next.cumulativeRecharge - org.cumulativeRecharge : null;
   return {
     currency: org.currency,
     available: (balance?.available ?? cash + voucher).toString(),
@@ -57,8 +54,9 @@ export async function getBillingOverview(opts: { ctx: AppContext; access: OrgAcc
     voucher: voucher.toString(),
     cumulativeRecharge: org.cumulativeRecharge.toString(),
     tier: row(tier),
+    tierSource: source,
     nextTier: next ? row(next) : null,
-    toNextTier: toNext !== null ? (toNext > 0n ? toNext : 0n).toString() : null,
+    toNextTier: toNext !== null ? toNext.toString() : null,
     monthSpend: spend.toString(),
     recentPayments: recent.map((p) => toPayment(ctx, p, null)),
   };

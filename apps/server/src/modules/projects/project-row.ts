@@ -25,6 +25,6 @@ export function toProjectDetail(p: Project, role: ProjectRole, org: Organization
       dailyAlert: p.dailyAlert,
       tpmLimit: p.tpmLimit,
     },
-    orgTpm: tierFor(org.edition, org.cumulativeRecharge, org.tierOverride).tpm,
+    orgTpm: tierFor(org).tpm,
   };
 }

@@ -21,7 +21,7 @@ export async function updateProject(opts: {
   return opts.ctx.db.transaction(async (tx) => {
     assertProjectActive(pa.project);
     const c = opts.changes;
-    const orgTpm = tierFor(access.org.edition, access.org.cumulativeRecharge, access.org.tierOverride).tpm;
+    const orgTpm = tierFor(access.org).tpm;
     if (c.tpmLimit != null && c.tpmLimit > orgTpm) {
       throw fieldError("validation_failed", "tpmLimit", `tpm_above_tier|${JSON.stringify({ max: orgTpm })}`);
     }

@@ -1,7 +1,7 @@
 /**
  * The refund state machine (modules/refunds/README.md):
  *
- *   requested ──approve──► refunding ──provider refunds──► refunded
+ *   requested ──approve──► refunding ──provider refunds──► refunded (a card order's invoice: voided or credited)
  *                              │   └──provider answers pending: stays refunding until its notification or a poll
  *       │                      │   └──(manual) operator marks done with a reference──► refunded
  *       ├──reject (reason)──► rejected
@@ -27,6 +27,7 @@ import { withTransaction } from "../../lib/transaction.ts";
 import { recordOperatorAction } from "../admin/record-operator-action.ts";
 import { lockOrganizations } from "../billing/charge-organizations.ts";
 import { debitCash, reverseRefundDebit } from "../billing/credit.ts";
+import { cancelOrderInvoiceCredit, creditOrderInvoice } from "../invoices/invoice-info.ts";
 import type { OrgAccess } from "../orgs/access.ts";
 import { providerNamed } from "../payments/providers/index.ts";
 import type { RefundOutcome } from "../payments/providers/provider.ts";
@@ -208,6 +209,7 @@ export async function completeManualRefund(opts: {
       .set({ status: "refunded", transferReference: reference, finishedAt: opts.ctx.clock.now() })
       .where(eq(schema.refunds.id, refund.id))
       .returning();
+    await creditOrderInvoice(opts.ctx, tx, refund, payment);
     await enqueueRefundMail(opts.ctx, tx, "refund_completed", [row!]);
     await recordOperatorAction(tx, {
       actor: opts.operator,
@@ -272,7 +274,7 @@ export async function recordRefundOutcome(
   providerRef?: string,
 ) {
   await inTx(ctx, async (tx) => {
-    const { refund } = await lockRefund(tx, refundId);
+    const { refund, payment } = await lockRefund(tx, refundId);
     if (refund.attempt !== attempt) return;
     if (providerRef !== undefined && refund.providerRef !== providerRef) return;
     const failedAfterwards = refund.status === "refunded" && providerRef !== undefined && outcome.status === "refused";
@@ -290,9 +292,12 @@ export async function recordRefundOutcome(
         .set({ status: "refunded", providerRef: outcome.providerRef, finishedAt: now })
         .where(eq(schema.refunds.id, refund.id))
         .returning();
+      // The money is back with the customer: the order's invoice must not still say it was paid.
+      await creditOrderInvoice(ctx, tx, refund, payment);
       await enqueueRefundMail(ctx, tx, "refund_completed", [row!]);
       return;
     }
+    if (failedAfterwards) await cancelOrderInvoiceCredit(ctx, tx, refund.id);
     await reverseRefundDebit({
       ctx,
       tx,

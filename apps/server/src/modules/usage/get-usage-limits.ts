@@ -3,7 +3,7 @@ import {
   TIERS,
   type Tier,
   type TierRow,
-  tierFor,
+  tierProgress,
   type UsageLimits,
   withLimitOverride,
 } from "@moonport/contracts";
@@ -37,7 +37,8 @@ export async function getUsageLimits(opts: { ctx: AppContext; access: OrgAccess;
   const now = opts.now ?? new Date();
   const tz = EDITION_TIME_ZONE[org.edition];
   // What the gateway enforces: the tier with the operator's limits above it, if any.
-  const tier = withLimitOverride(tierFor(org.edition, org.cumulativeRecharge, org.tierOverride), org.rateLimitOverride);
+  const progress = tierProgress(org);
+  const tier = withLimitOverride(progress.tier, org.rateLimitOverride);
   const rb = schema.requestBills;
   const [minute] = await db
     .select({
@@ -54,6 +55,9 @@ export async function getUsageLimits(opts: { ctx: AppContext; access: OrgAccess;
     currency: org.currency,
     cumulativeRecharge: org.cumulativeRecharge.toString(),
     tier: toTierRow(tier),
+    tierSource: progress.source,
+    nextTier: progress.next ? toTierRow(progress.next) : null,
+    toNextTier: progress.toNext?.toString() ?? null,
     tiers: TIERS[org.edition].map(toTierRow),
     current: {
       concurrency: null,

@@ -108,8 +108,11 @@ export function OrganizationScreen({ orgId }: { orgId: string }) {
         </SimpleGrid>
         <SimpleGrid cols={{ base: 1, md: 3 }}>
           <DetailCard title={t("orgs.overrides")}>
-            <Text size="sm">
+            <Text size="sm" data-testid="admin-org-tier-override">
               {t("orgs.tierOverride")}: {org.tierOverride === null ? t("orgs.noOverride") : `Tier${org.tierOverride}`}
+            </Text>
+            <Text size="sm" data-testid="admin-org-tier-floor">
+              {t("orgs.tierFloor")}: {org.tierFloor === null ? t("orgs.noFloor") : `Tier${org.tierFloor}`}
             </Text>
             <Text size="sm" data-testid="admin-org-limits">
               {org.rateLimitOverride

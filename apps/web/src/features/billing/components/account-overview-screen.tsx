@@ -65,11 +65,13 @@ export function AccountOverviewScreen({ orgId, alerts }: { orgId: string; alerts
                 <Title order={3} mt={4} data-testid="overview-tier">
                   {q.data.tier.name}
                 </Title>
-                <Text size="sm" c="dimmed" mt={6}>
+                <Text size="sm" c="dimmed" mt={6} data-testid="overview-tier-progress">
                   {t("overview.recharged", { amount: money(q.data.cumulativeRecharge, q.data.currency) })}
-                  {q.data.nextTier && q.data.toNextTier
-                    ? ` · ${t("overview.toNext", { name: q.data.nextTier.name, amount: money(q.data.toNextTier, q.data.currency) })}`
-                    : ` · ${t("overview.topTier")}`}
+                  {q.data.tierSource === "operator"
+                    ? ` · ${t("overview.operatorTier")}`
+                    : q.data.nextTier && q.data.toNextTier
+                      ? ` · ${t("overview.toNext", { name: q.data.nextTier.name, amount: money(q.data.toNextTier, q.data.currency) })}`
+                      : ` · ${t("overview.topTier")}`}
                 </Text>
               </div>
               <Anchor component={Link} to={paths.limits} size="sm">

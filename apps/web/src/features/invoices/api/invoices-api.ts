@@ -53,6 +53,9 @@ export const invoicePdfUrl = (orgId: string, invoiceId: string, document: "invoi
   `${orgApi(orgId)}/invoices/${encodeURIComponent(invoiceId)}/${document === "void" ? "void-pdf" : "pdf"}`;
 export const orderInvoicePdfUrl = (orgId: string, paymentId: string) =>
   `${orgApi(orgId)}/order-invoices/${encodeURIComponent(paymentId)}/pdf`;
+/** The credit note a partial refund of a card order issued. */
+export const orderCreditNotePdfUrl = (orgId: string, paymentId: string, creditNo: string) =>
+  `${orgApi(orgId)}/order-invoices/${encodeURIComponent(paymentId)}/credit-notes/${encodeURIComponent(creditNo)}/pdf`;
 
 /** cn applies for a VAT invoice under a title; global requests a tax invoice to its invoice information. */
 export function useApplyInvoice(orgId: string, edition: "cn" | "global") {

@@ -14,6 +14,7 @@ import { PageHeader } from "../../../components/page-header.tsx";
 import {
   invoiceInfoQuery,
   invoiceOverviewQuery,
+  orderCreditNotePdfUrl,
   orderInvoicePdfUrl,
   orderInvoicesQuery,
   useSaveInvoiceInfo,
@@ -189,6 +190,27 @@ function OrderInvoices({ orgId }: { orgId: string }) {
       cell: (r) => `${money(r.tax, r.currency)} (${formatRate(r.taxRateBp)}%)`,
     },
     { id: "amount", header: t("global.total"), align: "right", cell: (r) => money(r.amount, r.currency) },
+    {
+      id: "status",
+      header: t("records.status"),
+      cell: (r) => (
+        <Stack gap={2} data-testid="order-invoice-status">
+          <Text size="sm" c={r.status === "voided" ? "red" : undefined}>
+            {r.status === "voided" ? t("global.orderVoided") : t("global.orderPaid")}
+          </Text>
+          {r.creditNotes.map((c) => (
+            <Anchor
+              key={c.creditNo}
+              href={orderCreditNotePdfUrl(orgId, r.paymentId, c.creditNo)}
+              size="xs"
+              data-testid="order-credit-note"
+            >
+              {t("global.orderCredit", { no: c.creditNo, amount: money(c.amount, r.currency) })}
+            </Anchor>
+          ))}
+        </Stack>
+      ),
+    },
     {
       id: "pdf",
       header: "",

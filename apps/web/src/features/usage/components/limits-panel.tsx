@@ -19,12 +19,6 @@ export function LimitsPanel({ orgId }: { orgId: string }) {
 
 type TierRow = UsageLimits["tiers"][number];
 
-/** What is left to recharge before `target` (never negative). */
-function remaining(target: string, done: string): bigint {
-  const left = BigInt(target) - BigInt(done);
-  return left > 0n ? left : 0n;
-}
-
 function LimitsView({ data, t }: { data: UsageLimits; t: (k: string, o?: Record<string, unknown>) => string }) {
   const locale = useLocale();
   const n = (v: number) => formatInt(v, locale);
@@ -34,7 +28,6 @@ function LimitsView({ data, t }: { data: UsageLimits; t: (k: string, o?: Record<
     { key: "tpm", limit: data.tier.tpm, used: data.current.tpm },
     { key: "tpd", limit: data.tier.tpd, used: data.current.tpd },
   ];
-  const next = data.tiers.find((x) => x.tier === data.tier.tier + 1);
   return (
     <Stack gap="lg">
       <Card withBorder padding="lg">
@@ -46,14 +39,16 @@ function LimitsView({ data, t }: { data: UsageLimits; t: (k: string, o?: Record<
             <Title order={3} mt={4} data-testid="tier-name">
               {data.tier.name}
             </Title>
-            <Text size="sm" c="dimmed" mt={6}>
+            <Text size="sm" c="dimmed" mt={6} data-testid="tier-progress">
               {t("limits.recharged", { amount: money(data.cumulativeRecharge, data.currency) })}
-              {next
-                ? ` · ${t("limits.nextTier", {
-                    name: next.name,
-                    amount: money(remaining(next.recharge, data.cumulativeRecharge), data.currency),
-                  })}`
-                : ""}
+              {data.tierSource === "operator"
+                ? ` · ${t("limits.operatorTier")}`
+                : data.nextTier && data.toNextTier
+                  ? ` · ${t("limits.nextTier", {
+                      name: data.nextTier.name,
+                      amount: money(data.toNextTier, data.currency),
+                    })}`
+                  : ""}
             </Text>
           </div>
           <Anchor href="/docs/pricing/limits" size="sm">
