@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NOTIFY_JOB } from "../src/modules/payments/sandbox-psp.ts";
 import { PASSWORD, uniqueUsername } from "./auth-helpers.ts";
 import { openTestDatabase } from "./helpers.ts";
-import { CARD_CUSTOMER } from "./support/fixtures.ts";
+import { CARD_CUSTOMER, INVOICE_INFO } from "./support/fixtures.ts";
 import { freePort, killAll, type Proc, session, startServer } from "./support/server-process.ts";
 import { waitFor } from "./support/wait.ts";
 
@@ -61,15 +61,7 @@ describe("a sandbox card payment across kill -9", () => {
     });
     expect(signup.status, JSON.stringify(signup.body)).toBe(200);
     const orgId = MeWithOrgs.parse(signup.body).currentOrganizationId!;
-    const info = await c.request("PUT", `/api/orgs/${orgId}/invoice-info`, {
-      name: "Ada Lovelace Ltd",
-      email: "billing@ada.example",
-      street: "1 Main Street",
-      city: "San Francisco",
-      state: "CA",
-      postal_code: "94000",
-      country_code: "US",
-    });
+    const info = await c.request("PUT", `/api/orgs/${orgId}/invoice-info`, INVOICE_INFO);
     expect(info.status, JSON.stringify(info.body)).toBe(200);
     const tokenized = await fetch(`${base}/sandbox-psp/v1/tokens`, {
       method: "POST",
