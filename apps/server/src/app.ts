@@ -49,8 +49,10 @@ import keyRoutes from "./modules/keys/routes.ts";
 import mailRoutes from "./modules/mail/routes.ts";
 import memberRoutes from "./modules/members/routes.ts";
 import orgRoutes from "./modules/orgs/routes.ts";
+import { describePaymentMethods } from "./modules/payments/payment-methods.ts";
 import paymentRoutes from "./modules/payments/routes.ts";
 import sandboxRoutes from "./modules/payments/sandbox-routes.ts";
+import { loadSandboxSecret } from "./modules/payments/sandbox-secret.ts";
 import webhookRoutes from "./modules/payments/webhook-routes.ts";
 import playgroundRoutes from "./modules/playground/routes.ts";
 import projectRoutes from "./modules/projects/routes.ts";
@@ -165,6 +167,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
       await redis.quit().catch(() => redis.disconnect());
     });
   }
+  if (config.payments.sandboxAllowed) config.payments.sandboxSecret = await loadSandboxSecret(config, database);
+  fastify.log.info(describePaymentMethods(config), "payment methods");
   const ctx = {
     config,
     database,
@@ -236,7 +240,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
 
     await site.register(async (app) => systemRoutes(app, ctx));
     // The sandbox PSP's pages and tokenization, and the providers' webhook (outside /api: no session, no CSRF).
-    await site.register(async (app) => sandboxRoutes(app, ctx));
+    if (config.payments.sandboxAllowed) await site.register(async (app) => sandboxRoutes(app, ctx));
     await site.register(async (app) => webhookRoutes(app, ctx));
 
     // Console API: sessions, CSRF, the console error envelope.

@@ -2,7 +2,6 @@
  * The only reader of process.env. One zod schema validates every variable at start and names each bad one.
  * Code that needs configuration takes a `Config` argument, so tests build their own with `buildConfig`.
  */
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -23,6 +22,23 @@ const url = (proto: RegExp, hint: string) =>
     .optional()
     .transform((v) => (v === "" ? undefined : v))
     .refine((v) => v === undefined || proto.test(v), { message: `must be a URL starting with ${hint}` });
+
+/** What each real payment provider needs besides its PAYMENT_*_PROVIDER choice (checked at start, and named in
+ * the start-up log for a pay type that is not offered). */
+export const PAYMENT_PROVIDER_VARIABLES = {
+  stripe: ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"],
+  alipay: ["ALIPAY_APP_ID", "ALIPAY_PRIVATE_KEY", "ALIPAY_PUBLIC_KEY", "PAYMENT_NOTIFY_BASE_URL"],
+  wechatpay: [
+    "WECHATPAY_APP_ID",
+    "WECHATPAY_MCH_ID",
+    "WECHATPAY_MCH_SERIAL",
+    "WECHATPAY_PRIVATE_KEY",
+    "WECHATPAY_API_V3_KEY",
+    "WECHATPAY_PUBLIC_KEY",
+    "WECHATPAY_PUBLIC_KEY_ID",
+    "PAYMENT_NOTIFY_BASE_URL",
+  ],
+} as const satisfies Record<string, readonly string[]>;
 
 export const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -171,13 +187,21 @@ export const EnvSchema = z.object({
   /** Share of traces kept (0–1) when the caller sent no sampled `traceparent`. */
   TRACE_SAMPLE_RATIO: z.coerce.number().min(0).max(1).default(1),
   /**
-   * Payments. The built-in sandbox PSP signs its notifications with this secret (HMAC-SHA256); several
-   * instances must share it. Unset: a random secret per process (fine for one instance and tests).
+   * The built-in sandbox payment provider (test cards, fake QR checkouts): `allow` offers it, `off` does not.
+   * Unset: allowed in development and tests, off in production, where it would turn fake payments into
+   * spendable balance. Allowed in production, every sandbox payment is shown as a test payment.
+   */
+  PAYMENT_SANDBOX: z.enum(["allow", "off"]).optional(),
+  /**
+   * HMAC secret of the sandbox (signed checkout links, card tokens, notifications). Unset: generated once and
+   * kept in DATA_DIR/secrets (PGlite) or in the database's settings (PostgreSQL, shared by every instance), so
+   * bound test cards and queued notifications survive restarts (modules/payments/sandbox-secret.ts).
    */
   PAYMENT_SANDBOX_SECRET: z.string().min(16).optional(),
   /**
-   * Which provider serves each pay type (modules/payments/providers.ts). The sandbox is the default for all; a real
-   * adapter needs its credentials below (checked at start). unionpay always goes through the sandbox.
+   * Which provider serves each pay type (modules/payments/providers/index.ts). The sandbox is the default for all
+   * and serves only where it is allowed (PAYMENT_SANDBOX); a real adapter needs its credentials below (checked at
+   * start). unionpay has no real adapter: only the sandbox serves it.
    */
   PAYMENT_CARD_PROVIDER: z.enum(["sandbox", "stripe"]).default("sandbox"),
   PAYMENT_ALIPAY_PROVIDER: z.enum(["sandbox", "alipay"]).default("sandbox"),
@@ -337,6 +361,9 @@ export interface Config {
   /** Model id (or "*" for every other model) → upstream. Models not listed run on the simulator. */
   upstreams: Record<string, UpstreamRoute>;
   payments: {
+    /** Whether the sandbox provider serves (PAYMENT_SANDBOX); off, its routes and pay types do not exist. */
+    sandboxAllowed: boolean;
+    /** PAYMENT_SANDBOX_SECRET, or "" until buildApp fills in the kept one (payments/sandbox-secret.ts). */
     sandboxSecret: string;
     /** Provider per pay type; secrets live only here and in the adapters (never logged or returned). */
     providers: { card: "sandbox" | "stripe"; alipay: "sandbox" | "alipay"; wxpay: "sandbox" | "wechatpay" };
@@ -510,7 +537,7 @@ export function buildConfig(raw: Record<string, string | undefined>): Config {
       problems.push("WEB_SEARCH_URL: required when WEB_SEARCH_PROVIDER=http");
     }
     // A real payment provider without its credentials would fail on the first payment; refuse to start instead.
-    const need = (on: boolean, provider: string, keys: (keyof typeof e)[]) => {
+    const need = (on: boolean, provider: string, keys: readonly (keyof typeof e)[]) => {
       const missing = on ? keys.filter((k) => !e[k]) : [];
       if (missing.length) problems.push(`${missing.join(", ")}: required when ${provider}`);
     };
@@ -518,27 +545,13 @@ export function buildConfig(raw: Record<string, string | undefined>): Config {
       "VERIFICATION_HTTP_URL",
       "VERIFICATION_HTTP_TOKEN",
     ]);
-    need(e.PAYMENT_CARD_PROVIDER === "stripe", "PAYMENT_CARD_PROVIDER=stripe", [
-      "STRIPE_SECRET_KEY",
-      "STRIPE_PUBLISHABLE_KEY",
-      "STRIPE_WEBHOOK_SECRET",
-    ]);
-    need(e.PAYMENT_ALIPAY_PROVIDER === "alipay", "PAYMENT_ALIPAY_PROVIDER=alipay", [
-      "ALIPAY_APP_ID",
-      "ALIPAY_PRIVATE_KEY",
-      "ALIPAY_PUBLIC_KEY",
-      "PAYMENT_NOTIFY_BASE_URL",
-    ]);
-    need(e.PAYMENT_WXPAY_PROVIDER === "wechatpay", "PAYMENT_WXPAY_PROVIDER=wechatpay", [
-      "WECHATPAY_APP_ID",
-      "WECHATPAY_MCH_ID",
-      "WECHATPAY_MCH_SERIAL",
-      "WECHATPAY_PRIVATE_KEY",
-      "WECHATPAY_API_V3_KEY",
-      "WECHATPAY_PUBLIC_KEY",
-      "WECHATPAY_PUBLIC_KEY_ID",
-      "PAYMENT_NOTIFY_BASE_URL",
-    ]);
+    need(e.PAYMENT_CARD_PROVIDER === "stripe", "PAYMENT_CARD_PROVIDER=stripe", PAYMENT_PROVIDER_VARIABLES.stripe);
+    need(e.PAYMENT_ALIPAY_PROVIDER === "alipay", "PAYMENT_ALIPAY_PROVIDER=alipay", PAYMENT_PROVIDER_VARIABLES.alipay);
+    need(
+      e.PAYMENT_WXPAY_PROVIDER === "wechatpay",
+      "PAYMENT_WXPAY_PROVIDER=wechatpay",
+      PAYMENT_PROVIDER_VARIABLES.wechatpay,
+    );
     if (e.WECHATPAY_API_V3_KEY && Buffer.byteLength(e.WECHATPAY_API_V3_KEY) !== 32) {
       problems.push("WECHATPAY_API_V3_KEY: must be 32 bytes");
     }
@@ -641,7 +654,8 @@ export function buildConfig(raw: Record<string, string | undefined>): Config {
           : undefined,
     },
     payments: {
-      sandboxSecret: e.PAYMENT_SANDBOX_SECRET ?? randomBytes(32).toString("hex"),
+      sandboxAllowed: e.PAYMENT_SANDBOX ? e.PAYMENT_SANDBOX === "allow" : e.NODE_ENV !== "production",
+      sandboxSecret: e.PAYMENT_SANDBOX_SECRET ?? "",
       providers: { card: e.PAYMENT_CARD_PROVIDER, alipay: e.PAYMENT_ALIPAY_PROVIDER, wxpay: e.PAYMENT_WXPAY_PROVIDER },
       notifyBaseUrl: e.PAYMENT_NOTIFY_BASE_URL?.replace(/\/+$/, ""),
       stripe:

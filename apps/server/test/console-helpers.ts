@@ -12,6 +12,7 @@ import type { CliCommand } from "../src/cli/commands.ts";
 import { insertBillRows } from "../src/modules/billing/project-spend.ts";
 import { decideVerification } from "../src/modules/verification/decide-verification.ts";
 import { type TestApp, TestClient } from "./helpers.ts";
+import { INVOICE_INFO } from "./support/fixtures.ts";
 
 export interface TestUser {
   client: TestClient;
@@ -116,15 +117,7 @@ export async function insertBill(
 
 /** Complete international invoice information, which a global organization needs before a card payment (§6). */
 export async function saveInvoiceInfo(user: TestUser) {
-  const res = await user.client.put(`/api/orgs/${user.orgId}/invoice-info`, {
-    name: "Ada Lovelace Ltd",
-    email: "billing@ada.example",
-    street: "1 Main Street",
-    city: "San Francisco",
-    state: "CA",
-    postal_code: "94000",
-    country_code: "US",
-  });
+  const res = await user.client.put(`/api/orgs/${user.orgId}/invoice-info`, INVOICE_INFO);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
 }
 

@@ -224,9 +224,10 @@ export const ERROR_MESSAGES = {
     "en-US": "At most {max} recharge orders per month. Try again next month or contact us.",
     "zh-CN": "每月最多创建 {max} 笔充值订单，请下月再试或联系我们。",
   },
+  // Shown after the console's own "Payment failed:" prefix, so it must not carry one itself.
   payment_retry: {
-    "en-US": "Payment failed: the card issuer had a temporary problem. The order is still open; try paying again.",
-    "zh-CN": "支付失败：发卡行暂时无法处理，订单仍保留，请重新支付。",
+    "en-US": "The card issuer had a temporary problem. The order is still open; try paying again.",
+    "zh-CN": "发卡行暂时无法处理，订单仍保留，请重新支付。",
   },
   payment_not_cancellable: {
     "en-US": "Payment cancel failed: the order is no longer waiting for payment.",
@@ -239,6 +240,11 @@ export const ERROR_MESSAGES = {
   pay_type_unavailable: {
     "en-US": "This payment method is not available here.",
     "zh-CN": "当前不支持该支付方式。",
+  },
+  pay_type_not_configured: {
+    "en-US":
+      "This payment method is not set up on this server. Choose another method, or ask the operator of this site to set it up.",
+    "zh-CN": "本站点尚未开通该支付方式，请选择其他支付方式，或联系站点运营方开通。",
   },
   card_required: { "en-US": "Choose a card to pay with.", "zh-CN": "请选择支付卡。" },
   card_invalid: { "en-US": "The card information is wrong.", "zh-CN": "卡信息有误。" },

@@ -82,6 +82,7 @@ export const STATUS = {
   payment_provider_unavailable: 503,
   payment_not_cancellable: 409,
   pay_type_unavailable: 400,
+  pay_type_not_configured: 400,
   card_required: 400,
   card_invalid: 402,
   customer_info_required: 400,

@@ -6,8 +6,7 @@
  * loses the stored secrets (the user enters them again); it is never logged or returned.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
+import { keptSecret } from "../lib/kept-secret.ts";
 
 export interface SecretBox {
   seal(plain: string): string;
@@ -24,22 +23,7 @@ function parseKey(text: string): Buffer {
 /** The configured key, or the one in DATA_DIR (created on first use, readable by the server's user only). */
 export function loadSecretKey(opts: { configured?: string; dataDir: string }): Buffer {
   if (opts.configured) return parseKey(opts.configured);
-  const file = path.join(opts.dataDir, "secrets", "tool-secrets.key");
-  try {
-    return parseKey(fs.readFileSync(file, "utf8"));
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
-  }
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const key = randomBytes(32);
-  try {
-    // `wx`: two instances starting at once must not overwrite each other's key; the loser reads the winner's.
-    fs.writeFileSync(file, key.toString("base64"), { mode: 0o600, flag: "wx" });
-    return key;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "EEXIST") return parseKey(fs.readFileSync(file, "utf8"));
-    throw e;
-  }
+  return parseKey(keptSecret(opts.dataDir, "tool-secrets.key", () => randomBytes(32).toString("base64")));
 }
 
 export function createSecretBox(key: Buffer): SecretBox {

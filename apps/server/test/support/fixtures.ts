@@ -16,3 +16,14 @@ export const CARD_CUSTOMER = {
   postcode: "94000",
   countryCode: "us",
 };
+
+/** The organization's invoice information a card payment needs first (global edition, §6). */
+export const INVOICE_INFO = {
+  name: "Ada Lovelace Ltd",
+  email: "billing@ada.example",
+  street: "1 Main Street",
+  city: "San Francisco",
+  state: "CA",
+  postal_code: "94000",
+  country_code: "US",
+};

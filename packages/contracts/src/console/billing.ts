@@ -83,6 +83,8 @@ export const Payment = z.object({
   card: z.object({ brand: z.string(), last4: z.string() }).nullable(),
   /** Refunded, or held by a refund in progress (refunds module). */
   refundedAmount: Nanos,
+  /** Paid through the sandbox provider: a test payment, no real money (its balance is test balance too). */
+  test: z.boolean(),
 });
 export type Payment = z.infer<typeof Payment>;
 
@@ -100,7 +102,12 @@ export const RechargeOptions = z.object({
   currency: Currency,
   min: z.number(),
   max: z.number(),
+  /** The edition's pay types this server offers. */
   payTypes: z.array(PayType),
+  /** Of those, the ones served by the sandbox provider: test payments only, no real money. */
+  testPayTypes: z.array(PayType),
+  /** The edition's pay types this server does not offer (no provider set up for them). */
+  unavailablePayTypes: z.array(PayType),
   /** Public settings of the card provider (sandbox: its tokenization URL; Stripe: the publishable key). */
   cardProvider: z.object({
     name: z.string(),
@@ -212,6 +219,8 @@ export const BillingOverview = z.object({
   /** Cash recharge still needed to reach the next tier (null when there is no next tier). */
   toNextTier: Nanos.nullable(),
   monthSpend: Nanos,
+  /** How much of the recharges came from test payments (sandbox provider, net of refunds): not real money. */
+  testRecharge: Nanos,
   recentPayments: z.array(Payment),
 });
 export type BillingOverview = z.infer<typeof BillingOverview>;

@@ -42,3 +42,16 @@ export async function getOrgBalance(opts: { db: Db | Tx; orgId: string; now?: Da
   const voucher = BigInt(org.voucher);
   return { currency: org.currency, cash: org.cash, voucher, available: availableBalance(org.cash, voucher) };
 }
+
+/**
+ * How much of the organization's recharges came from test payments (the sandbox provider's: no real money moved),
+ * net of refunds. The overview says so next to the balance, so a sandbox-made balance is never mistaken for money.
+ */
+export async function testRecharge(opts: { db: Db | Tx; orgId: string; testProvider: string }): Promise<bigint> {
+  const p = schema.payments;
+  const [row] = await opts.db
+    .select({ total: sql<string>`coalesce(sum(${p.amount} - ${p.refundedAmount}), 0)` })
+    .from(p)
+    .where(sql`${p.orgId} = ${opts.orgId} and ${p.provider} = ${opts.testProvider} and ${p.status} = 'success'`);
+  return BigInt(row?.total ?? 0);
+}

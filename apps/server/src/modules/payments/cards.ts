@@ -38,6 +38,7 @@ export async function bindCard(opts: {
   const { ctx, access } = opts;
   if (access.org.edition !== "global") throw new AppError("pay_type_unavailable");
   const provider = providerForPayType(ctx, "credit_card");
+  if (!provider) throw new AppError("pay_type_not_configured");
   let card: Awaited<ReturnType<NonNullable<typeof provider.saveCard>>>;
   try {
     card = await provider.saveCard!(opts.token, opts.customer, access.org.id);

@@ -16,6 +16,7 @@ import { withTransaction } from "../../lib/transaction.ts";
 import { lockOrganizations } from "../billing/charge-organizations.ts";
 import { snapshotOrderInvoice } from "../invoices/invoice-info.ts";
 import type { OrgAccess } from "../orgs/access.ts";
+import { paymentMethod } from "./payment-methods.ts";
 import { toPayment } from "./payment-view.ts";
 import { providerForPayType, requireProvider } from "./providers/index.ts";
 import type { CardRow, ChargeOutcome, PaymentRow } from "./providers/provider.ts";
@@ -74,6 +75,8 @@ export async function createPayment(opts: {
   if (problem) throw fieldError("validation_failed", "amount", problem);
   const amount = parseMoney(request.amount);
   if (request.payType === "b2btransfer") assertTransferAllowed(org);
+  // Not set up on this server (production without a real provider for it: the sandbox is off there).
+  if (!paymentMethod(ctx.config, request.payType).offered) throw new AppError("pay_type_not_configured");
 
   let card: CardRow | undefined;
   if (request.payType === "credit_card") {
@@ -92,6 +95,7 @@ export async function createPayment(opts: {
     : card
       ? requireProvider(ctx, card.provider)
       : providerForPayType(ctx, request.payType);
+  if (!transfer && !provider) throw new AppError("pay_type_not_configured");
   const now = ctx.clock.now();
   const payment = await withTransaction(ctx, async (tx) => {
     await lockOrganizations(tx, [org.id]);

@@ -12,12 +12,14 @@ import { schema } from "@moonport/db";
 import { desc, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { localDate, monthPeriod } from "../../lib/edition-time.ts";
-import { getOrgBalance } from "../billing/balance.ts";
+import { getOrgBalance, testRecharge } from "../billing/balance.ts";
 import type { OrgAccess } from "../orgs/access.ts";
 import { sumSpend } from "../usage/bill-queries.ts";
 import { blockingPayment, ordersThisMonth } from "./create-payment.ts";
+import { paymentMethod } from "./payment-methods.ts";
 import { toPayment } from "./payment-view.ts";
 import { providerForPayType } from "./providers/index.ts";
+import { SANDBOX } from "./sandbox-psp.ts";
 
 const row = (t: Tier) => ({
   tier: t.tier,
@@ -58,19 +60,27 @@ export async function getBillingOverview(opts: { ctx: AppContext; access: OrgAcc
     nextTier: next ? row(next) : null,
     toNextTier: toNext !== null ? toNext.toString() : null,
     monthSpend: spend.toString(),
+    testRecharge: (await testRecharge({ db: ctx.db, orgId: org.id, testProvider: SANDBOX })).toString(),
     recentPayments: recent.map((p) => toPayment(ctx, p, null)),
   };
 }
 
+/**
+ * The edition's pay types split into those this server offers (test ones marked: the sandbox serves them) and
+ * those it does not, so the screen explains a missing method instead of hiding it.
+ */
 export async function getRechargeOptions(opts: { ctx: AppContext; access: OrgAccess }): Promise<RechargeOptions> {
   const { ctx } = opts;
   const { org } = opts.access;
+  const methods = PAY_TYPES_BY_EDITION[org.edition].map((t) => paymentMethod(ctx.config, t));
   return {
     edition: org.edition,
     currency: org.currency,
     ...RECHARGE_BOUNDS[org.edition],
-    payTypes: PAY_TYPES_BY_EDITION[org.edition],
-    cardProvider: providerForPayType(ctx, "credit_card").cardClient ?? {
+    payTypes: methods.flatMap((m) => (m.offered ? [m.payType] : [])),
+    testPayTypes: methods.flatMap((m) => (m.offered && m.test ? [m.payType] : [])),
+    unavailablePayTypes: methods.flatMap((m) => (m.offered ? [] : [m.payType])),
+    cardProvider: providerForPayType(ctx, "credit_card")?.cardClient ?? {
       name: "",
       tokenizeUrl: null,
       publishableKey: null,

@@ -18,7 +18,7 @@ export function toPayment(
     ? null
     : p.providerCheckout
       ? p.providerCheckout
-      : p.provider !== SANDBOX
+      : p.provider !== SANDBOX || !ctx.config.payments.sandboxAllowed
         ? null
         : checkoutLink(ctx.config.payments.sandboxSecret, {
             paymentId: p.id,
@@ -44,5 +44,6 @@ export function toPayment(
         : null,
     card,
     refundedAmount: p.refundedAmount.toString(),
+    test: p.provider === SANDBOX,
   };
 }

@@ -1,9 +1,10 @@
 /**
- * The built-in sandbox payment service provider: the embedded default, so the whole recharge flow works on a
- * fresh machine. It behaves like a real PSP from our side: hosted checkout/QR pages and a card-tokenization endpoint
- * under its own prefix (`/sandbox-psp`, sandbox-routes.ts, never under /api), test cards that succeed, decline or
- * need a retry, and asynchronous notifications signed with HMAC-SHA256 (`PAYMENT_SANDBOX_SECRET`) delivered by a
- * durable job that retries like a PSP does until our endpoint accepts them.
+ * The built-in sandbox payment service provider: the development default, so the whole recharge flow works on a
+ * fresh machine; off in production unless PAYMENT_SANDBOX=allow (payment-methods.ts), since what it "pays" becomes
+ * spendable balance. It behaves like a real PSP from our side: hosted checkout/QR pages and a card-tokenization
+ * endpoint under its own prefix (`/sandbox-psp`, sandbox-routes.ts, never under /api), test cards that succeed,
+ * decline or need a retry, and asynchronous notifications signed with HMAC-SHA256 (the kept secret,
+ * sandbox-secret.ts) delivered by a durable job that retries like a PSP does until our endpoint accepts them.
  *
  * It is stateless: checkout links and card tokens carry their data signed with the secret, so any instance
  * serves them. A card number and CVC are checked (Luhn, expiry, test-card table) and then forgotten: the token

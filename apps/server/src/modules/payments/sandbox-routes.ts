@@ -21,11 +21,12 @@ function page(title: string, body: string): string {
 .badge{display:inline-block;background:#fde68a;color:#713f12;border-radius:4px;padding:2px 8px;font-size:12px}
 button{font-size:16px;padding:10px 18px;margin:6px 6px 0 0;border-radius:6px;border:1px solid #888;cursor:pointer}
 .pay{background:#16a34a;color:#fff;border-color:#16a34a}.amount{font-size:32px;font-weight:700;margin:12px 0}</style></head>
-<body><span class="badge">Sandbox PSP · test mode · no real money</span>${body}</body></html>`;
+<body><span class="badge" data-testid="sandbox-test-badge">Sandbox PSP · test payment, no real money · 测试支付，非真实付款</span>${body}</body></html>`;
 }
 
 export default async function sandboxRoutes(app: FastifyInstance, ctx: AppContext) {
   const secret = ctx.config.payments.sandboxSecret;
+  if (!secret) throw new Error("the sandbox secret is not loaded");
   // The hosted page's buttons are plain forms; what they post is in the signed link, not the form body.
   app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_req, _body, done) =>
     done(null, {}),

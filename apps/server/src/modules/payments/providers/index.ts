@@ -1,12 +1,14 @@
 /**
  * Which provider serves which pay type (configuration: PAYMENT_CARD_PROVIDER, PAYMENT_ALIPAY_PROVIDER,
- * PAYMENT_WXPAY_PROVIDER; the sandbox is the default for each). Providers are built once per context and looked up
- * by pay type (new orders) or by name (notifications, continuing an order: the order keeps the provider it was
- * opened with, even after the configuration changes).
+ * PAYMENT_WXPAY_PROVIDER; the sandbox is the default for each, and exists only where PAYMENT_SANDBOX allows it,
+ * payment-methods.ts). Providers are built once per context and looked up by pay type (new orders) or by name
+ * (notifications, continuing an order: the order keeps the provider it was opened with, even after the
+ * configuration changes).
  */
 import type { PayType } from "@moonport/contracts";
 import type { AppContext } from "../../../context.ts";
 import { AppError } from "../../../lib/app-error.ts";
+import { paymentMethod } from "../payment-methods.ts";
 import { SANDBOX } from "../sandbox-psp.ts";
 import { ALIPAY, alipayProvider } from "./alipay.ts";
 import type { PaymentProvider } from "./provider.ts";
@@ -21,7 +23,8 @@ function registry(ctx: Ctx): Map<string, PaymentProvider> {
   let r = registries.get(ctx.config);
   if (!r) {
     const p = ctx.config.payments;
-    r = new Map<string, PaymentProvider>([[SANDBOX, sandboxProvider(ctx)]]);
+    r = new Map<string, PaymentProvider>();
+    if (p.sandboxAllowed) r.set(SANDBOX, sandboxProvider(ctx));
     if (p.stripe) r.set(STRIPE, stripeProvider(ctx));
     if (p.alipay) r.set(ALIPAY, alipayProvider(ctx));
     if (p.wechatpay) r.set(WECHATPAY, wechatpayProvider(ctx));
@@ -30,11 +33,10 @@ function registry(ctx: Ctx): Map<string, PaymentProvider> {
   return r;
 }
 
-export function providerForPayType(ctx: Ctx, payType: PayType): PaymentProvider {
-  const p = ctx.config.payments.providers;
-  const name =
-    payType === "credit_card" ? p.card : payType === "alipay" ? p.alipay : payType === "wxpay" ? p.wxpay : SANDBOX;
-  return providerNamed(ctx, name)!;
+/** The provider that opens new orders of this pay type; null when none is offered here (transfer, or not set up). */
+export function providerForPayType(ctx: Ctx, payType: PayType): PaymentProvider | null {
+  const method = paymentMethod(ctx.config, payType);
+  return method.offered ? providerNamed(ctx, method.provider) : null;
 }
 
 /** null when no such provider is configured (a webhook for a provider that is off answers 404). */
@@ -44,6 +46,6 @@ export function providerNamed(ctx: Ctx, name: string): PaymentProvider | null {
 
 export function requireProvider(ctx: Ctx, name: string): PaymentProvider {
   const p = providerNamed(ctx, name);
-  if (!p) throw new AppError("pay_type_unavailable");
+  if (!p) throw new AppError("pay_type_not_configured");
   return p;
 }

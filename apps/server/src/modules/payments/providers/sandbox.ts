@@ -12,6 +12,8 @@ import { header, type PaymentProvider } from "./provider.ts";
 /** The built-in sandbox PSP (sandbox-psp.ts) behind the provider interface. */
 export function sandboxProvider(ctx: Pick<AppContext, "jobs" | "config" | "clock">): PaymentProvider {
   const secret = ctx.config.payments.sandboxSecret;
+  // buildApp loads the kept secret before anything is served; signing with "" would accept forged tokens.
+  if (!secret) throw new Error("the sandbox secret is not loaded");
   return {
     name: SANDBOX,
     acknowledgement: { status: 200, contentType: "application/json", body: '{"received":true}' },

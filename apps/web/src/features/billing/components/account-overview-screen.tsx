@@ -1,4 +1,4 @@
-import { Anchor, Button, Card, Group, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { Alert, Anchor, Button, Card, Group, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { IconReceipt } from "@tabler/icons-react";
 import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
@@ -56,6 +56,11 @@ export function AccountOverviewScreen({ orgId, alerts }: { orgId: string; alerts
               </Card>
             ))}
           </SimpleGrid>
+          {BigInt(q.data.testRecharge) > 0n ? (
+            <Alert color="orange" variant="light" data-testid="overview-test-balance">
+              {t("overview.testBalance", { amount: money(q.data.testRecharge, q.data.currency) })}
+            </Alert>
+          ) : null}
           <Card withBorder padding="lg">
             <Group justify="space-between" align="flex-start">
               <div>

@@ -32,6 +32,7 @@ export function paymentColumns(t: TFunction<"billing">, action?: DataColumn<Paym
           <Badge color={STATUS_COLOR[p.status]} variant="light">
             {t(`status.${p.status}`)}
           </Badge>
+          {p.test ? <TestBadge /> : null}
           {BigInt(p.refundedAmount) > 0n ? (
             <Badge color="grape" variant="light" data-testid="payment-refunded">
               {p.refundedAmount === p.amount
@@ -44,6 +45,16 @@ export function paymentColumns(t: TFunction<"billing">, action?: DataColumn<Paym
     },
   ];
   return action ? [...cols, action] : cols;
+}
+
+/** A sandbox payment is marked wherever it is shown: it moved no real money. */
+export function TestBadge() {
+  const { t } = useTranslation("billing");
+  return (
+    <Badge color="orange" variant="outline" data-testid="payment-test">
+      {t("details.test")}
+    </Badge>
+  );
 }
 
 function Qr({ content }: { content: string }) {
@@ -87,9 +98,12 @@ export function PaymentPanel({ orgId, paymentId, onClose }: { orgId: string; pay
           <Text fw={600}>
             {t("payment.order")} · {money(p.amount, p.currency)} · {t(`payType.${p.paymentType}`)}
           </Text>
-          <Badge color={STATUS_COLOR[p.status]} data-testid="payment-status">
-            {t(`status.${p.status}`)}
-          </Badge>
+          <Group gap={6}>
+            {p.test ? <TestBadge /> : null}
+            <Badge color={STATUS_COLOR[p.status]} data-testid="payment-status">
+              {t(`status.${p.status}`)}
+            </Badge>
+          </Group>
         </Group>
         {p.status === "waiting" ? (
           <>

@@ -61,6 +61,8 @@ export function RechargeScreen({ orgId }: { orgId: string }) {
   const type = payType ?? o.payTypes[0]!;
   const cardList = cards.data?.items ?? [];
   const chosenCard = cardId ?? cardList[0]?.id ?? null;
+  const list = (types: PayType[]) =>
+    new Intl.ListFormat(locale, { type: "conjunction" }).format(types.map((p) => t(`payType.${p}`)));
 
   const pay = () => {
     setFailure(null);
@@ -117,6 +119,16 @@ export function RechargeScreen({ orgId }: { orgId: string }) {
                 ))}
               </Group>
             </Radio.Group>
+            {o.unavailablePayTypes.length ? (
+              <Alert color="gray" variant="light" data-testid="recharge-unavailable">
+                {t("recharge.unavailable", { methods: list(o.unavailablePayTypes) })}
+              </Alert>
+            ) : null}
+            {o.testPayTypes.includes(type) ? (
+              <Alert color="orange" variant="light" data-testid="recharge-test-notice">
+                {t("recharge.testNotice", { methods: t(`payType.${type}`) })}
+              </Alert>
+            ) : null}
             {type === "credit_card" && info.data && !info.data.info ? (
               <Alert color="yellow" data-testid="invoice-info-needed">
                 {t("recharge.invoiceInfoNeeded")}{" "}
