@@ -170,6 +170,13 @@ describe("recharge (cn): wxpay through the sandbox checkout", () => {
     await t.ctx.jobs.runDue();
     const closed = await u.client.get(`/api/orgs/${u.orgId}/payments/${first.body.id}`);
     expect(closed.body.status).toBe("closed");
+    // Money the provider charged for an order only the timer closed (say the server was down when it arrived) is
+    // credited once: the order ends `success`, not flagged.
+    const late = { type: "payment.succeeded", data: { paymentId: first.body.id, amount: first.body.amount } };
+    expect((await notify({ id: "evt_after_timeout", ...late })).json().outcome).toBe("credited");
+    expect((await notify({ id: "evt_after_timeout", ...late })).json().outcome).toBe("duplicate");
+    expect((await u.client.get(`/api/orgs/${u.orgId}/payments/${first.body.id}`)).body.status).toBe("success");
+    expect((await org(u.orgId)).cashBalance).toBe(parseMoney("20"));
     // Fill the month to 30 orders.
     const rows = Array.from({ length: 28 }, (_, i) => ({
       id: `pay_fill_${u.orgId}_${i}`,

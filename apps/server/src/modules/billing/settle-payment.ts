@@ -63,15 +63,20 @@ export async function settlePayment(
       return "flagged";
     }
     if (payment.status === "success") return (await record("ignored")) ? "ignored" : "duplicate";
-    if (payment.status === "closed" || payment.status === "failed") {
-      // Money arrived for an order we no longer expect: flag it for an operator (who refunds it at the provider
-      // or credits it with confirmPayment), never credit it silently.
+    const closedByTimer = payment.status === "closed" && payment.failureReason === "timeout";
+    if ((payment.status === "closed" && !closedByTimer) || payment.status === "failed") {
+      // Money arrived for an order someone ended (cancelled, refused by the provider, declined): flag it for an
+      // operator (who refunds it at the provider or credits it with confirmPayment), never credit it silently.
+      // An order only our own timer closed is credited below: nobody withdrew it, and its notification may simply
+      // have waited out a server that was down when the provider charged.
       if (!(await record("flagged"))) return "duplicate";
       await tx.update(schema.payments).set({ flag: "paid_after_close" }).where(eq(schema.payments.id, payment.id));
       opts.ctx.log.warn({ paymentId: payment.id }, "payment paid after it was closed; flagged for an operator");
       return "flagged";
     }
     if (!(await record("credited"))) return "duplicate";
+    if (closedByTimer)
+      opts.ctx.log.info({ paymentId: payment.id }, "payment paid after its unpaid order timed out; credited");
     if (opts.providerRef && !payment.providerRef) {
       await tx.update(schema.payments).set({ providerRef: opts.providerRef }).where(eq(schema.payments.id, payment.id));
     }
