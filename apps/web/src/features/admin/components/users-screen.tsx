@@ -6,7 +6,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { DateTimeCell, TextCell } from "../../../components/console-kit/cells.tsx";
-import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
+import { type DataColumn, DataTable, pagerOf } from "../../../components/console-kit/data-table.tsx";
 import { ConfirmDialog } from "../../../components/console-kit/form-dialog.tsx";
 import { EmptyState, LoadError, LoadingBlock } from "../../../components/console-kit/states.tsx";
 import { PageHeader } from "../../../components/page-header.tsx";
@@ -71,9 +71,7 @@ export function UsersScreen() {
         rowTestId="admin-user-row"
         minWidth={760}
         empty={<EmptyState title={t("users.empty")} />}
-        pagination={
-          list.data ? { page, pageSize: list.data.pageSize, total: list.data.total, onChange: setPage } : undefined
-        }
+        pagination={pagerOf(list.data, page, setPage)}
       />
     </>
   );
