@@ -179,7 +179,14 @@ export function OrganizationScreen({ orgId }: { orgId: string }) {
   );
 }
 
-function GrantDialog({ org, opened, onClose }: { org: AdminOrganizationDetail; opened: boolean; onClose: () => void }) {
+/** A dialog about the organization on screen. */
+interface OrgDialogProps {
+  org: AdminOrganizationDetail;
+  opened: boolean;
+  onClose: () => void;
+}
+
+function GrantDialog({ org, opened, onClose }: OrgDialogProps) {
   const { t } = useTranslation("admin");
   const grant = useGrantCredit(org.id);
   const { field, dialog } = useDialogForm(AdminGrantRequest, {
@@ -208,15 +215,7 @@ function GrantDialog({ org, opened, onClose }: { org: AdminOrganizationDetail; o
   );
 }
 
-function LimitsDialog({
-  org,
-  opened,
-  onClose,
-}: {
-  org: AdminOrganizationDetail;
-  opened: boolean;
-  onClose: () => void;
-}) {
+function LimitsDialog({ org, opened, onClose }: OrgDialogProps) {
   const { t } = useTranslation("admin");
   const setLimits = useSetLimits(org.id);
   const o = org.rateLimitOverride ?? {};
@@ -298,15 +297,7 @@ function LimitsDialog({
   );
 }
 
-function SuspendDialog({
-  org,
-  opened,
-  onClose,
-}: {
-  org: AdminOrganizationDetail;
-  opened: boolean;
-  onClose: () => void;
-}) {
+function SuspendDialog({ org, opened, onClose }: OrgDialogProps) {
   const { t } = useTranslation("admin");
   const suspend = useSuspend(org.id);
   const { field, dialog } = useDialogForm(AdminSuspendRequest, {
@@ -330,15 +321,7 @@ function SuspendDialog({
   );
 }
 
-function ResumeDialog({
-  org,
-  opened,
-  onClose,
-}: {
-  org: AdminOrganizationDetail;
-  opened: boolean;
-  onClose: () => void;
-}) {
+function ResumeDialog({ org, opened, onClose }: OrgDialogProps) {
   const { t } = useTranslation("admin");
   const resume = useSuspend(org.id);
   return (

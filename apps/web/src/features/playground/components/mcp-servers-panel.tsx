@@ -6,7 +6,6 @@ import {
   NumberInput,
   Paper,
   PasswordInput,
-  Select,
   Stack,
   Switch,
   Text,
@@ -33,6 +32,7 @@ import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { ConfirmDialog, FormDialog } from "../../../components/console-kit/form-dialog.tsx";
+import { FormSelect } from "../../../components/console-kit/form-select.tsx";
 import { useDialogForm } from "../../../components/console-kit/use-zod-form.ts";
 import { useLocale } from "../../../i18n/index.ts";
 import { ApiError } from "../../../lib/api.ts";
@@ -337,20 +337,14 @@ function McpServerForm({
         data-testid="mcp-url"
       />
       <Group grow align="flex-start" wrap="wrap">
-        <Controller
+        <FormSelect
           control={form.control}
           name="transport"
-          render={({ field: f }) => (
-            <Select
-              label={t("mcp.fields.transport")}
-              data={MCP_TRANSPORTS.map((v) => ({ value: v, label: t(`mcp.transports.${v}`) }))}
-              value={f.value}
-              onChange={(v) => v && f.onChange(v)}
-              allowDeselect={false}
-              error={error("transport")}
-              style={{ minWidth: 180 }}
-            />
-          )}
+          label={t("mcp.fields.transport")}
+          data={MCP_TRANSPORTS.map((v) => ({ value: v, label: t(`mcp.transports.${v}`) }))}
+          allowDeselect={false}
+          error={error("transport")}
+          style={{ minWidth: 180 }}
         />
         <Controller
           control={form.control}
@@ -369,20 +363,14 @@ function McpServerForm({
           )}
         />
       </Group>
-      <Controller
+      <FormSelect
         control={form.control}
         name="authType"
-        render={({ field: f }) => (
-          <Select
-            label={t("mcp.fields.authType")}
-            data={MCP_AUTH_TYPES.map((v) => ({ value: v, label: t(`mcp.auth.${v}`) }))}
-            value={f.value}
-            onChange={(v) => v && f.onChange(v)}
-            allowDeselect={false}
-            error={error("authType")}
-            data-testid="mcp-auth"
-          />
-        )}
+        label={t("mcp.fields.authType")}
+        data={MCP_AUTH_TYPES.map((v) => ({ value: v, label: t(`mcp.auth.${v}`) }))}
+        allowDeselect={false}
+        error={error("authType")}
+        data-testid="mcp-auth"
       />
       {authType === "api_key" ? (
         <TextInput label={t("mcp.fields.headerName")} placeholder="X-API-Key" withAsterisk {...field("headerName")} />

@@ -27,6 +27,7 @@ import { IconBuildingSkyscraper, IconCircleCheck, IconGauge, IconHeadset, IconSe
 import { useEffect, useState } from "react";
 import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { FormSelect } from "../../../components/console-kit/form-select.tsx";
 import { useZodForm } from "../../../components/console-kit/use-zod-form.ts";
 import { PageMeta } from "../../../components/page-meta.tsx";
 import classes from "../../../components/site-frame.module.css";
@@ -145,24 +146,17 @@ function ContactSalesForm({ onSent }: { onSent: (r: ContactSalesReceipt, email: 
     kind: "topic" | "industry" | "stage",
     values: readonly string[],
   ) => (
-    <Controller
+    <FormSelect
       control={form.control}
       name={name}
-      render={({ field: f }) => (
-        <Select
-          label={t(`contact.fields.${name}`)}
-          placeholder={t("contact.fields.choose")}
-          data={options(kind, values)}
-          value={(f.value as string | undefined) ?? null}
-          onChange={(v) => f.onChange(v ?? undefined)}
-          onBlur={f.onBlur}
-          error={error(name)}
-          withAsterisk
-          allowDeselect={false}
-          comboboxProps={{ withinPortal: true }}
-          data-testid={`contact-${name}`}
-        />
-      )}
+      label={t(`contact.fields.${name}`)}
+      placeholder={t("contact.fields.choose")}
+      data={options(kind, values)}
+      error={error(name)}
+      withAsterisk
+      allowDeselect={false}
+      comboboxProps={{ withinPortal: true }}
+      data-testid={`contact-${name}`}
     />
   );
 
