@@ -8,7 +8,6 @@ import {
   Select,
   SimpleGrid,
   Stack,
-  Table,
   Text,
   Textarea,
   TextInput,
@@ -31,7 +30,7 @@ import { ApiError } from "../../../lib/api.ts";
 import { formatDateTime } from "../../../lib/format.ts";
 import { paths } from "../../../lib/paths.ts";
 import { organizationQuery, useGrantCredit, useSetLimits, useSuspend } from "../api/admin.ts";
-import { BadgeList, DetailCard, roleColor } from "./detail-parts.tsx";
+import { BadgeList, DetailCard, DetailTable, roleColor } from "./detail-parts.tsx";
 import { StatCard } from "./stat-card.tsx";
 
 type Dialog = "grant" | "limits" | "suspend" | "resume" | null;
@@ -145,30 +144,17 @@ export function OrganizationScreen({ orgId }: { orgId: string }) {
           </DetailCard>
         </SimpleGrid>
         <DetailCard title={t("orgs.ledger")} empty={org.ledger.length === 0 ? t("orgs.ledgerEmpty") : null}>
-          <Table.ScrollContainer minWidth={560}>
-            <Table data-testid="admin-ledger">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t("orgs.created")}</Table.Th>
-                  <Table.Th>{t("orgs.kind")}</Table.Th>
-                  <Table.Th ta="right">{t("orgs.amount")}</Table.Th>
-                  <Table.Th>{t("orgs.note")}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {org.ledger.map((l) => (
-                  <Table.Tr key={l.id}>
-                    <Table.Td>
-                      <DateTimeCell iso={l.createdAt} />
-                    </Table.Td>
-                    <Table.Td>{l.kind}</Table.Td>
-                    <Table.Td ta="right">{money(l.amount, org.currency)}</Table.Td>
-                    <Table.Td>{l.note ?? ""}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DetailTable
+            testId="admin-ledger"
+            rows={org.ledger}
+            rowKey={(l) => l.id}
+            columns={[
+              { header: t("orgs.created"), cell: (l) => <DateTimeCell iso={l.createdAt} /> },
+              { header: t("orgs.kind"), cell: (l) => l.kind },
+              { header: t("orgs.amount"), right: true, cell: (l) => money(l.amount, org.currency) },
+              { header: t("orgs.note"), cell: (l) => l.note ?? "" },
+            ]}
+          />
         </DetailCard>
       </Stack>
       <GrantDialog org={org} opened={dialog === "grant"} onClose={close} />

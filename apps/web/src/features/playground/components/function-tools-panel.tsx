@@ -146,7 +146,20 @@ function FunctionToolEditor({
     },
     (reason) => t("functions.testFailed", { reason }),
   );
-  const mono = { input: classes.mono };
+  /** A required field of JSON or code: monospace, without spell checking. */
+  const codeField = (name: "parameters" | "exampleInput" | "code", minRows: number, maxRows: number) => (
+    <Textarea
+      label={t(`functions.fields.${name}`)}
+      description={t(`functions.hints.${name}`)}
+      withAsterisk
+      autosize
+      minRows={minRows}
+      maxRows={maxRows}
+      classNames={{ input: classes.mono }}
+      spellCheck={false}
+      {...field(name)}
+    />
+  );
   return (
     <FormDialog
       opened
@@ -176,39 +189,9 @@ function FunctionToolEditor({
         {...field("name")}
       />
       <Textarea label={t("functions.fields.description")} autosize minRows={1} maxRows={4} {...field("description")} />
-      <Textarea
-        label={t("functions.fields.parameters")}
-        description={t("functions.hints.parameters")}
-        withAsterisk
-        autosize
-        minRows={4}
-        maxRows={12}
-        classNames={mono}
-        spellCheck={false}
-        {...field("parameters")}
-      />
-      <Textarea
-        label={t("functions.fields.exampleInput")}
-        description={t("functions.hints.exampleInput")}
-        withAsterisk
-        autosize
-        minRows={2}
-        maxRows={8}
-        classNames={mono}
-        spellCheck={false}
-        {...field("exampleInput")}
-      />
-      <Textarea
-        label={t("functions.fields.code")}
-        description={t("functions.hints.code")}
-        withAsterisk
-        autosize
-        minRows={5}
-        maxRows={16}
-        classNames={mono}
-        spellCheck={false}
-        {...field("code")}
-      />
+      {codeField("parameters", 4, 12)}
+      {codeField("exampleInput", 2, 8)}
+      {codeField("code", 5, 16)}
       {result ? (
         <Paper withBorder radius="sm" p="xs" data-testid="test-run-result" data-state={result.state}>
           <Stack gap={4}>

@@ -269,46 +269,20 @@ function defaults(s: McpServer | null): McpFormValues {
 }
 
 /** Add or edit a server (§3 fields). Secrets are never shown: a stored one reads "set", and empty keeps it. */
-function McpServerDialog({
-  orgId,
-  projectId,
-  server,
-  onClose,
-  onSaved,
-}: {
-  orgId: string;
-  projectId: string;
-  server: McpServer | "new" | null;
-  onClose: () => void;
-  onSaved: (s: McpServer) => void;
-}) {
+function McpServerDialog({ server, ...props }: McpFormProps & { server: McpServer | "new" | null }) {
   const existing = server && server !== "new" ? server : null;
   // A fresh form per server: its schema depends on what the server keeps.
-  return server ? (
-    <McpServerForm
-      key={existing?.id ?? "new"}
-      orgId={orgId}
-      projectId={projectId}
-      server={existing}
-      onClose={onClose}
-      onSaved={onSaved}
-    />
-  ) : null;
+  return server ? <McpServerForm key={existing?.id ?? "new"} {...props} server={existing} /> : null;
 }
 
-function McpServerForm({
-  orgId,
-  projectId,
-  server,
-  onClose,
-  onSaved,
-}: {
+interface McpFormProps {
   orgId: string;
   projectId: string;
-  server: McpServer | null;
   onClose: () => void;
   onSaved: (s: McpServer) => void;
-}) {
+}
+
+function McpServerForm({ orgId, projectId, server, onClose, onSaved }: McpFormProps & { server: McpServer | null }) {
   const { t } = useTranslation("playground");
   const save = useSaveMcpServer(orgId, projectId);
   const { form, field, error, dialog } = useDialogForm(schemaFor(server), {

@@ -160,6 +160,19 @@ function ContactSalesForm({ onSent }: { onSent: (r: ContactSalesReceipt, email: 
     />
   );
 
+  /** A free-text answer; the required ones carry a hint of what to write. */
+  const longText = (name: "background" | "problem" | "additionalInfo", minRows: number, required: boolean) => (
+    <Textarea
+      label={t(`contact.fields.${name}`)}
+      description={required ? t(`contact.fields.${name}Hint`) : undefined}
+      autosize
+      minRows={minRows}
+      withAsterisk={required}
+      {...field(name)}
+      data-testid={`contact-${name}`}
+    />
+  );
+
   return (
     <Card withBorder radius="md" padding="xl" component="form" method="post" onSubmit={submit} noValidate>
       <Stack gap="xl">
@@ -263,31 +276,9 @@ function ContactSalesForm({ onSent }: { onSent: (r: ContactSalesReceipt, email: 
         </Stack>
         <Stack gap="sm">
           <Text fw={600}>{t("contact.sections.needs")}</Text>
-          <Textarea
-            label={t("contact.fields.background")}
-            description={t("contact.fields.backgroundHint")}
-            autosize
-            minRows={3}
-            withAsterisk
-            {...field("background")}
-            data-testid="contact-background"
-          />
-          <Textarea
-            label={t("contact.fields.problem")}
-            description={t("contact.fields.problemHint")}
-            autosize
-            minRows={3}
-            withAsterisk
-            {...field("problem")}
-            data-testid="contact-problem"
-          />
-          <Textarea
-            label={t("contact.fields.additionalInfo")}
-            autosize
-            minRows={2}
-            {...field("additionalInfo")}
-            data-testid="contact-additionalInfo"
-          />
+          {longText("background", 3, true)}
+          {longText("problem", 3, true)}
+          {longText("additionalInfo", 2, false)}
         </Stack>
         {formError ? (
           <Alert color="red" variant="light" data-testid="contact-error">
