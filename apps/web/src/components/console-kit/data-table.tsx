@@ -169,6 +169,15 @@ function ScrollFrame({ children, minWidth }: { children: ReactNode; minWidth?: n
   );
 }
 
+/** `pagination` for a page answer that states its own page size and total (undefined until it arrives). */
+export function pagerOf(
+  data: { pageSize: number; total: number } | undefined,
+  page: number,
+  onChange: (page: number) => void,
+): DataTablePagination | undefined {
+  return data ? { page, pageSize: data.pageSize, total: data.total, onChange } : undefined;
+}
+
 /** The `query` of a table whose rows are already loaded (part of a larger response). */
 export const LOADED: TableQuery = { isPending: false, isError: false, error: null, refetch: () => undefined };
 

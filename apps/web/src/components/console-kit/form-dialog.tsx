@@ -5,7 +5,8 @@ import { FormError } from "../form-error.tsx";
 
 /**
  * A dialog holding one form: title, fields, the form-level error, Cancel and the submit button. Fields are
- * disabled while the request runs. `onSubmit` comes from `useZodForm().onSubmit(...)`.
+ * disabled while the request runs. `onSubmit` comes from `useZodForm().onSubmit(...)`. `extraAction` stands at the
+ * left of the buttons (a form's second action, like a test run).
  */
 export function FormDialog({
   opened,
@@ -19,6 +20,9 @@ export function FormDialog({
   children,
   danger = false,
   submitDisabled = false,
+  extraAction,
+  formTestId,
+  submitTestId,
 }: {
   opened: boolean;
   onClose: () => void;
@@ -31,23 +35,37 @@ export function FormDialog({
   children: ReactNode;
   danger?: boolean;
   submitDisabled?: boolean;
+  extraAction?: ReactNode;
+  formTestId?: string;
+  submitTestId?: string;
 }) {
   const { t } = useTranslation();
+  const buttons = (
+    <DialogButtons
+      onCancel={onClose}
+      submitLabel={submitLabel ?? t("common:save")}
+      loading={submitting}
+      danger={danger}
+      disabled={submitDisabled}
+      submitTestId={submitTestId}
+      submit
+    />
+  );
   return (
     <Modal opened={opened} onClose={onClose} title={title} size={size} centered>
-      <form onSubmit={onSubmit} noValidate>
+      <form onSubmit={onSubmit} noValidate data-testid={formTestId}>
         <fieldset disabled={submitting} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
           <Stack>
             {children}
             <FormError message={error} />
-            <DialogButtons
-              onCancel={onClose}
-              submitLabel={submitLabel ?? t("common:save")}
-              loading={submitting}
-              danger={danger}
-              disabled={submitDisabled}
-              submit
-            />
+            {extraAction ? (
+              <Group justify="space-between" gap="sm" wrap="wrap">
+                {extraAction}
+                {buttons}
+              </Group>
+            ) : (
+              buttons
+            )}
           </Stack>
         </fieldset>
       </form>
@@ -102,6 +120,7 @@ function DialogButtons({
   disabled = false,
   submit = false,
   onClick,
+  submitTestId,
 }: {
   onCancel: () => void;
   submitLabel: ReactNode;
@@ -110,6 +129,7 @@ function DialogButtons({
   disabled?: boolean;
   submit?: boolean;
   onClick?: () => void;
+  submitTestId?: string;
 }) {
   const { t } = useTranslation();
   return (
@@ -123,10 +143,47 @@ function DialogButtons({
         loading={loading}
         disabled={disabled}
         onClick={onClick}
+        data-testid={submitTestId}
       >
         {submitLabel}
       </Button>
     </Group>
+  );
+}
+
+/**
+ * A dialog that shows something once made or looked up (a new secret, codes, a link, a file's text): the content,
+ * then `actions` and Done. Without `doneLabel` it has no footer and closes from its header.
+ */
+export function InfoDialog({
+  opened,
+  onClose,
+  title,
+  size = "lg",
+  doneLabel,
+  actions,
+  children,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  title: ReactNode;
+  size?: ModalProps["size"];
+  doneLabel?: ReactNode;
+  actions?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <Modal opened={opened} onClose={onClose} title={title} size={size} centered>
+      <Stack>
+        {children}
+        {doneLabel ? (
+          <Group justify="flex-end">
+            {actions}
+            <Button onClick={onClose}>{doneLabel}</Button>
+          </Group>
+        ) : null}
+      </Stack>
+    </Modal>
   );
 }
 

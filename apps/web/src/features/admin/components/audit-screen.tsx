@@ -4,7 +4,7 @@ import { IconDownload, IconSearch } from "@tabler/icons-react";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { DateTimeCell } from "../../../components/console-kit/cells.tsx";
-import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
+import { type DataColumn, DataTable, pagerOf } from "../../../components/console-kit/data-table.tsx";
 import { EmptyState } from "../../../components/console-kit/states.tsx";
 import { PageHeader } from "../../../components/page-header.tsx";
 import { auditCsvUrl, auditQuery } from "../api/admin.ts";
@@ -75,9 +75,7 @@ export function AuditScreen() {
         rowTestId="audit-row"
         minWidth={900}
         empty={<EmptyState title={t("audit.empty")} />}
-        pagination={
-          list.data ? { page, pageSize: list.data.pageSize, total: list.data.total, onChange: setPage } : undefined
-        }
+        pagination={pagerOf(list.data, page, setPage)}
       />
     </>
   );

@@ -3,13 +3,10 @@ import {
   Badge,
   Button,
   Code,
-  Group,
-  Modal,
   NumberInput,
   ScrollArea,
   Select,
   SimpleGrid,
-  Stack,
   Text,
   TextInput,
 } from "@mantine/core";
@@ -20,8 +17,8 @@ import { useState } from "react";
 import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { DateTimeCell } from "../../../components/console-kit/cells.tsx";
-import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
-import { ConfirmDialog, FormDialog } from "../../../components/console-kit/form-dialog.tsx";
+import { type DataColumn, DataTable, pagerOf } from "../../../components/console-kit/data-table.tsx";
+import { ConfirmDialog, FormDialog, InfoDialog } from "../../../components/console-kit/form-dialog.tsx";
 import { money } from "../../../components/console-kit/money.ts";
 import { EmptyState } from "../../../components/console-kit/states.tsx";
 import { useDialogForm } from "../../../components/console-kit/use-zod-form.ts";
@@ -94,9 +91,7 @@ export function CodesScreen() {
         rowTestId="batch-row"
         minWidth={1000}
         empty={<EmptyState title={t("codes.empty")} />}
-        pagination={
-          list.data ? { page, pageSize: list.data.pageSize, total: list.data.total, onChange: setPage } : undefined
-        }
+        pagination={pagerOf(list.data, page, setPage)}
       />
       <GenerateDialog opened={creating} onClose={() => setCreating(false)} onCreated={setCreated} />
       <CreatedCodes created={created} onClose={() => setCreated(null)} />
@@ -240,34 +235,30 @@ function CreatedCodes({
     URL.revokeObjectURL(url);
   };
   return (
-    <Modal
+    <InfoDialog
       opened={created !== null}
       onClose={onClose}
       title={t("codes.createdTitle", { count: created?.codes.length ?? 0 })}
-      size="lg"
-      centered
+      doneLabel={t("codes.done")}
+      actions={
+        <Button
+          variant="default"
+          leftSection={<IconDownload size={16} />}
+          onClick={download}
+          data-testid="batch-download"
+        >
+          {t("codes.download")}
+        </Button>
+      }
     >
-      <Stack>
-        <Alert color="yellow" variant="light">
-          {t("codes.createdText")}
-        </Alert>
-        <ScrollArea h={240} type="auto">
-          <Code block data-testid="batch-codes">
-            {created?.codes.join("\n")}
-          </Code>
-        </ScrollArea>
-        <Group justify="flex-end">
-          <Button
-            variant="default"
-            leftSection={<IconDownload size={16} />}
-            onClick={download}
-            data-testid="batch-download"
-          >
-            {t("codes.download")}
-          </Button>
-          <Button onClick={onClose}>{t("codes.done")}</Button>
-        </Group>
-      </Stack>
-    </Modal>
+      <Alert color="yellow" variant="light">
+        {t("codes.createdText")}
+      </Alert>
+      <ScrollArea h={240} type="auto">
+        <Code block data-testid="batch-codes">
+          {created?.codes.join("\n")}
+        </Code>
+      </ScrollArea>
+    </InfoDialog>
   );
 }

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Card, Group, Stack, Text } from "@mantine/core";
+import { Anchor, Badge, Card, Group, Stack, Table, Text } from "@mantine/core";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 
@@ -47,3 +47,44 @@ export function BadgeList({
 }
 
 export const roleColor = (role: string) => (role === "admin" ? "indigo" : "gray");
+
+/** A small table inside a detail card: one header per column (`right` aligns a number column), one row per item. */
+export function DetailTable<T>({
+  columns,
+  rows,
+  rowKey,
+  testId,
+}: {
+  columns: { header: string; right?: boolean; cell: (row: T) => ReactNode }[];
+  rows: T[];
+  rowKey: (row: T) => string;
+  testId?: string;
+}) {
+  const align = (right?: boolean) => (right ? "right" : undefined);
+  return (
+    <Table.ScrollContainer minWidth={560}>
+      <Table data-testid={testId}>
+        <Table.Thead>
+          <Table.Tr>
+            {columns.map((c) => (
+              <Table.Th key={c.header} ta={align(c.right)}>
+                {c.header}
+              </Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((r) => (
+            <Table.Tr key={rowKey(r)}>
+              {columns.map((c) => (
+                <Table.Td key={c.header} ta={align(c.right)}>
+                  {c.cell(r)}
+                </Table.Td>
+              ))}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}

@@ -8,7 +8,6 @@ import {
   Select,
   SimpleGrid,
   Stack,
-  Table,
   Text,
   Textarea,
   TextInput,
@@ -31,7 +30,7 @@ import { ApiError } from "../../../lib/api.ts";
 import { formatDateTime } from "../../../lib/format.ts";
 import { paths } from "../../../lib/paths.ts";
 import { organizationQuery, useGrantCredit, useSetLimits, useSuspend } from "../api/admin.ts";
-import { BadgeList, DetailCard, roleColor } from "./detail-parts.tsx";
+import { BadgeList, DetailCard, DetailTable, roleColor } from "./detail-parts.tsx";
 import { StatCard } from "./stat-card.tsx";
 
 type Dialog = "grant" | "limits" | "suspend" | "resume" | null;
@@ -148,30 +147,17 @@ export function OrganizationScreen({ orgId }: { orgId: string }) {
           </DetailCard>
         </SimpleGrid>
         <DetailCard title={t("orgs.ledger")} empty={org.ledger.length === 0 ? t("orgs.ledgerEmpty") : null}>
-          <Table.ScrollContainer minWidth={560}>
-            <Table data-testid="admin-ledger">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t("orgs.created")}</Table.Th>
-                  <Table.Th>{t("orgs.kind")}</Table.Th>
-                  <Table.Th ta="right">{t("orgs.amount")}</Table.Th>
-                  <Table.Th>{t("orgs.note")}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {org.ledger.map((l) => (
-                  <Table.Tr key={l.id}>
-                    <Table.Td>
-                      <DateTimeCell iso={l.createdAt} />
-                    </Table.Td>
-                    <Table.Td>{l.kind}</Table.Td>
-                    <Table.Td ta="right">{money(l.amount, org.currency)}</Table.Td>
-                    <Table.Td>{l.note ?? ""}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DetailTable
+            testId="admin-ledger"
+            rows={org.ledger}
+            rowKey={(l) => l.id}
+            columns={[
+              { header: t("orgs.created"), cell: (l) => <DateTimeCell iso={l.createdAt} /> },
+              { header: t("orgs.kind"), cell: (l) => l.kind },
+              { header: t("orgs.amount"), right: true, cell: (l) => money(l.amount, org.currency) },
+              { header: t("orgs.note"), cell: (l) => l.note ?? "" },
+            ]}
+          />
         </DetailCard>
       </Stack>
       <GrantDialog org={org} opened={dialog === "grant"} onClose={close} />
@@ -182,7 +168,14 @@ export function OrganizationScreen({ orgId }: { orgId: string }) {
   );
 }
 
-function GrantDialog({ org, opened, onClose }: { org: AdminOrganizationDetail; opened: boolean; onClose: () => void }) {
+/** A dialog about the organization on screen. */
+interface OrgDialogProps {
+  org: AdminOrganizationDetail;
+  opened: boolean;
+  onClose: () => void;
+}
+
+function GrantDialog({ org, opened, onClose }: OrgDialogProps) {
   const { t } = useTranslation("admin");
   const grant = useGrantCredit(org.id);
   const { field, dialog } = useDialogForm(AdminGrantRequest, {
@@ -211,15 +204,7 @@ function GrantDialog({ org, opened, onClose }: { org: AdminOrganizationDetail; o
   );
 }
 
-function LimitsDialog({
-  org,
-  opened,
-  onClose,
-}: {
-  org: AdminOrganizationDetail;
-  opened: boolean;
-  onClose: () => void;
-}) {
+function LimitsDialog({ org, opened, onClose }: OrgDialogProps) {
   const { t } = useTranslation("admin");
   const setLimits = useSetLimits(org.id);
   const o = org.rateLimitOverride ?? {};
@@ -301,15 +286,7 @@ function LimitsDialog({
   );
 }
 
-function SuspendDialog({
-  org,
-  opened,
-  onClose,
-}: {
-  org: AdminOrganizationDetail;
-  opened: boolean;
-  onClose: () => void;
-}) {
+function SuspendDialog({ org, opened, onClose }: OrgDialogProps) {
   const { t } = useTranslation("admin");
   const suspend = useSuspend(org.id);
   const { field, dialog } = useDialogForm(AdminSuspendRequest, {
@@ -333,15 +310,7 @@ function SuspendDialog({
   );
 }
 
-function ResumeDialog({
-  org,
-  opened,
-  onClose,
-}: {
-  org: AdminOrganizationDetail;
-  opened: boolean;
-  onClose: () => void;
-}) {
+function ResumeDialog({ org, opened, onClose }: OrgDialogProps) {
   const { t } = useTranslation("admin");
   const resume = useSuspend(org.id);
   return (

@@ -5,7 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { DateTimeCell } from "../../../components/console-kit/cells.tsx";
-import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
+import { type DataColumn, DataTable, pagerOf } from "../../../components/console-kit/data-table.tsx";
 import { money } from "../../../components/console-kit/money.ts";
 import { EmptyState } from "../../../components/console-kit/states.tsx";
 import { PageHeader } from "../../../components/page-header.tsx";
@@ -67,9 +67,7 @@ export function OrganizationsScreen() {
         rowTestId="admin-org-row"
         minWidth={820}
         empty={<EmptyState title={t("orgs.empty")} />}
-        pagination={
-          list.data ? { page, pageSize: list.data.pageSize, total: list.data.total, onChange: setPage } : undefined
-        }
+        pagination={pagerOf(list.data, page, setPage)}
       />
     </>
   );

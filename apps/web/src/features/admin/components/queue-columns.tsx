@@ -26,4 +26,12 @@ export const queueColumns = {
     header,
     cell: (r) => <OrgLink orgId={r.orgId} orgName={r.orgName} />,
   }),
+  /** The row's buttons, at the right end without a header. */
+  actions: <T,>(id: string, width: number, cell: (row: T) => ReactNode): DataColumn<T> => ({
+    id,
+    header: "",
+    align: "right",
+    width,
+    cell,
+  }),
 };

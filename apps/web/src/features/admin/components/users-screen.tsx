@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Group, SimpleGrid, Stack, Table, Text, TextInput } from "@mantine/core";
+import { Anchor, Badge, Button, Group, SimpleGrid, Stack, Text, TextInput } from "@mantine/core";
 import type { AdminUserRow } from "@moonport/contracts";
 import { IconArrowLeft, IconSearch } from "@tabler/icons-react";
 import { useQuery } from "@tanstack/react-query";
@@ -6,13 +6,13 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { DateTimeCell, TextCell } from "../../../components/console-kit/cells.tsx";
-import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
+import { type DataColumn, DataTable, pagerOf } from "../../../components/console-kit/data-table.tsx";
 import { ConfirmDialog } from "../../../components/console-kit/form-dialog.tsx";
 import { EmptyState, LoadError, LoadingBlock } from "../../../components/console-kit/states.tsx";
 import { PageHeader } from "../../../components/page-header.tsx";
 import { paths } from "../../../lib/paths.ts";
 import { userQuery, usersQuery, useUserAction } from "../api/admin.ts";
-import { BadgeList, DetailCard, roleColor } from "./detail-parts.tsx";
+import { BadgeList, DetailCard, DetailTable, roleColor } from "./detail-parts.tsx";
 import { StatCard } from "./stat-card.tsx";
 import { useSearchPage } from "./use-search-page.ts";
 
@@ -71,9 +71,7 @@ export function UsersScreen() {
         rowTestId="admin-user-row"
         minWidth={760}
         empty={<EmptyState title={t("users.empty")} />}
-        pagination={
-          list.data ? { page, pageSize: list.data.pageSize, total: list.data.total, onChange: setPage } : undefined
-        }
+        pagination={pagerOf(list.data, page, setPage)}
       />
     </>
   );
@@ -140,32 +138,22 @@ export function UserScreen({ userId }: { userId: string }) {
           />
         </DetailCard>
         <DetailCard title={t("users.sessionList")} empty={u.sessions.length === 0 ? t("users.noSessions") : null}>
-          <Table.ScrollContainer minWidth={560}>
-            <Table>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t("users.ip")}</Table.Th>
-                  <Table.Th>{t("users.device")}</Table.Th>
-                  <Table.Th>{t("users.lastSeen")}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {u.sessions.map((s) => (
-                  <Table.Tr key={s.id}>
-                    <Table.Td>{s.ip ?? "—"}</Table.Td>
-                    <Table.Td>
-                      <Text size="sm" lineClamp={1} maw={360}>
-                        {s.userAgent ?? "—"}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <DateTimeCell iso={s.lastSeenAt} />
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DetailTable
+            rows={u.sessions}
+            rowKey={(s) => s.id}
+            columns={[
+              { header: t("users.ip"), cell: (s) => s.ip ?? "—" },
+              {
+                header: t("users.device"),
+                cell: (s) => (
+                  <Text size="sm" lineClamp={1} maw={360}>
+                    {s.userAgent ?? "—"}
+                  </Text>
+                ),
+              },
+              { header: t("users.lastSeen"), cell: (s) => <DateTimeCell iso={s.lastSeenAt} /> },
+            ]}
+          />
         </DetailCard>
       </Stack>
       <ConfirmDialog

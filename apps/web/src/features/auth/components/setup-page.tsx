@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Alert, Button, Center, Loader, PasswordInput, Stack, TextInput } from "@mantine/core";
+import { Alert, Button, Center, Loader, Stack, TextInput } from "@mantine/core";
 import { SetupRequest } from "@moonport/contracts";
 import { IconCircleCheck } from "@tabler/icons-react";
 import { useState } from "react";
@@ -11,6 +11,7 @@ import { FormError } from "../../../components/form-error.tsx";
 import { PageMeta } from "../../../components/page-meta.tsx";
 import { useApplyApiError, useFieldMessage } from "../../../lib/forms.ts";
 import { useSetup, useSetupStatus } from "../api/setup.ts";
+import { AccountFields, AuthForm } from "./auth-form.tsx";
 import { AuthLayout } from "./auth-layout.tsx";
 
 /** /setup?token=…: creates the operator account with the one-time link printed at first start. */
@@ -64,43 +65,23 @@ export function SetupPage() {
     );
   } else {
     body = (
-      <form onSubmit={submit} noValidate>
-        <Stack>
-          <FormError message={formError} />
-          {params.get("token") ? null : (
-            <TextInput
-              label={t("setup.token")}
-              description={t("setup.tokenHint")}
-              error={msg(errors.token?.message)}
-              {...form.register("token")}
-            />
-          )}
-          {params.get("token") && errors.token ? <FormError message={msg(errors.token.message)} /> : null}
+      <AuthForm
+        onSubmit={submit}
+        error={formError}
+        submitting={form.formState.isSubmitting}
+        submitLabel={t("setup.submit")}
+      >
+        {params.get("token") ? null : (
           <TextInput
-            label={t("username")}
-            description={t("usernameRules")}
-            autoComplete="username"
-            error={msg(errors.username?.message)}
-            {...form.register("username")}
+            label={t("setup.token")}
+            description={t("setup.tokenHint")}
+            error={msg(errors.token?.message)}
+            {...form.register("token")}
           />
-          <PasswordInput
-            label={t("password")}
-            description={t("passwordRules")}
-            autoComplete="new-password"
-            error={msg(errors.password?.message)}
-            {...form.register("password")}
-          />
-          <PasswordInput
-            label={t("confirmPassword")}
-            autoComplete="new-password"
-            error={msg(errors.confirmPassword?.message)}
-            {...form.register("confirmPassword")}
-          />
-          <Button type="submit" fullWidth size="md" loading={form.formState.isSubmitting}>
-            {t("setup.submit")}
-          </Button>
-        </Stack>
-      </form>
+        )}
+        {params.get("token") && errors.token ? <FormError message={msg(errors.token.message)} /> : null}
+        <AccountFields field={(name) => ({ ...form.register(name), error: msg(errors[name]?.message) })} />
+      </AuthForm>
     );
   }
 

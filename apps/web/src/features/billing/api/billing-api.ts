@@ -13,7 +13,7 @@ import {
 } from "@moonport/contracts";
 import { queryOptions } from "@tanstack/react-query";
 import { orgApi, orgKey, queryString, useOrgMutation } from "../../../components/console-kit/org-api.ts";
-import { api } from "../../../lib/api.ts";
+import { api, externalFetch } from "../../../lib/api.ts";
 
 /** Cache keys of the billing reads, under the organization's root key. */
 export const billingKeys = {
@@ -120,7 +120,7 @@ async function tokenizeCard(
   card: { number: string; cvc: string; expMonth: number; expYear: number },
 ): Promise<string> {
   const stripe = provider.name === "stripe";
-  const res = await fetch(provider.tokenizeUrl, {
+  const res = await externalFetch(provider.tokenizeUrl, {
     method: "POST",
     headers: stripe
       ? { "content-type": "application/x-www-form-urlencoded", authorization: `Bearer ${provider.publishableKey}` }

@@ -1,7 +1,7 @@
 import { BillExport, BillExportList, type CreateBillExportRequest } from "@moonport/contracts";
 import { queryOptions } from "@tanstack/react-query";
 import { orgApi, queryString, useOrgMutation } from "../../../components/console-kit/org-api.ts";
-import { ApiError, api } from "../../../lib/api.ts";
+import { api, apiBlob } from "../../../lib/api.ts";
 import { billKeys } from "./query-keys.ts";
 
 /** GET /api/orgs/:orgId/bill-exports — polled while an export is pending. */
@@ -21,20 +21,13 @@ export function useCreateBillExport(orgId: string) {
 }
 
 /**
- * Downloads an export through fetch (so a refusal shows the §8 message instead of a JSON page) and hands the file
+ * Downloads an export through the request layer (so a refusal shows the §8 message instead of a JSON page) and hands the file
  * to the browser.
  */
 export async function downloadBillExport(orgId: string, exp: { id: string; fileName: string }) {
-  const res = await fetch(`${orgApi(orgId)}/bill-exports/${encodeURIComponent(exp.id)}/download`, {
-    credentials: "same-origin",
-  });
-  if (!res.ok) {
-    const body = (await res.json().catch(() => undefined)) as
-      | { error?: { code?: string; message?: string } }
-      | undefined;
-    throw new ApiError(res.status, body?.error?.code ?? "network", body?.error?.message ?? res.statusText);
-  }
-  const url = URL.createObjectURL(await res.blob());
+  const url = URL.createObjectURL(
+    await apiBlob(`${orgApi(orgId)}/bill-exports/${encodeURIComponent(exp.id)}/download`),
+  );
   const a = document.createElement("a");
   a.href = url;
   a.download = exp.fileName;

@@ -6,7 +6,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { DateTimeCell, StrongCell } from "../../../components/console-kit/cells.tsx";
-import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
+import { type DataColumn, DataTable, pagerOf } from "../../../components/console-kit/data-table.tsx";
 import { EmptyState } from "../../../components/console-kit/states.tsx";
 import { FormError } from "../../../components/form-error.tsx";
 import { ApiError } from "../../../lib/api.ts";
@@ -148,9 +148,7 @@ export function ExportsScreen({ orgId }: { orgId: string }) {
         query={list}
         getRowId={(r) => r.id}
         empty={<EmptyState icon={IconFileSpreadsheet} title={t("exports.emptyTitle")} text={t("exports.emptyText")} />}
-        pagination={
-          list.data ? { page, pageSize: list.data.pageSize, total: list.data.total, onChange: setPage } : undefined
-        }
+        pagination={pagerOf(list.data, page, setPage)}
         minWidth={760}
         rowTestId="export-row"
       />

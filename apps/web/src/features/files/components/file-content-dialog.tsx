@@ -1,7 +1,8 @@
-import { Code, Modal, ScrollArea, Text } from "@mantine/core";
+import { Code, ScrollArea, Stack, Text } from "@mantine/core";
 import type { ConsoleFile } from "@moonport/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
+import { InfoDialog } from "../../../components/console-kit/form-dialog.tsx";
 import { LoadError, LoadingBlock } from "../../../components/console-kit/states.tsx";
 import { fileContentQuery } from "../api/get-file-content.ts";
 
@@ -18,20 +19,19 @@ export function FileContentDialog({
   const { t } = useTranslation("files");
   const content = useQuery({ ...fileContentQuery(orgId, file?.id ?? ""), enabled: file !== null });
   return (
-    <Modal
+    <InfoDialog
       opened={file !== null}
       onClose={onClose}
       title={t("content.title", { name: file?.filename ?? "" })}
       size="xl"
-      centered
     >
       {content.isPending ? (
         <LoadingBlock rows={6} />
       ) : content.isError ? (
         <LoadError error={content.error} onRetry={() => content.refetch()} />
       ) : (
-        <>
-          <Text size="xs" c="dimmed" mb="xs">
+        <Stack gap="xs">
+          <Text size="xs" c="dimmed">
             {t("content.hint", { count: content.data.length })}
           </Text>
           <ScrollArea.Autosize mah="60vh" type="auto">
@@ -39,8 +39,8 @@ export function FileContentDialog({
               {content.data}
             </Code>
           </ScrollArea.Autosize>
-        </>
+        </Stack>
       )}
-    </Modal>
+    </InfoDialog>
   );
 }

@@ -1,10 +1,10 @@
-import { Modal, Select, TextInput } from "@mantine/core";
+import { Select, TextInput } from "@mantine/core";
 import { CreateApiKeyRequest } from "@moonport/contracts";
 import { useEffect, useState } from "react";
 import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { useFailureMessage } from "../../../components/console-kit/failure.ts";
-import { FormDialog } from "../../../components/console-kit/form-dialog.tsx";
+import { FormDialog, InfoDialog } from "../../../components/console-kit/form-dialog.tsx";
 import { useDialogForm } from "../../../components/console-kit/use-zod-form.ts";
 import { useCreateApiKey } from "../api/create-api-key.ts";
 import { SecretReveal } from "./secret-reveal.tsx";
@@ -50,9 +50,9 @@ export function CreateKeyDialog({
   }, [opened, preselected, form]);
   if (secret) {
     return (
-      <Modal opened={opened} onClose={close} title={t("keys.createdTitle")} size="lg" centered>
-        <SecretReveal secret={secret} onDone={close} />
-      </Modal>
+      <InfoDialog opened={opened} onClose={close} title={t("keys.createdTitle")} doneLabel={t("keys.done")}>
+        <SecretReveal secret={secret} />
+      </InfoDialog>
     );
   }
   return (

@@ -1,10 +1,10 @@
-import { Alert, Button, Group, Stack, Text, TextInput } from "@mantine/core";
+import { Alert, Button, Group, Text, TextInput } from "@mantine/core";
 import { IconAlertTriangle } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 
 /** The secret, once: a copy button, the warning, and the §8 message when the browser cannot copy. */
-export function SecretReveal({ secret, onDone }: { secret: string; onDone: () => void }) {
+export function SecretReveal({ secret }: { secret: string }) {
   const { t } = useTranslation("org");
   const [copyState, setCopyState] = useState<"idle" | "copied" | "unsupported" | "failed">("idle");
   const copy = async () => {
@@ -20,7 +20,7 @@ export function SecretReveal({ secret, onDone }: { secret: string; onDone: () =>
     }
   };
   return (
-    <Stack>
+    <>
       <Alert color="yellow" variant="light" icon={<IconAlertTriangle size={16} />}>
         {t("keys.onceWarning")}
       </Alert>
@@ -43,9 +43,6 @@ export function SecretReveal({ secret, onDone }: { secret: string; onDone: () =>
           {t(copyState === "unsupported" ? "keys.copyUnsupported" : "keys.copyFailed")}
         </Text>
       ) : null}
-      <Group justify="flex-end">
-        <Button onClick={onDone}>{t("keys.done")}</Button>
-      </Group>
-    </Stack>
+    </>
   );
 }

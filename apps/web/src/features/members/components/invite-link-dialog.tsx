@@ -1,6 +1,7 @@
-import { Button, Group, Modal, Stack, Text } from "@mantine/core";
+import { Text } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { CopyField } from "../../../components/console-kit/copy-field.tsx";
+import { InfoDialog } from "../../../components/console-kit/form-dialog.tsx";
 
 /** The invitation link to share (shown once: only its hash is stored). */
 export function InviteLinkDialog({
@@ -14,14 +15,9 @@ export function InviteLinkDialog({
 }) {
   const { t } = useTranslation("org");
   return (
-    <Modal opened={link !== null} onClose={onClose} title={t("members.linkTitle")} size="lg" centered>
-      <Stack>
-        <Text size="sm">{t(resent ? "members.resentText" : "members.linkText")}</Text>
-        {link ? <CopyField value={link} /> : null}
-        <Group justify="flex-end">
-          <Button onClick={onClose}>{t("keys.done")}</Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <InfoDialog opened={link !== null} onClose={onClose} title={t("members.linkTitle")} doneLabel={t("keys.done")}>
+      <Text size="sm">{t(resent ? "members.resentText" : "members.linkText")}</Text>
+      {link ? <CopyField value={link} /> : null}
+    </InfoDialog>
   );
 }

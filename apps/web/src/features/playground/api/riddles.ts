@@ -1,7 +1,7 @@
 import { RiddleAttemptList, RiddleBoard, RiddleClaim, type RiddleStreamEvent } from "@moonport/contracts";
 import { queryOptions } from "@tanstack/react-query";
 import { orgApi, orgKey } from "../../../components/console-kit/org-api.ts";
-import { ApiError, api, csrfToken } from "../../../lib/api.ts";
+import { ApiError, api, apiStream } from "../../../lib/api.ts";
 
 export const riddleKeys = {
   board: (orgId: string) => [...orgKey(orgId), "riddles"] as const,
@@ -40,40 +40,19 @@ export async function submitRiddle(
   onDelta: (answer: string) => void,
   signal: AbortSignal,
 ): Promise<Extract<RiddleStreamEvent, { type: "verdict" }>> {
-  const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
-  const token = csrfToken();
-  if (token) headers["x-csrf-token"] = token;
-  const res = await fetch(
-    `/api/orgs/${encodeURIComponent(orgId)}/projects/${encodeURIComponent(projectId)}/riddles/${encodeURIComponent(riddleId)}/attempts`,
-    { method: "POST", headers, body: JSON.stringify({ prompt }), credentials: "same-origin", signal },
+  const { events } = await apiStream(
+    `${orgApi(orgId)}/projects/${encodeURIComponent(projectId)}/riddles/${encodeURIComponent(riddleId)}/attempts`,
+    { prompt },
+    signal,
   );
-  if (!res.ok || !res.body) {
-    const data = (await res.json().catch(() => null)) as {
-      error?: { code?: string; message?: string; details?: { path: string; message: string }[]; requestId?: string };
-    } | null;
-    const e = data?.error;
-    throw new ApiError(res.status, e?.code ?? "network", e?.message ?? res.statusText, e?.details, e?.requestId);
-  }
-  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
   let answer = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += value;
-    let cut = buffer.indexOf("\n\n");
-    while (cut >= 0) {
-      const line = buffer.slice(0, cut);
-      buffer = buffer.slice(cut + 2);
-      cut = buffer.indexOf("\n\n");
-      if (!line.startsWith("data: ")) continue;
-      const ev = JSON.parse(line.slice(6)) as RiddleStreamEvent;
-      if (ev.type === "delta") {
-        answer += ev.content;
-        onDelta(answer);
-      } else if (ev.type === "verdict") return ev;
-      else throw new ApiError(502, "stream_error", ev.message);
-    }
+  for await (const data of events) {
+    const ev = JSON.parse(data) as RiddleStreamEvent;
+    if (ev.type === "delta") {
+      answer += ev.content;
+      onDelta(answer);
+    } else if (ev.type === "verdict") return ev;
+    else throw new ApiError(502, "stream_error", ev.message);
   }
   throw new ApiError(502, "stream_error", "The answer ended before its verdict.");
 }

@@ -1,7 +1,7 @@
 import { MAX_PLAYGROUND_UPLOAD_BYTES, type PlaygroundFile } from "@moonport/contracts";
 import { z } from "zod";
 import { orgApi } from "../../../components/console-kit/org-api.ts";
-import { ApiError, api } from "../../../lib/api.ts";
+import { api, apiText, apiUpload } from "../../../lib/api.ts";
 
 /** The fields of the Files API's FileObject (docs/api-compat.md §4) the playground reads. */
 const UploadedFile = z.object({
@@ -11,16 +11,6 @@ const UploadedFile = z.object({
   status: z.string(),
   status_details: z.string().optional(),
 });
-
-function csrfToken(): string | undefined {
-  return /(?:^|; )mp_csrf=([^;]*)/.exec(document.cookie)?.[1];
-}
-
-/** The console's error body of a refused request as an ApiError (its message is in the user's language). */
-async function refusal(res: Response): Promise<ApiError> {
-  const e = ((await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null)?.error;
-  return new ApiError(res.status, e?.code ?? "network", e?.message ?? res.statusText);
-}
 
 export class UploadTooLarge extends Error {}
 export class ExtractionFailed extends Error {}
@@ -41,30 +31,13 @@ export async function uploadForChat(
   form.append("purpose", "file-extract");
   form.append("projectId", projectId);
   form.append("file", file, file.name);
-  const headers: Record<string, string> = { accept: "application/json" };
-  const token = csrfToken();
-  if (token) headers["x-csrf-token"] = token;
-  const res = await fetch(`${orgApi(orgId)}/files`, {
-    method: "POST",
-    body: form,
-    headers,
-    credentials: "same-origin",
-    signal,
-  });
-  if (!res.ok) throw await refusal(res);
-  let uploaded = UploadedFile.parse(await res.json());
+  let uploaded = await apiUpload(`${orgApi(orgId)}/files`, form, { schema: UploadedFile, signal });
   for (let i = 0; uploaded.status === "processing" && i < 600; i++) {
     await new Promise((r) => setTimeout(r, Math.min(2000, 200 * (i + 1))));
     uploaded = await api(`${orgApi(orgId)}/files/${encodeURIComponent(uploaded.id)}`, { schema: UploadedFile, signal });
   }
   if (uploaded.status !== "ok") throw new ExtractionFailed(uploaded.status_details || uploaded.status);
   // The content is the extracted text as text/plain, like GET /v1/files/{id}/content (docs/api-compat.md §4).
-  const text = await fetch(`${orgApi(orgId)}/files/${encodeURIComponent(uploaded.id)}/content`, {
-    headers: { accept: "text/plain, application/json" },
-    credentials: "same-origin",
-    signal,
-  });
-  if (!text.ok) throw await refusal(text);
-  const content = await text.text();
+  const content = await apiText(`${orgApi(orgId)}/files/${encodeURIComponent(uploaded.id)}/content`, { signal });
   return { file: { id: uploaded.id, filename: uploaded.filename, bytes: uploaded.bytes }, content };
 }

@@ -1,8 +1,9 @@
-import { ActionIcon, Badge, FileButton, Group, Image, Loader, Stack, Text, Textarea, Tooltip } from "@mantine/core";
+import { ActionIcon, Badge, FileButton, Group, Image, Loader, Stack, Text, Textarea } from "@mantine/core";
 import type { PlaygroundFile } from "@moonport/contracts";
 import { IconFile, IconPaperclip, IconPhoto, IconPlayerStopFilled, IconSend, IconX } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { IconButton } from "../../../components/icon-button.tsx";
 
 const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
@@ -140,34 +141,24 @@ export function Composer({
       <Group gap="xs" align="flex-end" wrap="nowrap">
         <FileButton onChange={(f) => void upload(f)}>
           {(props) => (
-            <Tooltip label={t("chat.attachFile")} withArrow>
-              <ActionIcon
-                {...props}
-                variant="default"
-                size="lg"
-                aria-label={t("chat.attachFile")}
-                disabled={disabled || !!uploading}
-                data-testid="attach-file"
-              >
-                <IconPaperclip size={18} />
-              </ActionIcon>
-            </Tooltip>
+            <IconButton
+              {...props}
+              label={t("chat.attachFile")}
+              variant="default"
+              size="lg"
+              disabled={disabled || !!uploading}
+              data-testid="attach-file"
+            >
+              <IconPaperclip size={18} />
+            </IconButton>
           )}
         </FileButton>
         {vision ? (
           <FileButton onChange={(f) => void attach(f)} accept="image/png,image/jpeg,image/webp,image/gif" multiple>
             {(props) => (
-              <Tooltip label={t("chat.attachImage")} withArrow>
-                <ActionIcon
-                  {...props}
-                  variant="default"
-                  size="lg"
-                  aria-label={t("chat.attachImage")}
-                  disabled={disabled}
-                >
-                  <IconPhoto size={18} />
-                </ActionIcon>
-              </Tooltip>
+              <IconButton {...props} label={t("chat.attachImage")} variant="default" size="lg" disabled={disabled}>
+                <IconPhoto size={18} />
+              </IconButton>
             )}
           </FileButton>
         ) : null}

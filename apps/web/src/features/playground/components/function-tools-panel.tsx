@@ -1,11 +1,10 @@
-import { Badge, Button, Code, Group, Modal, Paper, Stack, Text, Textarea, TextInput } from "@mantine/core";
+import { Badge, Button, Code, Group, Paper, Stack, Text, Textarea, TextInput } from "@mantine/core";
 import { type FunctionTool, FunctionToolInput, type ToolRunResult } from "@moonport/contracts";
 import { IconPlayerPlay, IconPlus } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ConfirmDialog } from "../../../components/console-kit/form-dialog.tsx";
+import { ConfirmDialog, FormDialog } from "../../../components/console-kit/form-dialog.tsx";
 import { useZodForm } from "../../../components/console-kit/use-zod-form.ts";
-import { FormError } from "../../../components/form-error.tsx";
 import { ApiError } from "../../../lib/api.ts";
 import { testRunFunctionTool, useDeleteFunctionTool, useSaveFunctionTool } from "../api/tools.ts";
 import classes from "./playground.module.css";
@@ -147,103 +146,69 @@ function FunctionToolEditor({
     },
     (reason) => t("functions.testFailed", { reason }),
   );
-  const mono = { input: classes.mono };
+  /** A required field of JSON or code: monospace, without spell checking. */
+  const codeField = (name: "parameters" | "exampleInput" | "code", minRows: number, maxRows: number) => (
+    <Textarea
+      label={t(`functions.fields.${name}`)}
+      description={t(`functions.hints.${name}`)}
+      withAsterisk
+      autosize
+      minRows={minRows}
+      maxRows={maxRows}
+      classNames={{ input: classes.mono }}
+      spellCheck={false}
+      {...field(name)}
+    />
+  );
   return (
-    <Modal
+    <FormDialog
       opened
       onClose={onClose}
       title={tool ? t("functions.editTitle") : t("functions.newTitle")}
       size="xl"
-      centered
+      onSubmit={submit}
+      submitting={form.formState.isSubmitting}
+      error={formError}
+      formTestId="function-editor"
+      submitTestId="function-save"
+      extraAction={
+        <Button
+          variant="light"
+          leftSection={<IconPlayerPlay size={14} />}
+          onClick={() => void testRun()}
+          data-testid="function-test-run"
+        >
+          {t("functions.testRun")}
+        </Button>
+      }
     >
-      <form onSubmit={submit} noValidate data-testid="function-editor">
-        <fieldset disabled={form.formState.isSubmitting} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
-          <Stack gap="sm">
-            <TextInput
-              label={t("functions.fields.name")}
-              description={t("functions.hints.name")}
-              withAsterisk
-              {...field("name")}
-            />
-            <Textarea
-              label={t("functions.fields.description")}
-              autosize
-              minRows={1}
-              maxRows={4}
-              {...field("description")}
-            />
-            <Textarea
-              label={t("functions.fields.parameters")}
-              description={t("functions.hints.parameters")}
-              withAsterisk
-              autosize
-              minRows={4}
-              maxRows={12}
-              classNames={mono}
-              spellCheck={false}
-              {...field("parameters")}
-            />
-            <Textarea
-              label={t("functions.fields.exampleInput")}
-              description={t("functions.hints.exampleInput")}
-              withAsterisk
-              autosize
-              minRows={2}
-              maxRows={8}
-              classNames={mono}
-              spellCheck={false}
-              {...field("exampleInput")}
-            />
-            <Textarea
-              label={t("functions.fields.code")}
-              description={t("functions.hints.code")}
-              withAsterisk
-              autosize
-              minRows={5}
-              maxRows={16}
-              classNames={mono}
-              spellCheck={false}
-              {...field("code")}
-            />
-            {result ? (
-              <Paper withBorder radius="sm" p="xs" data-testid="test-run-result" data-state={result.state}>
-                <Stack gap={4}>
-                  <Group gap={6}>
-                    <Badge size="sm" variant="light" color={result.state === "success" ? "teal" : "red"}>
-                      {t(`tools.states.${result.state}`)}
-                    </Badge>
-                    <Text size="xs" c="dimmed">
-                      {t("tools.call.duration", { ms: result.durationMs })}
-                    </Text>
-                  </Group>
-                  <Code block className={classes.codeBlock} data-testid="test-run-output">
-                    {result.output}
-                  </Code>
-                </Stack>
-              </Paper>
-            ) : null}
-            <FormError message={formError} />
-            <Group justify="space-between" gap="sm" wrap="wrap">
-              <Button
-                variant="light"
-                leftSection={<IconPlayerPlay size={14} />}
-                onClick={() => void testRun()}
-                data-testid="function-test-run"
-              >
-                {t("functions.testRun")}
-              </Button>
-              <Group gap="sm">
-                <Button variant="default" onClick={onClose}>
-                  {t("common:cancel")}
-                </Button>
-                <Button type="submit" loading={save.isPending} data-testid="function-save">
-                  {t("common:save")}
-                </Button>
-              </Group>
+      <TextInput
+        label={t("functions.fields.name")}
+        description={t("functions.hints.name")}
+        withAsterisk
+        {...field("name")}
+      />
+      <Textarea label={t("functions.fields.description")} autosize minRows={1} maxRows={4} {...field("description")} />
+      {codeField("parameters", 4, 12)}
+      {codeField("exampleInput", 2, 8)}
+      {codeField("code", 5, 16)}
+      {result ? (
+        <Paper withBorder radius="sm" p="xs" data-testid="test-run-result" data-state={result.state}>
+          <Stack gap={4}>
+            <Group gap={6}>
+              <Badge size="sm" variant="light" color={result.state === "success" ? "teal" : "red"}>
+                {t(`tools.states.${result.state}`)}
+              </Badge>
+              <Text size="xs" c="dimmed">
+                {t("tools.call.duration", { ms: result.durationMs })}
+              </Text>
             </Group>
+            <Code block className={classes.codeBlock} data-testid="test-run-output">
+              {result.output}
+            </Code>
           </Stack>
-        </fieldset>
-      </form>
-    </Modal>
+        </Paper>
+      ) : null}
+    </FormDialog>
   );
 }

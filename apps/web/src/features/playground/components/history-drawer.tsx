@@ -1,10 +1,11 @@
-import { ActionIcon, Button, Drawer, Group, Stack, Text, TextInput, Tooltip, UnstyledButton } from "@mantine/core";
+import { ActionIcon, Button, Drawer, Group, Stack, Text, TextInput, UnstyledButton } from "@mantine/core";
 import { PlaygroundSessionTitle } from "@moonport/contracts";
 import { IconCheck, IconPencil, IconTrash, IconX } from "@tabler/icons-react";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { LoadError, LoadingBlock } from "../../../components/console-kit/states.tsx";
+import { IconButton } from "../../../components/icon-button.tsx";
 import { useFieldMessage } from "../../../lib/forms.ts";
 import { sessionsQuery } from "../api/get-sessions.ts";
 import { useDeleteSession, useRenameSession } from "../api/save-session.ts";
@@ -118,32 +119,28 @@ export function HistoryDrawer({
                     {t(`modes.${s.mode}`)} · {date.format(new Date(s.updatedAt))}
                   </Text>
                 </UnstyledButton>
-                <Tooltip label={t("history.rename")} withArrow>
-                  <ActionIcon
-                    variant="subtle"
-                    color="gray"
-                    aria-label={t("history.rename")}
-                    onClick={() => setEditing({ id: s.id, title: s.title })}
-                  >
-                    <IconPencil size={16} />
-                  </ActionIcon>
-                </Tooltip>
-                <Tooltip label={t("history.delete")} withArrow>
-                  <ActionIcon
-                    variant="subtle"
-                    color="red"
-                    aria-label={t("history.delete")}
-                    loading={remove.isPending && remove.variables === s.id}
-                    onClick={() =>
-                      remove.mutate(s.id, {
-                        onSuccess: () => onDeleted(s.id),
-                        onError: (e) => setError(t("history.deleteFailed", { reason: e.message })),
-                      })
-                    }
-                  >
-                    <IconTrash size={16} />
-                  </ActionIcon>
-                </Tooltip>
+                <IconButton
+                  label={t("history.rename")}
+                  variant="subtle"
+                  color="gray"
+                  onClick={() => setEditing({ id: s.id, title: s.title })}
+                >
+                  <IconPencil size={16} />
+                </IconButton>
+                <IconButton
+                  label={t("history.delete")}
+                  variant="subtle"
+                  color="red"
+                  loading={remove.isPending && remove.variables === s.id}
+                  onClick={() =>
+                    remove.mutate(s.id, {
+                      onSuccess: () => onDeleted(s.id),
+                      onError: (e) => setError(t("history.deleteFailed", { reason: e.message })),
+                    })
+                  }
+                >
+                  <IconTrash size={16} />
+                </IconButton>
               </Group>
             ),
           )}

@@ -6,7 +6,6 @@ import {
   NumberInput,
   Paper,
   PasswordInput,
-  Select,
   Stack,
   Switch,
   Text,
@@ -33,6 +32,7 @@ import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { ConfirmDialog, FormDialog } from "../../../components/console-kit/form-dialog.tsx";
+import { FormSelect } from "../../../components/console-kit/form-select.tsx";
 import { useDialogForm } from "../../../components/console-kit/use-zod-form.ts";
 import { useLocale } from "../../../i18n/index.ts";
 import { ApiError } from "../../../lib/api.ts";
@@ -272,46 +272,20 @@ function defaults(s: McpServer | null): McpFormValues {
 }
 
 /** Add or edit a server (§3 fields). Secrets are never shown: a stored one reads "set", and empty keeps it. */
-function McpServerDialog({
-  orgId,
-  projectId,
-  server,
-  onClose,
-  onSaved,
-}: {
-  orgId: string;
-  projectId: string;
-  server: McpServer | "new" | null;
-  onClose: () => void;
-  onSaved: (s: McpServer) => void;
-}) {
+function McpServerDialog({ server, ...props }: McpFormProps & { server: McpServer | "new" | null }) {
   const existing = server && server !== "new" ? server : null;
   // A fresh form per server: its schema depends on what the server keeps.
-  return server ? (
-    <McpServerForm
-      key={existing?.id ?? "new"}
-      orgId={orgId}
-      projectId={projectId}
-      server={existing}
-      onClose={onClose}
-      onSaved={onSaved}
-    />
-  ) : null;
+  return server ? <McpServerForm key={existing?.id ?? "new"} {...props} server={existing} /> : null;
 }
 
-function McpServerForm({
-  orgId,
-  projectId,
-  server,
-  onClose,
-  onSaved,
-}: {
+interface McpFormProps {
   orgId: string;
   projectId: string;
-  server: McpServer | null;
   onClose: () => void;
   onSaved: (s: McpServer) => void;
-}) {
+}
+
+function McpServerForm({ orgId, projectId, server, onClose, onSaved }: McpFormProps & { server: McpServer | null }) {
   const { t } = useTranslation("playground");
   const save = useSaveMcpServer(orgId, projectId);
   const { form, field, error, dialog } = useDialogForm(schemaFor(server), {
@@ -340,20 +314,14 @@ function McpServerForm({
         data-testid="mcp-url"
       />
       <Group grow align="flex-start" wrap="wrap">
-        <Controller
+        <FormSelect
           control={form.control}
           name="transport"
-          render={({ field: f }) => (
-            <Select
-              label={t("mcp.fields.transport")}
-              data={MCP_TRANSPORTS.map((v) => ({ value: v, label: t(`mcp.transports.${v}`) }))}
-              value={f.value}
-              onChange={(v) => v && f.onChange(v)}
-              allowDeselect={false}
-              error={error("transport")}
-              style={{ minWidth: 180 }}
-            />
-          )}
+          label={t("mcp.fields.transport")}
+          data={MCP_TRANSPORTS.map((v) => ({ value: v, label: t(`mcp.transports.${v}`) }))}
+          allowDeselect={false}
+          error={error("transport")}
+          style={{ minWidth: 180 }}
         />
         <Controller
           control={form.control}
@@ -372,20 +340,14 @@ function McpServerForm({
           )}
         />
       </Group>
-      <Controller
+      <FormSelect
         control={form.control}
         name="authType"
-        render={({ field: f }) => (
-          <Select
-            label={t("mcp.fields.authType")}
-            data={MCP_AUTH_TYPES.map((v) => ({ value: v, label: t(`mcp.auth.${v}`) }))}
-            value={f.value}
-            onChange={(v) => v && f.onChange(v)}
-            allowDeselect={false}
-            error={error("authType")}
-            data-testid="mcp-auth"
-          />
-        )}
+        label={t("mcp.fields.authType")}
+        data={MCP_AUTH_TYPES.map((v) => ({ value: v, label: t(`mcp.auth.${v}`) }))}
+        allowDeselect={false}
+        error={error("authType")}
+        data-testid="mcp-auth"
       />
       {authType === "api_key" ? (
         <TextInput label={t("mcp.fields.headerName")} placeholder="X-API-Key" withAsterisk {...field("headerName")} />

@@ -1,5 +1,6 @@
-import { ActionIcon, Group, Tooltip } from "@mantine/core";
+import { Group } from "@mantine/core";
 import { IconPencil, IconTrash } from "@tabler/icons-react";
+import { IconButton } from "../../../components/icon-button.tsx";
 
 /** Edit and delete icons of a card in the tools drawer (function tools, MCP servers), labelled for screen readers. */
 export function RowIconActions(props: {
@@ -10,16 +11,12 @@ export function RowIconActions(props: {
 }) {
   return (
     <Group gap={4} wrap="nowrap">
-      <Tooltip label={props.editLabel} withArrow>
-        <ActionIcon variant="subtle" color="gray" aria-label={props.editLabel} onClick={props.onEdit}>
-          <IconPencil size={16} />
-        </ActionIcon>
-      </Tooltip>
-      <Tooltip label={props.deleteLabel} withArrow>
-        <ActionIcon variant="subtle" color="red" aria-label={props.deleteLabel} onClick={props.onDelete}>
-          <IconTrash size={16} />
-        </ActionIcon>
-      </Tooltip>
+      <IconButton label={props.editLabel} variant="subtle" color="gray" onClick={props.onEdit}>
+        <IconPencil size={16} />
+      </IconButton>
+      <IconButton label={props.deleteLabel} variant="subtle" color="red" onClick={props.onDelete}>
+        <IconTrash size={16} />
+      </IconButton>
     </Group>
   );
 }

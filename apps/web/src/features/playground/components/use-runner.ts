@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { ApiError } from "../../../lib/api.ts";
 import { fetchRunBill } from "../api/get-run-bill.ts";
 import { playgroundApi } from "../api/query-keys.ts";
-import { runChatStream, type StreamHandlers, type StreamResult } from "../model/run-stream.ts";
+import { runChatStream, type StreamHandlers, type StreamResult } from "../api/run-stream.ts";
 
 /**
  * The bill of a finished run. A stopped run is settled once the server notices the closed connection, a moment

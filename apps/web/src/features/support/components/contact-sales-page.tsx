@@ -27,6 +27,7 @@ import { IconBuildingSkyscraper, IconCircleCheck, IconGauge, IconHeadset, IconSe
 import { useEffect, useState } from "react";
 import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { FormSelect } from "../../../components/console-kit/form-select.tsx";
 import { useZodForm } from "../../../components/console-kit/use-zod-form.ts";
 import { PageMeta } from "../../../components/page-meta.tsx";
 import classes from "../../../components/site-frame.module.css";
@@ -145,24 +146,30 @@ function ContactSalesForm({ onSent }: { onSent: (r: ContactSalesReceipt, email: 
     kind: "topic" | "industry" | "stage",
     values: readonly string[],
   ) => (
-    <Controller
+    <FormSelect
       control={form.control}
       name={name}
-      render={({ field: f }) => (
-        <Select
-          label={t(`contact.fields.${name}`)}
-          placeholder={t("contact.fields.choose")}
-          data={options(kind, values)}
-          value={(f.value as string | undefined) ?? null}
-          onChange={(v) => f.onChange(v ?? undefined)}
-          onBlur={f.onBlur}
-          error={error(name)}
-          withAsterisk
-          allowDeselect={false}
-          comboboxProps={{ withinPortal: true }}
-          data-testid={`contact-${name}`}
-        />
-      )}
+      label={t(`contact.fields.${name}`)}
+      placeholder={t("contact.fields.choose")}
+      data={options(kind, values)}
+      error={error(name)}
+      withAsterisk
+      allowDeselect={false}
+      comboboxProps={{ withinPortal: true }}
+      data-testid={`contact-${name}`}
+    />
+  );
+
+  /** A free-text answer; the required ones carry a hint of what to write. */
+  const longText = (name: "background" | "problem" | "additionalInfo", minRows: number, required: boolean) => (
+    <Textarea
+      label={t(`contact.fields.${name}`)}
+      description={required ? t(`contact.fields.${name}Hint`) : undefined}
+      autosize
+      minRows={minRows}
+      withAsterisk={required}
+      {...field(name)}
+      data-testid={`contact-${name}`}
     />
   );
 
@@ -269,31 +276,9 @@ function ContactSalesForm({ onSent }: { onSent: (r: ContactSalesReceipt, email: 
         </Stack>
         <Stack gap="sm">
           <Text fw={600}>{t("contact.sections.needs")}</Text>
-          <Textarea
-            label={t("contact.fields.background")}
-            description={t("contact.fields.backgroundHint")}
-            autosize
-            minRows={3}
-            withAsterisk
-            {...field("background")}
-            data-testid="contact-background"
-          />
-          <Textarea
-            label={t("contact.fields.problem")}
-            description={t("contact.fields.problemHint")}
-            autosize
-            minRows={3}
-            withAsterisk
-            {...field("problem")}
-            data-testid="contact-problem"
-          />
-          <Textarea
-            label={t("contact.fields.additionalInfo")}
-            autosize
-            minRows={2}
-            {...field("additionalInfo")}
-            data-testid="contact-additionalInfo"
-          />
+          {longText("background", 3, true)}
+          {longText("problem", 3, true)}
+          {longText("additionalInfo", 2, false)}
         </Stack>
         {formError ? (
           <Alert color="red" variant="light" data-testid="contact-error">

@@ -25,14 +25,14 @@ import {
 import { IconMessageReport, IconPhoto } from "@tabler/icons-react";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { DateTimeCell, TextCell } from "../../../components/console-kit/cells.tsx";
 import { useConsoleUser } from "../../../components/console-kit/console-user.ts";
 import { useCurrentOrg } from "../../../components/console-kit/current-org.ts";
-import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
+import { type DataColumn, DataTable, pagerOf } from "../../../components/console-kit/data-table.tsx";
 import { withFetchFailure } from "../../../components/console-kit/failure.ts";
+import { FormSelect } from "../../../components/console-kit/form-select.tsx";
 import { EmptyState } from "../../../components/console-kit/states.tsx";
 import { useZodForm } from "../../../components/console-kit/use-zod-form.ts";
 import { PageHeader } from "../../../components/page-header.tsx";
@@ -122,40 +122,28 @@ function FeedbackForm({ orgId, onOrgChange }: { orgId: string; onOrgChange: (id:
             withAsterisk
             data-testid="feedback-org"
           />
-          <Controller
+          <FormSelect
             control={form.control}
             name="type"
-            render={({ field: f }) => (
-              <Select
-                label={t("feedback.type")}
-                placeholder={t("contact.fields.choose")}
-                data={FEEDBACK_TYPES.map((v) => ({ value: v, label: SUPPORT_LABELS.feedbackType[v][locale] }))}
-                value={(f.value as string | undefined) ?? null}
-                onChange={(v) => f.onChange(v ?? undefined)}
-                error={error("type")}
-                allowDeselect={false}
-                withAsterisk
-                data-testid="feedback-type"
-              />
-            )}
+            label={t("feedback.type")}
+            placeholder={t("contact.fields.choose")}
+            data={FEEDBACK_TYPES.map((v) => ({ value: v, label: SUPPORT_LABELS.feedbackType[v][locale] }))}
+            error={error("type")}
+            allowDeselect={false}
+            withAsterisk
+            data-testid="feedback-type"
           />
         </SimpleGrid>
-        <Controller
+        <FormSelect
           control={form.control}
           name="model"
-          render={({ field: f }) => (
-            <Select
-              label={t("feedback.model")}
-              placeholder={t("feedback.modelPlaceholder")}
-              data={MODELS.map((m) => m.id)}
-              value={(f.value as string | undefined) ?? null}
-              onChange={(v) => f.onChange(v ?? undefined)}
-              error={error("model")}
-              searchable
-              clearable
-              data-testid="feedback-model"
-            />
-          )}
+          label={t("feedback.model")}
+          placeholder={t("feedback.modelPlaceholder")}
+          data={MODELS.map((m) => m.id)}
+          error={error("model")}
+          searchable
+          clearable
+          data-testid="feedback-model"
         />
         <Textarea
           label={t("feedback.description")}
@@ -276,7 +264,7 @@ function FeedbackHistory({ orgId }: { orgId: string }) {
         rowTestId="feedback-row"
         minWidth={720}
         empty={<EmptyState icon={IconMessageReport} title={t("feedback.empty")} text={t("feedback.emptyHint")} />}
-        pagination={q.data ? { page, pageSize: q.data.pageSize, total: q.data.total, onChange: setPage } : undefined}
+        pagination={pagerOf(q.data, page, setPage)}
       />
     </Stack>
   );
