@@ -45,8 +45,14 @@ export function CreateKeyDialog({
     },
     failure: (reason) => failure("createKey", reason),
   });
+  // Empty on each opening; a project list that loads after the user started typing fills in the project without
+  // clearing the name they typed.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only an opening resets; a later preselected is the next effect's
   useEffect(() => {
     if (opened) form.reset({ name: "", projectId: preselected });
+  }, [opened, form]);
+  useEffect(() => {
+    if (opened && preselected && !form.getValues("projectId")) form.setValue("projectId", preselected);
   }, [opened, preselected, form]);
   if (secret) {
     return (
