@@ -40,29 +40,36 @@ export const TOAST_MS = 2000;
 /** The back-to-top button appears after this much scrolling, px (spec §9). */
 export const BACK_TO_TOP_AFTER_PX = 300;
 
-const ready = new Map<string, MdxModule>(Object.entries(loaded));
-const pending = new Map<string, Promise<MdxModule>>();
-
 /**
- * The MDX module of a page: at once when already loaded (always while prerendering), otherwise it suspends on its
- * chunk. On the first load the prerendered HTML stays in place meanwhile (Suspense hydration), so nothing flashes.
+ * A reader of MDX page modules: at once when already loaded (always while prerendering), otherwise it suspends on
+ * the page's chunk. On the first load the prerendered HTML stays in place meanwhile (Suspense hydration), so
+ * nothing flashes. The docs and the blog each have one.
  */
-function useDocModule(locale: Locale, route: string): MdxModule {
-  const key = `/content/docs/${locale}/${route}.mdx`;
-  const mod = ready.get(key);
-  if (mod) return mod;
-  let p = pending.get(key);
-  if (!p) {
-    const load = loaders[key];
-    if (!load) throw new Error(`no MDX module for ${key}`);
-    p = load().then((m) => {
-      ready.set(key, m);
-      return m;
-    });
-    pending.set(key, p);
-  }
-  return use(p);
+export function mdxModuleReader(
+  loaded: Record<string, MdxModule>,
+  loaders: Record<string, () => Promise<MdxModule>>,
+): (key: string) => MdxModule {
+  const ready = new Map<string, MdxModule>(Object.entries(loaded));
+  const pending = new Map<string, Promise<MdxModule>>();
+  return function useMdxModule(key) {
+    const mod = ready.get(key);
+    if (mod) return mod;
+    let p = pending.get(key);
+    if (!p) {
+      const load = loaders[key];
+      if (!load) throw new Error(`no MDX module for ${key}`);
+      p = load().then((m) => {
+        ready.set(key, m);
+        return m;
+      });
+      pending.set(key, p);
+    }
+    return use(p);
+  };
 }
+
+const useDocModuleByKey = mdxModuleReader(loaded, loaders);
+const useDocModule = (locale: Locale, route: string) => useDocModuleByKey(`/content/docs/${locale}/${route}.mdx`);
 
 function DocBody({
   locale,
@@ -177,6 +184,34 @@ function PageFooter() {
   );
 }
 
+/** The body of an address that cannot be decoded (a stray "%"): the site's 400 page. */
+export function BadUrlBody() {
+  const { t } = useTranslation("docs");
+  const [path, setPath] = useState("");
+  useEffect(() => setPath(window.location.pathname), []);
+  const report = typeof window === "undefined" ? null : issueLink("error", window.location.href, "malformed URL");
+  return (
+    <main className={classes.main} id="main">
+      <article className={classes.article} data-testid="bad-url">
+        <Text c="dimmed" fw={700} size="xl">
+          400
+        </Text>
+        <Title order={1} mb="sm">
+          {t("badUrl.title")}
+        </Title>
+        <Text mb="lg" style={{ overflowWrap: "anywhere" }}>
+          {t("badUrl.body", { path })}
+        </Text>
+        <Button component={Link} to={docsHref("overview")} mr="md">
+          {t("badUrl.home")}
+        </Button>
+        <ReportLink href={report} label={t("error.report")} />
+        <FeedbackLink label={t("error.feedback")} />
+      </article>
+    </main>
+  );
+}
+
 export function NotFoundBody() {
   const { t } = useTranslation("docs");
   const { pathname } = useLocation();
@@ -193,7 +228,9 @@ export function NotFoundBody() {
         <Title order={1} mb="sm">
           {t("notFound.title")}
         </Title>
-        <Text mb="lg">{t("notFound.body", { path: path || "" })}</Text>
+        <Text mb="lg" style={{ overflowWrap: "anywhere" }}>
+          {t("notFound.body", { path: path || "" })}
+        </Text>
         <Button component={Link} to={docsHref("overview")} mr="md">
           {t("notFound.home")}
         </Button>
@@ -294,11 +331,14 @@ function usePlatformDebug() {
 export function DocsShell({
   locale,
   route,
+  sidebar = true,
   children,
 }: {
   locale: Locale;
   route: string;
-  /** Replaces the page body (error boundary). */
+  /** False for pages outside the docs (blog, the site's error pages): no docs sidebar. */
+  sidebar?: boolean;
+  /** Replaces the page body (error boundary, blog, error pages). */
   children?: ReactNode;
 }) {
   const map = pageMap[locale];
@@ -322,8 +362,8 @@ export function DocsShell({
 
   const page: DocPage | undefined = route === NOT_FOUND_ROUTE ? undefined : map.pages[route];
   const ctx: DocsContextValue = { locale, map, route, showToast };
-  const withSidebar = page ? page.sidebar && page.layout !== "full" : true;
-  const bodyClass = page?.layout === "full" ? classes.bodyFull : withSidebar ? "" : classes.bodyNoSidebar;
+  const withSidebar = sidebar && (page ? page.sidebar && page.layout !== "full" : true);
+  const bodyClass = page?.layout === "full" || !sidebar ? classes.bodyFull : withSidebar ? "" : classes.bodyNoSidebar;
 
   let content: ReactNode;
   if (children) content = children;
