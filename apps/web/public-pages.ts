@@ -1,5 +1,5 @@
 import { LOCALES, SITE_ERROR_PAGES } from "@moonport/contracts";
-import { blogPaths } from "./src/features/blog/pipeline/content.ts";
+import { blogPaths } from "./src/features/docs/blog/pipeline/content.ts";
 import { docsPaths } from "./src/features/docs/pipeline/prerender.ts";
 
 /**

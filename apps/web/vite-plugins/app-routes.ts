@@ -13,7 +13,7 @@ interface RouteEntry {
 }
 
 /** Full patterns ("/console/organization/:tab?") of every route outside the `:lang?` public pages and the splat. */
-export function appRoutePatterns(routes: Record<string, RouteEntry>): string[] {
+function appRoutePatterns(routes: Record<string, RouteEntry>): string[] {
   const chain = (r: RouteEntry): RouteEntry[] => {
     const parent = r.parentId ? routes[r.parentId] : undefined;
     return parent ? [...chain(parent), r] : [r];

@@ -1,8 +1,8 @@
 import posts from "virtual:blog/posts";
 import { LOCALES, type Locale } from "@moonport/contracts";
 import { useLocation, useParams } from "react-router";
-import { BlogPage, findPost } from "../../src/features/blog/components/blog-page.tsx";
-import { blogMeta } from "../../src/features/blog/meta.ts";
+import { BlogPage, findPost } from "../../src/features/docs/blog/components/blog-page.tsx";
+import { blogMeta } from "../../src/features/docs/blog/meta.ts";
 import { SiteErrorPage, siteErrorFor, siteErrorMeta } from "../../src/features/docs/components/site-error.tsx";
 import { localeForPath } from "../../src/i18n/index.ts";
 import type { Route } from "./+types/blog";

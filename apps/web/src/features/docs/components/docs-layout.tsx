@@ -82,13 +82,16 @@ function DocBody({
   aside: boolean;
   children: ReactNode;
 }) {
-  const mod = useDocModule(locale, route);
   useHashScroll();
   // Prerendered pages look complete before React takes them over; this marks the moment the body is interactive
   // (heading links, search shortcut), which browser tests wait for.
   useEffect(() => {
     document.documentElement.dataset.docsReady = route;
   }, [route]);
+  // Last: when the page's chunk is still loading this suspends, and React replays the component once it arrives.
+  // Hooks after it were mounted by that replay with the update dispatcher while the page hydrated (error #467,
+  // reported as #422), for instance when the sidebar applied a stored collapsed group meanwhile.
+  const mod = useDocModule(locale, route);
   const Content = mod.default;
   return (
     <>

@@ -234,8 +234,8 @@ export function Sidebar() {
   const { map, route, locale } = useDocs();
   const { t } = useTranslation("docs");
   // The first render matches the prerendered HTML (defaults, nothing stored); the reader's session choices apply
-  // after hydration, in a transition: an urgent update there would reach the page body's Suspense boundary before
-  // it finished hydrating and React would throw the server HTML away (error #422).
+  // after hydration, in a transition, so they never interrupt the page body's hydration (still waiting for its
+  // chunk); docs-layout.tsx's DocBody is written to survive such an update (error #422).
   const [stored, setStored] = useState<Record<string, boolean>>({});
   useEffect(() => {
     // The folders holding the current page always open, whatever was stored: the active entry must be visible.

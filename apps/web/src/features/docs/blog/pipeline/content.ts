@@ -5,13 +5,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { splitFrontMatter } from "../../docs/pipeline/content.ts";
-import { LOCALES, SITE_TOKENS } from "../../docs/pipeline/contracts.ts";
+import { splitFrontMatter } from "../../pipeline/content.ts";
+import { LOCALES, SITE_TOKENS } from "../../pipeline/contracts.ts";
 import type { BlogPost, BlogPosts } from "../posts.ts";
 
 type Locale = (typeof LOCALES)[number];
 
-export const BLOG_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../content/blog");
+export const BLOG_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../../content/blog");
 
 /** Every post of one locale, newest first; a post without title, description or date stops the build. */
 export function listPosts(locale: Locale, dir = BLOG_DIR): BlogPost[] {

@@ -11,10 +11,10 @@ import type { MDXComponents } from "mdx/types";
 import { Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { DocsShell, mdxModuleReader } from "../../docs/components/docs-layout.tsx";
-import { mdxComponents } from "../../docs/components/mdx-components.tsx";
-import docsClasses from "../../docs/docs.module.css";
-import { NOT_FOUND_ROUTE } from "../../docs/page-map.ts";
+import { DocsShell, mdxModuleReader } from "../../components/docs-layout.tsx";
+import { mdxComponents } from "../../components/mdx-components.tsx";
+import docsClasses from "../../docs.module.css";
+import { NOT_FOUND_ROUTE } from "../../page-map.ts";
 import { BLOG_FEED_PATH, type BlogPost, blogHref, blogModuleKey } from "../posts.ts";
 import classes from "./blog.module.css";
 

@@ -5,8 +5,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Plugin, ViteDevServer } from "vite";
-import { LOCALES, SITE_TOKENS } from "../../docs/pipeline/contracts.ts";
-import { mdxContentModule } from "../../docs/pipeline/vite-plugin.ts";
+import { LOCALES, SITE_TOKENS } from "../../pipeline/contracts.ts";
+import { mdxContentModule } from "../../pipeline/vite-plugin.ts";
 import { BLOG_FEED_PATH, blogModuleKey } from "../posts.ts";
 import { BLOG_DIR, buildBlogPosts, rssXml } from "./content.ts";
 
@@ -14,7 +14,7 @@ const POSTS = "virtual:blog/posts";
 const CONTENT = "virtual:blog/content";
 
 /** build/client/<locale>/blog/rss.xml → its text. */
-export function blogFeeds(): Map<string, string> {
+function blogFeeds(): Map<string, string> {
   const posts = buildBlogPosts();
   const files = new Map<string, string>();
   for (const locale of LOCALES) {

@@ -4,7 +4,7 @@ declare module "virtual:blog/posts" {
 }
 
 declare module "virtual:blog/content" {
-  type MdxModule = import("../docs/components/docs-layout.tsx").MdxModule;
+  type MdxModule = import("../components/docs-layout.tsx").MdxModule;
   /** Modules available synchronously (prerendering). */
   export const loaded: Record<string, MdxModule>;
   /** One lazy chunk per post (browser). */

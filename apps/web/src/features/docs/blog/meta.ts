@@ -1,9 +1,9 @@
 /** <head> tags of the blog's pages: title, description, canonical and hreflang links, the feed, Open Graph. */
 import { LOCALES, type Locale } from "@moonport/contracts";
 import type { MetaDescriptor } from "react-router";
-import { resources } from "../../i18n/resources.ts";
-import { siteUrl } from "../../lib/site-config.ts";
-import { localePrefix } from "../docs/page-map.ts";
+import { resources } from "../../../i18n/resources.ts";
+import { siteUrl } from "../../../lib/site-config.ts";
+import { localePrefix } from "../page-map.ts";
 import { BLOG_FEED_PATH, type BlogPost, blogHref } from "./posts.ts";
 
 const OG_LOCALE: Record<Locale, string> = { "en-US": "en_US", "zh-CN": "zh_CN" };
