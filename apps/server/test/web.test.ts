@@ -379,7 +379,9 @@ describe("unknown and malformed addresses, the blog feed and BLOG_URL", () => {
     const zh = await c.get("/blog/rss.xml");
     expect(zh.status).toBe(200);
     expect(zh.headers["content-type"]).toContain("application/xml");
-    expect(zh.raw.body).toMatch(/^<rss><link>http:\/\/localhost(:\d+)?\/zh-CN\/blog<\/link><title>Moonport 博客<\/title><\/rss>$/);
+    expect(zh.raw.body).toMatch(
+      /^<rss><link>http:\/\/localhost(:\d+)?\/zh-CN\/blog<\/link><title>Moonport 博客<\/title><\/rss>$/,
+    );
     c.cookies.set("locale", "en-US");
     expect((await c.get("/blog/rss.xml")).raw.body).toContain("/en-US/blog");
   });

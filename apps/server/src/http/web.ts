@@ -78,7 +78,7 @@ function walkHtml(dir: string, prefix = ""): string[] {
  * Whether a decoded path is one of the client-only routes, given their patterns from the web build's route table
  * ("/console/organization/:tab?", "/invite/:token"). No patterns (a build without the list): every path is.
  */
-export function appRouteMatcher(patterns: string[] | undefined): (decodedPath: string) => boolean {
+function appRouteMatcher(patterns: string[] | undefined): (decodedPath: string) => boolean {
   if (!patterns) return () => true;
   const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const res = patterns.map((p) => {
