@@ -187,62 +187,44 @@ function PageFooter() {
   );
 }
 
-/** The body of an address that cannot be decoded (a stray "%"): the site's 400 page. */
-export function BadUrlBody() {
+/**
+ * The body of the not-found (404) and malformed-address (400) pages. One prerendered page serves every such
+ * address, so the path is filled in once in the browser.
+ */
+function AddressProblemBody({ kind }: { kind: "notFound" | "badUrl" }) {
   const { t } = useTranslation("docs");
+  const { pathname } = useLocation();
   const [path, setPath] = useState("");
-  useEffect(() => setPath(window.location.pathname), []);
-  const report = typeof window === "undefined" ? null : issueLink("error", window.location.href, "malformed URL");
+  useEffect(() => setPath(pathname), [pathname]);
+  const href = typeof window === "undefined" ? null : window.location.href;
+  const report =
+    href && (kind === "badUrl" ? issueLink("error", href, "malformed URL") : issueLink("broken-link", href));
+  // A malformed address is reported as an error in the URL, a missing page as a broken link.
+  const links = kind === "badUrl" ? "error" : "notFound";
   return (
     <main className={classes.main} id="main">
-      <article className={classes.article} data-testid="bad-url">
+      <article className={classes.article} data-testid={kind === "badUrl" ? "bad-url" : "docs-not-found"}>
         <Text c="dimmed" fw={700} size="xl">
-          400
+          {kind === "badUrl" ? 400 : 404}
         </Text>
         <Title order={1} mb="sm">
-          {t("badUrl.title")}
+          {t(`${kind}.title`)}
         </Title>
         <Text mb="lg" style={{ overflowWrap: "anywhere" }}>
-          {t("badUrl.body", { path })}
+          {t(`${kind}.body`, { path })}
         </Text>
         <Button component={Link} to={docsHref("overview")} mr="md">
-          {t("badUrl.home")}
+          {t(`${kind}.home`)}
         </Button>
-        <ReportLink href={report} label={t("error.report")} />
-        <FeedbackLink label={t("error.feedback")} />
+        <ReportLink href={report ?? null} label={t(`${links}.report`)} />
+        <FeedbackLink label={t(`${links}.feedback`)} />
       </article>
     </main>
   );
 }
 
-export function NotFoundBody() {
-  const { t } = useTranslation("docs");
-  const { pathname } = useLocation();
-  // The prerendered not-found page serves every unknown path: the path is filled in once in the browser.
-  const [path, setPath] = useState("");
-  useEffect(() => setPath(pathname), [pathname]);
-  const report = typeof window === "undefined" ? null : issueLink("broken-link", window.location.href);
-  return (
-    <main className={classes.main} id="main">
-      <article className={classes.article} data-testid="docs-not-found">
-        <Text c="dimmed" fw={700} size="xl">
-          404
-        </Text>
-        <Title order={1} mb="sm">
-          {t("notFound.title")}
-        </Title>
-        <Text mb="lg" style={{ overflowWrap: "anywhere" }}>
-          {t("notFound.body", { path: path || "" })}
-        </Text>
-        <Button component={Link} to={docsHref("overview")} mr="md">
-          {t("notFound.home")}
-        </Button>
-        <ReportLink href={report} label={t("notFound.report")} />
-        <FeedbackLink label={t("notFound.feedback")} />
-      </article>
-    </main>
-  );
-}
+export const NotFoundBody = () => <AddressProblemBody kind="notFound" />;
+export const BadUrlBody = () => <AddressProblemBody kind="badUrl" />;
 
 function ReportLink({ href, label }: { href: string | null; label: string }) {
   // The target depends on the reader's URL, so it is filled in after hydration; the label is always shown.
