@@ -133,6 +133,14 @@ describe("the sitemap", () => {
     expect(xml).toContain('hreflang="zh-CN" href="__MP_SITE_CN__/zh-CN/docs/overview"');
     expect(xml).not.toContain("promo");
   });
+
+  it("lists the blog's index and posts when given them", () => {
+    const post = { slug: "hello", title: "Hello", description: "Hi.", date: "2026-12-01", author: null };
+    const xml = sitemapXml(buildPageMap(dir), { "en-US": [post], "zh-CN": [] });
+    expect(xml).toContain("<loc>__MP_SITE_GLOBAL__/en-US/blog/hello</loc>\n    <lastmod>2026-12-01</lastmod>");
+    expect(xml).toContain("<loc>__MP_SITE_CN__/zh-CN/blog</loc>");
+    expect(xml).not.toContain("/zh-CN/blog/hello");
+  });
 });
 
 describe("the real content tree", () => {
