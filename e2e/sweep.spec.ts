@@ -15,6 +15,10 @@ import { PASSWORD, signUpByPhone, uniquePhone, uniqueUsername } from "./support.
  * home page and the sign-in/up pages get all four combinations (home also at desktop width). Console screens
  * share one shell and differ by data, not by theme: every screen is visited in zh-CN light and en-US dark, which
  * covers both locales and both themes in half the time of all four pairs (the whole sweep stays under 4 min).
+ *
+ * The public site's other pages are in the docs sweep too: the blog's index and post, an unknown path outside
+ * /docs (the site's 404 page) and a malformed address (its 400 page); and a docs page is reloaded with a sidebar
+ * group collapsed, the state the prerendered HTML cannot know (a reload that hydrated badly threw #422).
  */
 
 const LOCALES = ["zh-CN", "en-US"] as const;
@@ -23,6 +27,9 @@ type Locale = (typeof LOCALES)[number];
 type Theme = (typeof THEMES)[number];
 const MOBILE = { width: 390, height: 844 };
 const NOT_FOUND_PATH = "/docs/no-such-page";
+/** Pages answered with an error status on purpose: Chromium logs the document's status as a console error. */
+const ERROR_STATUS_PATHS = [NOT_FOUND_PATH, "/no-such-page", "/docs/%E0%A4%A"];
+const BLOG_PATHS = ["/blog", "/blog/introducing-moonport"];
 
 const DOCS_SAMPLE = [
   "/docs",
@@ -61,8 +68,8 @@ function watch(page: Page) {
   const problems: string[] = [];
   page.on("console", (msg) => {
     if (msg.type() !== "error") return;
-    // The not-found page is meant to answer 404; Chromium logs its own document's status as an error.
-    if (msg.location().url.endsWith(NOT_FOUND_PATH) && /\b404\b/.test(msg.text())) return;
+    // Error pages are meant to answer 404/400; Chromium logs its own document's status as an error.
+    if (ERROR_STATUS_PATHS.some((p) => msg.location().url.endsWith(p)) && /\b40[04]\b/.test(msg.text())) return;
     problems.push(`console: ${msg.text()} (${msg.location().url})`);
   });
   page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
@@ -134,6 +141,15 @@ for (const locale of LOCALES) {
         // The not-found page has no article to become interactive; it is done when the network is.
         results.push(await check(page, problems, path, path === NOT_FOUND_PATH ? idle : docsReady));
       }
+      for (const path of [...BLOG_PATHS, ...ERROR_STATUS_PATHS.slice(1)])
+        results.push(await check(page, problems, path, idle));
+      // Groups collapsed (the current page's among them), then the page loaded again: the first render must match
+      // the HTML whatever the session stored.
+      await page.evaluate(() => sessionStorage.setItem("docs-sidebar-folders", '{"guide":false,"api":false}'));
+      results.push({
+        ...(await check(page, problems, "/docs/api/chat", docsReady)),
+        path: "/docs/api/chat (reloaded)",
+      });
       await context.close();
       expectClean(results, theme);
     });

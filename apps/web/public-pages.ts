@@ -1,4 +1,5 @@
-import { LOCALES } from "@moonport/contracts";
+import { LOCALES, SITE_ERROR_PAGES } from "@moonport/contracts";
+import { blogPaths } from "./src/features/docs/blog/pipeline/content.ts";
 import { docsPaths } from "./src/features/docs/pipeline/prerender.ts";
 
 /**
@@ -8,7 +9,7 @@ import { docsPaths } from "./src/features/docs/pipeline/prerender.ts";
  * app/routes.ts so that the prefixed paths match them at build time.
  */
 export function publicPaths(): string[] {
-  return ["/", "/contact-sales", ...docsPaths()];
+  return ["/", "/contact-sales", ...docsPaths(), ...blogPaths(), SITE_ERROR_PAGES.notFound, SITE_ERROR_PAGES.badUrl];
 }
 
 export function localizedPrerenderPaths(paths: string[]): string[] {

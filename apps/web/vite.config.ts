@@ -5,6 +5,7 @@ import remarkFrontmatter from "remark-frontmatter";
 import remarkGfm from "remark-gfm";
 import remarkMdxFrontmatter from "remark-mdx-frontmatter";
 import { defineConfig } from "vite";
+import { blogPlugin } from "./src/features/docs/blog/pipeline/vite-plugin.ts";
 import { rehypeDocsCode, rehypeDocsToc } from "./src/features/docs/pipeline/mdx-plugins.ts";
 import { docsPlugin } from "./src/features/docs/pipeline/vite-plugin.ts";
 import { precompress } from "./vite-plugins/precompress.ts";
@@ -19,6 +20,7 @@ export default defineConfig({
       }),
     },
     docsPlugin(),
+    blogPlugin(),
     reactRouter(),
     precompress(),
   ],

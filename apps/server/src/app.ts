@@ -28,7 +28,7 @@ import { rejectNulCharacters } from "./http/reject-nul.ts";
 import type { App } from "./http/route.ts";
 import { registerSecurityHeaders } from "./http/security-headers.ts";
 import { CSRF_COOKIE, checkCsrf, loadSession, newToken, setCsrfCookie } from "./http/session.ts";
-import { registerWeb } from "./http/web.ts";
+import { registerWeb, type WebPages } from "./http/web.ts";
 import { registerJobs } from "./jobs/register-jobs.ts";
 import { createJobRunner } from "./jobs/runner.ts";
 import { AppError } from "./lib/app-error.ts";
@@ -115,6 +115,8 @@ const apiModules: ((app: App, ctx: AppContext) => Promise<void>)[] = [
 
 export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: AppContext }> {
   const { config, database } = opts;
+  // Set once the web pages are registered: a browser's malformed address then gets the site's error page.
+  let web: WebPages = {};
   const fastify = Fastify({
     logger: opts.logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,
@@ -132,7 +134,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
     // envelope rather than Fastify's own body (found by apps/server/test/fuzz-console.test.ts).
     rewriteUrl: collapseGatewaySlashes,
     frameworkErrors: (err, req, reply) =>
-      gatewayFrameworkError(err, req, reply, (_e, r, rep) => {
+      gatewayFrameworkError(err, req, reply, (e, r, rep) => {
+        if (e.code === "FST_ERR_BAD_URL" && web.sendBadUrlPage) return web.sendBadUrlPage(r, rep);
         // No onRequest hook ran: the request's locale is read here.
         r.locale = requestLocale(r);
         return consoleErrorHandler(new AppError("bad_request", { params: { reason: "malformed URL" } }), r, rep);
@@ -267,7 +270,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
       { prefix: "/api" },
     );
 
-    if (config.serveWeb) await registerWeb(site, config, opts.webRoot ?? WEB_BUILD_DIR);
+    if (config.serveWeb) web = await registerWeb(site, config, opts.webRoot ?? WEB_BUILD_DIR);
     else site.setErrorHandler(consoleErrorHandler);
   });
 

@@ -76,6 +76,8 @@ export const EnvSchema = z.object({
   GLOBAL_SITE_URL: url(/^https?:\/\//, "http:// or https://"),
   CN_API_BASE_URL: url(/^https?:\/\//, "http:// or https://"),
   GLOBAL_API_BASE_URL: url(/^https?:\/\//, "http:// or https://"),
+  /** Where the zh-CN navbar's blog link leads: an external blog, or the site's own /blog when unset. */
+  BLOG_URL: url(/^https?:\/\//, "http:// or https://"),
   /** JSON array of {src?, inline?, origin?} per edition (script tags; origins for the CSP); none by default. */
   CN_ANALYTICS: z.string().optional(),
   GLOBAL_ANALYTICS: z.string().optional(),
@@ -304,6 +306,8 @@ export interface Config {
   logLevel: string;
   brandName: string;
   sites: { cn?: string; global?: string };
+  /** External blog for the navbar link; unset: the site's own /blog. */
+  blogUrl?: string;
   apiBaseUrls: { cn?: string; global?: string };
   analytics: { cn: AnalyticsTag[]; global: AnalyticsTag[] };
   defaultEdition: "cn" | "global";
@@ -577,6 +581,7 @@ export function buildConfig(raw: Record<string, string | undefined>): Config {
     logLevel: e.LOG_LEVEL,
     brandName: e.BRAND_NAME,
     sites: { cn: e.CN_SITE_URL, global: e.GLOBAL_SITE_URL },
+    blogUrl: e.BLOG_URL,
     apiBaseUrls: { cn: e.CN_API_BASE_URL, global: e.GLOBAL_API_BASE_URL },
     analytics,
     defaultEdition: e.DEFAULT_EDITION,

@@ -271,3 +271,141 @@ describe("error pages when the web app cannot answer", () => {
     }
   });
 });
+
+describe("unknown and malformed addresses, the blog feed and BLOG_URL", () => {
+  let app: App;
+  let dir: string;
+  let close: () => Promise<void>;
+  const html = { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" };
+
+  beforeAll(async () => {
+    // Laid out as the web build writes it: build/app-routes.json beside build/client.
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "moonport-web-errors-"));
+    const root = path.join(dir, "client");
+    const files: Record<string, string> = {
+      "../app-routes.json": JSON.stringify(["/console", "/console/organization/:tab?", "/invite/:token", "/signin"]),
+      "index.html": "<html><head></head>spa-fallback</html>",
+      "zh-CN/docs/x/index.html": '<html><head></head><a href="__MP_BLOG_URL__">博客</a></html>',
+      "en-US/docs/x/index.html": "<html><head></head>docs x</html>",
+      "zh-CN/docs/404/index.html": "<html><head></head>docs not found zh</html>",
+      "en-US/docs/404/index.html": "<html><head></head>docs not found en</html>",
+      "zh-CN/404/index.html": "<html><head></head><nav>navbar</nav>site not found zh</html>",
+      "en-US/404/index.html": "<html><head></head><nav>navbar</nav>site not found en</html>",
+      "zh-CN/400/index.html": "<html><head><script>window.x=1</script></head>bad url zh</html>",
+      "en-US/400/index.html": "<html><head></head>bad url en</html>",
+      "zh-CN/blog/rss.xml": "<rss><link>__MP_SITE_CN__/zh-CN/blog</link><title>__MP_BRAND__ 博客</title></rss>",
+      "en-US/blog/rss.xml": "<rss><link>__MP_SITE_GLOBAL__/en-US/blog</link></rss>",
+    };
+    for (const [rel, content] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+      fs.writeFileSync(path.join(root, rel), content);
+    }
+    const config = buildConfig({ NODE_ENV: "test", SERVE_WEB: "true", LOG_LEVEL: "silent" });
+    const database = await openDatabase({ kind: "pglite", dataDir: "memory" });
+    ({ app } = await buildApp({ config, database, logger: false, webRoot: root }));
+    await app.ready();
+    close = async () => {
+      await app.close();
+      await database.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    };
+  });
+  afterAll(() => close());
+
+  it("answers an unknown path outside /docs with the site's not-found page of the locale and status 404", async () => {
+    const c = new TestClient(app);
+    c.cookies.set("locale", "en-US");
+    for (const p of ["/no-such-page", "/a/b/c", "/console/no/such/screen", "/invite", "/404"]) {
+      const res = await c.get(p, html);
+      expect({ p, status: res.status, body: res.raw.body }).toEqual({
+        p,
+        status: 404,
+        body: "<html><head></head><nav>navbar</nav>site not found en</html>",
+      });
+    }
+    c.cookies.set("locale", "zh-CN");
+    expect((await c.get("/no-such-page")).raw.body).toContain("site not found zh");
+    // Below /docs the docs' own not-found page still answers.
+    expect((await c.get("/docs/nope")).raw.body).toContain("docs not found zh");
+  });
+
+  it("sends the SPA fallback only for the client-only routes of the route table", async () => {
+    const c = new TestClient(app);
+    for (const p of [
+      "/console",
+      "/console/",
+      "/console/organization",
+      "/console/organization/members",
+      "/invite/t0k",
+      "/signin",
+    ]) {
+      const res = await c.get(p, html);
+      expect({ p, status: res.status, spa: res.raw.body.includes("spa-fallback") }).toEqual({
+        p,
+        status: 200,
+        spa: true,
+      });
+    }
+  });
+
+  it("shows a browser the site's 400 page for a malformed address, with the page's headers; JSON to other callers", async () => {
+    const c = new TestClient(app);
+    c.cookies.set("locale", "en-US");
+    for (const p of ["/docs/%E0%A4%A", "/%E0%A4%A", "/blog/%ZZ"]) {
+      const res = await c.get(p, html);
+      expect({ p, status: res.status, body: res.raw.body }).toEqual({
+        p,
+        status: 400,
+        body: expect.stringContaining("bad url en"),
+      });
+      expect(res.headers["content-type"]).toContain("text/html");
+      expect(res.headers["x-frame-options"]).toBe("DENY");
+      expect(res.headers["content-security-policy"]).toContain("script-src");
+    }
+    c.cookies.set("locale", "zh-CN");
+    expect((await c.get("/docs/%E0%A4%A", html)).raw.body).toContain("bad url zh");
+    const script = await c.get("/docs/%E0%A4%A");
+    expect(script.status).toBe(400);
+    expect(script.body.error.code).toBe("bad_request");
+    const api = await c.get("/api/%E0%A4%A", html);
+    expect(api.status).toBe(400);
+    expect(api.body.error.code).toBe("bad_request");
+  });
+
+  it("sends the blog feed of the request's locale at /blog/rss.xml, addresses filled in", async () => {
+    const c = new TestClient(app);
+    c.cookies.set("locale", "zh-CN");
+    const zh = await c.get("/blog/rss.xml");
+    expect(zh.status).toBe(200);
+    expect(zh.headers["content-type"]).toContain("application/xml");
+    expect(zh.raw.body).toMatch(
+      /^<rss><link>http:\/\/localhost(:\d+)?\/zh-CN\/blog<\/link><title>Moonport 博客<\/title><\/rss>$/,
+    );
+    c.cookies.set("locale", "en-US");
+    expect((await c.get("/blog/rss.xml")).raw.body).toContain("/en-US/blog");
+  });
+
+  it("points the blog link at the site's own /blog unless BLOG_URL names another", async () => {
+    const c = new TestClient(app);
+    c.cookies.set("locale", "zh-CN");
+    expect((await c.get("/docs/x")).raw.body).toContain('<a href="/blog">');
+    expect(() => buildConfig({ BLOG_URL: "javascript:alert(1)" })).toThrow(/BLOG_URL/);
+    const config = buildConfig({
+      NODE_ENV: "test",
+      SERVE_WEB: "true",
+      LOG_LEVEL: "silent",
+      BLOG_URL: "https://blog.example.com/",
+    });
+    const database = await openDatabase({ kind: "pglite", dataDir: "memory" });
+    const other = await buildApp({ config, database, logger: false, webRoot: path.join(dir, "client") });
+    try {
+      const oc = new TestClient(other.app);
+      oc.cookies.set("locale", "zh-CN");
+      const res = await oc.get("/docs/x");
+      expect(res.raw.body).toContain('<a href="https://blog.example.com">');
+    } finally {
+      await other.app.close();
+      await database.close();
+    }
+  });
+});

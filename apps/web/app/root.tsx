@@ -16,6 +16,7 @@ import { initI18n, localeForPath } from "../src/i18n/index.ts";
 import { createQueryClient } from "../src/lib/query-client.ts";
 import { SITE_CONFIG_SCRIPT } from "../src/lib/site-config.ts";
 import { THEME_STORAGE_KEY, theme, themeColorSchemeManager } from "../src/theme.ts";
+import { SPLAT_ROUTE_ID } from "./error-pages.ts";
 
 const colorSchemeManager = themeColorSchemeManager();
 
@@ -47,7 +48,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <script suppressHydrationWarning dangerouslySetInnerHTML={{ __html: SITE_CONFIG_SCRIPT }} />
         <ColorSchemeScript defaultColorScheme="auto" localStorageKey={THEME_STORAGE_KEY} />
         <Meta />
-        <Links />
+        <StyleLinks />
       </head>
       <body>
         <I18nextProvider i18n={i18n}>
@@ -73,6 +74,35 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 const noRootElement = () => undefined;
+
+/**
+ * The site's error pages are sent for any unknown or malformed address (apps/server/src/http/web.ts): rendered by
+ * the splat route, they hydrate at an address whose routes may carry other stylesheets (home's, the blog's).
+ * There the first render repeats the stylesheet links the HTML has, so hydration matches it; the routes' own
+ * links join after hydration. Every other page renders React Router's links as they are.
+ */
+function StyleLinks() {
+  const [sent] = useState(errorPageStylesheets);
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  if (!sent) return <Links />;
+  return (
+    <>
+      {sent.map((href) => (
+        <link key={href} rel="stylesheet" href={href} />
+      ))}
+      {hydrated && <Links />}
+    </>
+  );
+}
+
+/** In the browser, on a page rendered by the splat route (app/entry.client.tsx): the stylesheets it was sent with. */
+function errorPageStylesheets(): string[] | null {
+  if (typeof document === "undefined" || !window.__reactRouterRouteModules?.[SPLAT_ROUTE_ID]) return null;
+  return [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].map(
+    (l) => l.getAttribute("href") ?? "",
+  );
+}
 
 /** After the first client render (which matched the prerendered HTML), switch to the stored theme choice. */
 function StoredThemeAfterHydration() {

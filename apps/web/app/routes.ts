@@ -7,6 +7,8 @@ export default [
     route("contact-sales", "routes/contact-sales.tsx"),
     // Every docs page (content/docs/<locale>/**.mdx); `/docs` shows the overview, unknown routes the not-found page.
     route("docs/*", "routes/docs.tsx"),
+    // The blog: content/blog/<locale>/*.mdx; unknown posts show the site's not-found page.
+    route("blog/*", "routes/blog.tsx"),
   ]),
 
   // Client-only pages (SPA fallback). Their layout loads the Mantine styles public pages do not need.

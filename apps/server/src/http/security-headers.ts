@@ -3,7 +3,7 @@
  * one built from their own inline scripts (`pageContentSecurityPolicy`, called by web.ts).
  */
 import { createHash } from "node:crypto";
-import type { App, FastifyRequest } from "./route.ts";
+import type { App, FastifyReply, FastifyRequest } from "./route.ts";
 
 /** JSON and files need no script, style or frame: the policy of everything that is not a page. */
 const NON_PAGE_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
@@ -27,12 +27,17 @@ export function servedOverTls(req: FastifyRequest): boolean {
   return req.protocol === "https";
 }
 
+/** The headers every response carries; also called for answers given before any hook ran (a malformed URL). */
+export function applySecurityHeaders(req: FastifyRequest, reply: FastifyReply) {
+  reply.headers(BASE_HEADERS);
+  if (servedOverTls(req)) reply.header("strict-transport-security", HSTS);
+}
+
 export function registerSecurityHeaders(app: App) {
   // onRequest, so error answers (404, 401, 429 …) carry the headers too. A callback hook: an async one costs a
   // promise and a microtask turn on every request, /v1 included.
   app.addHook("onRequest", (req, reply, done) => {
-    reply.headers(BASE_HEADERS);
-    if (servedOverTls(req)) reply.header("strict-transport-security", HSTS);
+    applySecurityHeaders(req, reply);
     done();
   });
 }

@@ -7,8 +7,10 @@
  * JavaScript receives is already in the right language. Prefixed URLs (/en-US/docs/x) switch the locale cookie
  * and redirect to the unprefixed page, which makes them usable as shareable language links.
  *
- * Client-only routes (console, sign-in, playground) get the SPA fallback page; assets are served as files.
- * An unknown path below a folder with a prerendered `404` page (e.g. /docs/404) gets that page with status 404.
+ * Client-only routes (console, sign-in, playground) get the SPA fallback page; the web build lists their paths from
+ * its route table (build/app-routes.json, written by apps/web/react-router.config.ts). Assets are served as files.
+ * An unknown path gets the prerendered `404` page of its nearest folder (e.g. /docs/404), else the site's own
+ * (SITE_ERROR_PAGES), with status 404; a browser asking for a malformed address gets the site's `400` page.
  *
  * Prerendered HTML, sitemap.xml and robots.txt carry the SITE_TOKENS of @moonport/contracts where absolute
  * addresses belong (canonical links, social cards, API base URL in code samples); they are replaced here with the
@@ -27,6 +29,7 @@ import {
   type Locale,
   parseLocale,
   resolveEdition,
+  SITE_ERROR_PAGES,
   SITE_TOKENS,
   type SiteTokenValues,
 } from "@moonport/contracts";
@@ -35,8 +38,9 @@ import type { Config } from "../env.ts";
 import { AppError } from "../lib/app-error.ts";
 import { sendErrorPage, wantsHtml, webErrorHandler } from "./error-page.ts";
 import { consoleErrorHandler } from "./errors.ts";
+import { requestLocale } from "./locale.ts";
 import type { App } from "./route.ts";
-import { pageContentSecurityPolicy } from "./security-headers.ts";
+import { applySecurityHeaders, pageContentSecurityPolicy } from "./security-headers.ts";
 
 /** URL path (no trailing slash, "/" for home) → the prerendered file of each locale, relative to the root. */
 export type LocalizedPages = Map<string, Partial<Record<Locale, string>>>;
@@ -68,6 +72,34 @@ function walkHtml(dir: string, prefix = ""): string[] {
     else if (entry.name.endsWith(".html")) out.push(rel);
   }
   return out;
+}
+
+/**
+ * Whether a decoded path is one of the client-only routes, given their patterns from the web build's route table
+ * ("/console/organization/:tab?", "/invite/:token"). No patterns (a build without the list): every path is.
+ */
+function appRouteMatcher(patterns: string[] | undefined): (decodedPath: string) => boolean {
+  if (!patterns) return () => true;
+  const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const res = patterns.map((p) => {
+    const body = p
+      .split("/")
+      .filter(Boolean)
+      .map((seg) => {
+        if (seg === "*") return "(?:/.*)?";
+        if (seg.startsWith(":")) return seg.endsWith("?") ? "(?:/[^/]+)?" : "/[^/]+";
+        return `/${escapeRe(seg)}`;
+      })
+      .join("");
+    return new RegExp(`^${body || "/"}/?$`);
+  });
+  return (decodedPath) => res.some((re) => re.test(decodedPath));
+}
+
+function readAppRoutes(root: string): string[] | undefined {
+  const file = path.join(root, "..", "app-routes.json");
+  if (!fs.existsSync(file)) return undefined;
+  return JSON.parse(fs.readFileSync(file, "utf8")) as string[];
 }
 
 function localePrefix(url: string): Locale | undefined {
@@ -123,6 +155,7 @@ export function siteTokenValues(config: Config, req: FastifyRequest): SiteTokenV
     apiGlobal: safeUrl(config.apiBaseUrls.global ?? `${siteGlobal}/v1`),
     brand: config.brandName,
     twoHost: String(Boolean(config.sites.cn && config.sites.global)),
+    blogUrl: config.blogUrl ? safeUrl(config.blogUrl) : "/blog",
   };
 }
 
@@ -180,7 +213,15 @@ function compressFor(req: FastifyRequest, reply: FastifyReply, text: string): st
   return text;
 }
 
-export async function registerWeb(app: App, config: Config, root: string) {
+/** What app.ts needs from the web pages: a page for a browser whose address Fastify could not even route. */
+export interface WebPages {
+  sendBadUrlPage?: (req: FastifyRequest, reply: FastifyReply) => FastifyReply;
+}
+
+/** The files under build/client/<locale>/ that carry site tokens but are not pages (the blog's feed). */
+const LOCALIZED_FILES = new Set(["/blog/rss.xml"]);
+
+export async function registerWeb(app: App, config: Config, root: string): Promise<WebPages> {
   // A page that fails to read (or any other failure outside /api and /v1) shows a page to a browser.
   app.setErrorHandler(webErrorHandler);
   if (!fs.existsSync(root)) {
@@ -190,9 +231,10 @@ export async function registerWeb(app: App, config: Config, root: string) {
         ? sendErrorPage(req, reply, "web_unavailable")
         : consoleErrorHandler(new AppError("route_not_found"), req, reply),
     );
-    return;
+    return {};
   }
   const pages = indexLocalizedPages(root);
+  const isAppRoute = appRouteMatcher(readAppRoutes(root));
   const fallback = ["__spa-fallback.html", "index.html"].find((f) => fs.existsSync(path.join(root, f)));
 
   // Requests whose page file this module picked; every other request may not fetch HTML straight from disk.
@@ -252,13 +294,35 @@ export async function registerWeb(app: App, config: Config, root: string) {
   };
 
   /** The prerendered `404` page of the nearest folder (/docs/a/b → /docs/a/404, then /docs/404), if any. */
-  const notFoundPage = (url: string) => {
+  const folderNotFoundPage = (url: string) => {
     const parts = url.split("/").filter(Boolean);
     for (let n = parts.length - 1; n >= 1; n--) {
       const page = pages.get(`/${parts.slice(0, n).join("/")}/404`);
       if (page) return page;
     }
     return undefined;
+  };
+
+  /** A prerendered page in the request's locale (else the one it has), with the locale cookie. */
+  const sendLocalized = (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    page: Partial<Record<Locale, string>>,
+    status?: number,
+  ) => {
+    const locale = page[req.locale] ? req.locale : (Object.keys(page)[0] as Locale);
+    ensureLocaleCookie(req, reply, req.locale);
+    return sendPage(req, reply, page[locale]!, locale, status);
+  };
+
+  /** Error pages answer with their status even when asked for by name (/404, /docs/404). */
+  const statusOf = (key: string) =>
+    key === SITE_ERROR_PAGES.badUrl ? 400 : key === SITE_ERROR_PAGES.notFound || key.endsWith("/404") ? 404 : 200;
+
+  const badUrlPage = pages.get(SITE_ERROR_PAGES.badUrl);
+  const sendBadUrl = (req: FastifyRequest, reply: FastifyReply) => {
+    if (badUrlPage && wantsHtml(req)) return sendLocalized(req, reply, badUrlPage, 400);
+    return consoleErrorHandler(new AppError("bad_request", { params: { reason: "malformed URL" } }), req, reply);
   };
 
   app.setNotFoundHandler(async (req, reply) => {
@@ -270,7 +334,7 @@ export async function registerWeb(app: App, config: Config, root: string) {
     try {
       url = decodeURIComponent(rawPath);
     } catch {
-      return reply.status(400).type("text/plain").send("Bad request");
+      return sendBadUrl(req, reply);
     }
     const prefixed = localePrefix(url);
     if (prefixed) {
@@ -283,24 +347,41 @@ export async function registerWeb(app: App, config: Config, root: string) {
         .type(TOKENIZED_TYPES[path.extname(url)] ?? "text/plain; charset=utf-8")
         .send(replaceSiteTokens(readText(url), siteTokenValues(config, req)));
     }
+    if (LOCALIZED_FILES.has(url)) {
+      const file = path.join(req.locale, url);
+      if (fs.existsSync(path.join(root, file))) {
+        return reply
+          .header("cache-control", "no-cache")
+          .header("vary", "Cookie, Accept-Language")
+          .type(TOKENIZED_TYPES[path.extname(url)] ?? "text/plain; charset=utf-8")
+          .send(replaceSiteTokens(readText(file), siteTokenValues(config, req)));
+      }
+    }
     const key = url.length > 1 ? url.replace(/\/+$/, "") || "/" : "/";
     const page = pages.get(key);
-    if (page) {
-      const locale = page[req.locale] ? req.locale : (Object.keys(page)[0] as Locale);
-      ensureLocaleCookie(req, reply, req.locale);
-      return sendPage(req, reply, page[locale]!, locale);
-    }
+    if (page) return sendLocalized(req, reply, page, statusOf(key));
     if (path.extname(url) && !url.endsWith(".html")) {
       return reply.status(404).type("text/plain").send("Not found");
     }
-    const missing = notFoundPage(key);
-    if (missing) {
-      const locale = missing[req.locale] ? req.locale : (Object.keys(missing)[0] as Locale);
+    const inFolder = folderNotFoundPage(key);
+    if (inFolder) return sendLocalized(req, reply, inFolder, 404);
+    // Client-only routes (console, sign-in …) are pages of the SPA fallback; anything else does not exist.
+    if (fallback && isAppRoute(key)) {
       ensureLocaleCookie(req, reply, req.locale);
-      return sendPage(req, reply, missing[locale]!, locale, 404);
+      return sendPage(req, reply, fallback, req.locale);
     }
-    if (!fallback) return reply.status(404).type("text/plain").send("Not found");
-    ensureLocaleCookie(req, reply, req.locale);
-    return sendPage(req, reply, fallback, req.locale);
+    const missing = pages.get(SITE_ERROR_PAGES.notFound);
+    if (missing) return sendLocalized(req, reply, missing, 404);
+    return reply.status(404).type("text/plain").send("Not found");
   });
+
+  return {
+    // Fastify refuses such an address before any hook runs: no cookies parsed, no security headers yet.
+    sendBadUrlPage: (req, reply) => {
+      req.cookies ??= app.parseCookie(String(req.headers.cookie ?? ""));
+      req.locale = requestLocale(req);
+      applySecurityHeaders(req, reply);
+      return sendBadUrl(req, reply);
+    },
+  };
 }

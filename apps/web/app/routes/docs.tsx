@@ -1,6 +1,12 @@
 import type { Locale } from "@moonport/contracts";
 import { useLocation, useParams, useRouteError } from "react-router";
 import { DocsShell, ServerErrorBody } from "../../src/features/docs/components/docs-layout.tsx";
+import {
+  isMalformedPath,
+  SiteErrorPage,
+  siteErrorFor,
+  siteErrorMeta,
+} from "../../src/features/docs/components/site-error.tsx";
 import { docsMeta } from "../../src/features/docs/meta.ts";
 import { localeForPath } from "../../src/i18n/index.ts";
 import type { Route } from "./+types/docs";
@@ -13,13 +19,16 @@ function resolve(params: { "*"?: string }, pathname: string): { locale: Locale; 
 
 export function meta({ params, location }: Route.MetaArgs) {
   const { locale, route } = resolve(params, location.pathname);
-  return docsMeta(locale, route);
+  const error = siteErrorFor(params, location.pathname);
+  return error ? siteErrorMeta(locale, error) : docsMeta(locale, route);
 }
 
 export default function Docs() {
   const params = useParams();
   const { pathname } = useLocation();
   const { locale, route } = resolve(params, pathname);
+  // A malformed address gets the site's 400 page, which is what the server sent for it.
+  if (isMalformedPath(pathname)) return <SiteErrorPage locale={locale} kind="badUrl" />;
   return <DocsShell locale={locale} route={route} />;
 }
 

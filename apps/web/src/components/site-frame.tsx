@@ -4,6 +4,7 @@
  */
 import { Anchor, Burger, Button, Container, Drawer, Group, Stack, Text } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
+import { LOCALES } from "@moonport/contracts";
 import { IconWorld } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
@@ -83,7 +84,11 @@ export function SiteHeader() {
 export function SiteFooter() {
   const { t } = useTranslation("home");
   const brand = useBrand();
-  const other = otherEditionSite(useLocale());
+  const locale = useLocale();
+  const other = otherEditionSite(locale);
+  // The other edition's locale prefix sets the language cookie and redirects to its home (http/web.ts), so the
+  // same link works when one host serves both editions and when each has its own host.
+  const otherLocale = LOCALES.find((l) => l !== locale)!;
   return (
     <footer className={classes.footer}>
       <Container size="lg" py="xl">
@@ -101,10 +106,10 @@ export function SiteFooter() {
               </Link>
             ))}
             <Anchor
-              href={other.url}
-              className={`${classes.footerLink} ${classes.otherEdition}`}
+              href={`${other.url}/${otherLocale}`}
+              hrefLang={otherLocale}
+              className={classes.footerLink}
               underline="hover"
-              data-two-host={other.twoHost}
               data-testid="other-edition"
             >
               <Group gap={4} component="span">

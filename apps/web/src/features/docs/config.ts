@@ -1,12 +1,9 @@
 /**
- * Everything an operator adapts about the docs chrome, in one place: community links, QR targets, the blog, the
- * issue tracker, and which navbar pages exist. A link set to null is not shown (no dead links). QR images are
- * generated at build time from the `qr` URLs (pipeline/extra-files.ts), so changing a URL here changes the image.
+ * Everything an operator adapts about the docs chrome, in one place: community links, QR targets, the issue
+ * tracker, and which navbar pages exist (the blog link follows BLOG_URL, a runtime setting: see navbar.tsx). A link
+ * set to null is not shown (no dead links). QR images are generated at build time from the `qr` URLs
+ * (pipeline/extra-files.ts), so changing a URL here changes the image.
  */
-import type { Locale } from "@moonport/contracts";
-
-export type Localized<T> = Record<Locale, T>;
-
 export interface DocsConfig {
   /** The product's home page (the sidebar "home site" entry). */
   homeUrl: string;
@@ -14,8 +11,6 @@ export interface DocsConfig {
   communityUrl: string | null;
   contactEmail: string | null;
   changelogUrl: string | null;
-  /** zh-CN navbar "博客" (opens in a new tab); hidden while null. */
-  blogUrl: Localized<string | null>;
   /** Not-found and error pages: "Submit an issue …" opens this URL with `title` and `body` query parameters. */
   issueUrl: string | null;
   /** Navbar pages that are built by other parts of the app; a page not listed here is not linked. */
@@ -32,7 +27,6 @@ export const docsConfig: DocsConfig = {
   communityUrl: `${REPOSITORY}/discussions/categories/q-a`,
   contactEmail: "support@moonport.dev",
   changelogUrl: `${REPOSITORY}/releases`,
-  blogUrl: { "en-US": null, "zh-CN": null },
   issueUrl: `${REPOSITORY}/issues/new`,
   navPages: { contactSales: true, playground: true, console: true, agreement: false },
   qr: {

@@ -21,7 +21,8 @@ export function docsMeta(locale: Locale, route: string): MetaDescriptor[] {
   if (!page) {
     return [{ title: `${strings.notFound.title} | ${siteTitle}` }, { name: "robots", content: "noindex" }];
   }
-  const title = `${page.title} | ${siteTitle}`;
+  // A page titled after the site itself (the overview: "Moonport 文档") is not suffixed with it a second time.
+  const title = page.title.startsWith(strings.brand) ? page.title : `${page.title} | ${siteTitle}`;
   const description = page.description || strings.siteDescription;
   const keywords = [...page.keywords, ...strings.siteKeywords.split(/,\s*/)].join(", ");
   const url = pageUrl(locale, page.route);

@@ -40,29 +40,36 @@ export const TOAST_MS = 2000;
 /** The back-to-top button appears after this much scrolling, px (docs/product-spec.md §9). */
 export const BACK_TO_TOP_AFTER_PX = 300;
 
-const ready = new Map<string, MdxModule>(Object.entries(loaded));
-const pending = new Map<string, Promise<MdxModule>>();
-
 /**
- * The MDX module of a page: at once when already loaded (always while prerendering), otherwise it suspends on its
- * chunk. On the first load the prerendered HTML stays in place meanwhile (Suspense hydration), so nothing flashes.
+ * A reader of MDX page modules: at once when already loaded (always while prerendering), otherwise it suspends on
+ * the page's chunk. On the first load the prerendered HTML stays in place meanwhile (Suspense hydration), so
+ * nothing flashes. The docs and the blog each have one.
  */
-function useDocModule(locale: Locale, route: string): MdxModule {
-  const key = `/content/docs/${locale}/${route}.mdx`;
-  const mod = ready.get(key);
-  if (mod) return mod;
-  let p = pending.get(key);
-  if (!p) {
-    const load = loaders[key];
-    if (!load) throw new Error(`no MDX module for ${key}`);
-    p = load().then((m) => {
-      ready.set(key, m);
-      return m;
-    });
-    pending.set(key, p);
-  }
-  return use(p);
+export function mdxModuleReader(
+  loaded: Record<string, MdxModule>,
+  loaders: Record<string, () => Promise<MdxModule>>,
+): (key: string) => MdxModule {
+  const ready = new Map<string, MdxModule>(Object.entries(loaded));
+  const pending = new Map<string, Promise<MdxModule>>();
+  return function useMdxModule(key) {
+    const mod = ready.get(key);
+    if (mod) return mod;
+    let p = pending.get(key);
+    if (!p) {
+      const load = loaders[key];
+      if (!load) throw new Error(`no MDX module for ${key}`);
+      p = load().then((m) => {
+        ready.set(key, m);
+        return m;
+      });
+      pending.set(key, p);
+    }
+    return use(p);
+  };
 }
+
+const useDocModuleByKey = mdxModuleReader(loaded, loaders);
+const useDocModule = (locale: Locale, route: string) => useDocModuleByKey(`/content/docs/${locale}/${route}.mdx`);
 
 function DocBody({
   locale,
@@ -75,13 +82,16 @@ function DocBody({
   aside: boolean;
   children: ReactNode;
 }) {
-  const mod = useDocModule(locale, route);
   useHashScroll();
   // Prerendered pages look complete before React takes them over; this marks the moment the body is interactive
   // (heading links, search shortcut), which browser tests wait for.
   useEffect(() => {
     document.documentElement.dataset.docsReady = route;
   }, [route]);
+  // Last: when the page's chunk is still loading this suspends, and React replays the component once it arrives.
+  // Hooks after it were mounted by that replay with the update dispatcher while the page hydrated (error #467,
+  // reported as #422), for instance when the sidebar applied a stored collapsed group meanwhile.
+  const mod = useDocModule(locale, route);
   const Content = mod.default;
   return (
     <>
@@ -177,32 +187,44 @@ function PageFooter() {
   );
 }
 
-export function NotFoundBody() {
+/**
+ * The body of the not-found (404) and malformed-address (400) pages. One prerendered page serves every such
+ * address, so the path is filled in once in the browser.
+ */
+function AddressProblemBody({ kind }: { kind: "notFound" | "badUrl" }) {
   const { t } = useTranslation("docs");
   const { pathname } = useLocation();
-  // The prerendered not-found page serves every unknown path: the path is filled in once in the browser.
   const [path, setPath] = useState("");
   useEffect(() => setPath(pathname), [pathname]);
-  const report = typeof window === "undefined" ? null : issueLink("broken-link", window.location.href);
+  const href = typeof window === "undefined" ? null : window.location.href;
+  const report =
+    href && (kind === "badUrl" ? issueLink("error", href, "malformed URL") : issueLink("broken-link", href));
+  // A malformed address is reported as an error in the URL, a missing page as a broken link.
+  const links = kind === "badUrl" ? "error" : "notFound";
   return (
     <main className={classes.main} id="main">
-      <article className={classes.article} data-testid="docs-not-found">
+      <article className={classes.article} data-testid={kind === "badUrl" ? "bad-url" : "docs-not-found"}>
         <Text c="dimmed" fw={700} size="xl">
-          404
+          {kind === "badUrl" ? 400 : 404}
         </Text>
         <Title order={1} mb="sm">
-          {t("notFound.title")}
+          {t(`${kind}.title`)}
         </Title>
-        <Text mb="lg">{t("notFound.body", { path: path || "" })}</Text>
+        <Text mb="lg" style={{ overflowWrap: "anywhere" }}>
+          {t(`${kind}.body`, { path })}
+        </Text>
         <Button component={Link} to={docsHref("overview")} mr="md">
-          {t("notFound.home")}
+          {t(`${kind}.home`)}
         </Button>
-        <ReportLink href={report} label={t("notFound.report")} />
-        <FeedbackLink label={t("notFound.feedback")} />
+        <ReportLink href={report ?? null} label={t(`${links}.report`)} />
+        <FeedbackLink label={t(`${links}.feedback`)} />
       </article>
     </main>
   );
 }
+
+export const NotFoundBody = () => <AddressProblemBody kind="notFound" />;
+export const BadUrlBody = () => <AddressProblemBody kind="badUrl" />;
 
 function ReportLink({ href, label }: { href: string | null; label: string }) {
   // The target depends on the reader's URL, so it is filled in after hydration; the label is always shown.
@@ -294,11 +316,14 @@ function usePlatformDebug() {
 export function DocsShell({
   locale,
   route,
+  sidebar = true,
   children,
 }: {
   locale: Locale;
   route: string;
-  /** Replaces the page body (error boundary). */
+  /** False for pages outside the docs (blog, the site's error pages): no docs sidebar. */
+  sidebar?: boolean;
+  /** Replaces the page body (error boundary, blog, error pages). */
   children?: ReactNode;
 }) {
   const map = pageMap[locale];
@@ -322,8 +347,8 @@ export function DocsShell({
 
   const page: DocPage | undefined = route === NOT_FOUND_ROUTE ? undefined : map.pages[route];
   const ctx: DocsContextValue = { locale, map, route, showToast };
-  const withSidebar = page ? page.sidebar && page.layout !== "full" : true;
-  const bodyClass = page?.layout === "full" ? classes.bodyFull : withSidebar ? "" : classes.bodyNoSidebar;
+  const withSidebar = sidebar && (page ? page.sidebar && page.layout !== "full" : true);
+  const bodyClass = page?.layout === "full" || !sidebar ? classes.bodyFull : withSidebar ? "" : classes.bodyNoSidebar;
 
   let content: ReactNode;
   if (children) content = children;

@@ -5,9 +5,11 @@ import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
 import { LogoMark } from "../../../components/logo.tsx";
 import { stripLocalePrefix, switchLocale } from "../../../i18n/index.ts";
+import { siteConfig } from "../../../lib/site-config.ts";
 import { docsConfig } from "../config.ts";
 import classes from "../docs.module.css";
 import { docsHref, useDocs } from "../hooks/use-docs.ts";
+import { EARLY_SEARCH_SCRIPT } from "../search/use-search-shortcut.ts";
 import { IconLanguage, IconMonitor, IconMoon, IconSearch, IconSun } from "./icons.tsx";
 
 const MobileMenu = lazy(() => import("./mobile-menu.tsx"));
@@ -54,7 +56,8 @@ export interface NavItem {
 
 export function navItems(locale: Locale, t: (k: string) => string): NavItem[] {
   const p = docsConfig.navPages;
-  const blog = docsConfig.blogUrl[locale];
+  // BLOG_URL, or the site's own /blog (a site token: known from the first render, the same in the HTML).
+  const blog = siteConfig().blogUrl;
   const items: (NavItem | null)[] = [
     p.agreement ? { key: "agreement", href: docsHref("agreement/modeluse"), label: t("nav.agreement") } : null,
     p.contactSales ? { key: "contact-sales", href: "/contact-sales", label: t("nav.contactSales") } : null,
@@ -62,7 +65,8 @@ export function navItems(locale: Locale, t: (k: string) => string): NavItem[] {
     { key: "pricing", href: docsHref("pricing/chat"), label: t("nav.pricing"), router: true },
     p.playground ? { key: "playground", href: "/playground", label: t("nav.playground") } : null,
     p.console ? { key: "console", href: "/console", label: t("nav.console") } : null,
-    locale === "zh-CN" && blog ? { key: "blog", href: blog, label: t("nav.blog"), external: true } : null,
+    // The Chinese set links the blog, in a new tab (spec: top navbar pages).
+    locale === "zh-CN" ? { key: "blog", href: blog, label: t("nav.blog"), external: true } : null,
   ];
   return items.filter((x): x is NavItem => x !== null);
 }
@@ -152,9 +156,10 @@ export function LanguageSwitch() {
 }
 
 /** The navbar entry of the current page: pricing pages under "Pricing", every other docs page under "Docs". */
-function activeKey(isDocs: boolean, isPricing: boolean): string | undefined {
-  if (isPricing) return "pricing";
-  return isDocs ? "docs" : undefined;
+function activeKey(path: string): string | undefined {
+  if (path.startsWith("/docs/pricing")) return "pricing";
+  if (path.startsWith("/blog")) return "blog";
+  return path.startsWith("/docs") ? "docs" : undefined;
 }
 
 export function Navbar({ onSearch }: { onSearch: () => void }) {
@@ -169,9 +174,7 @@ export function Navbar({ onSearch }: { onSearch: () => void }) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: a navigation closes the mobile menu
   useEffect(() => setMobileOpen(false), [location.pathname]);
   const items = navItems(locale, t);
-  const path = stripLocalePrefix(location.pathname);
-  const isDocs = path.startsWith("/docs");
-  const isPricing = path.startsWith("/docs/pricing");
+  const active = activeKey(stripLocalePrefix(location.pathname));
   return (
     <header className={classes.header}>
       <div className={classes.headerInner}>
@@ -195,10 +198,18 @@ export function Navbar({ onSearch }: { onSearch: () => void }) {
         </a>
         <nav className={`${classes.navLinks} ${classes.desktopOnly}`}>
           {items.map((item) => (
-            <NavLink key={item.key} item={item} active={activeKey(isDocs, isPricing) === item.key} />
+            <NavLink key={item.key} item={item} active={active === item.key} />
           ))}
         </nav>
-        <button type="button" className={classes.searchButton} onClick={onSearch} aria-label={t("search.button")}>
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script (search pressed before hydration) */}
+        <script suppressHydrationWarning dangerouslySetInnerHTML={{ __html: EARLY_SEARCH_SCRIPT }} />
+        <button
+          type="button"
+          className={classes.searchButton}
+          onClick={onSearch}
+          aria-label={t("search.button")}
+          data-docs-search
+        >
           <IconSearch width={16} height={16} />
           <span className={classes.desktopOnly}>{t("search.placeholder")}</span>
           <kbd>/</kbd>
@@ -209,12 +220,7 @@ export function Navbar({ onSearch }: { onSearch: () => void }) {
       {/* The mobile menu's code loads the first time it is opened. */}
       {mobileSeen && (
         <Suspense fallback={null}>
-          <MobileMenu
-            opened={mobileOpen}
-            onClose={() => setMobileOpen(false)}
-            items={items}
-            activeKey={activeKey(isDocs, isPricing)}
-          />
+          <MobileMenu opened={mobileOpen} onClose={() => setMobileOpen(false)} items={items} activeKey={active} />
         </Suspense>
       )}
     </header>

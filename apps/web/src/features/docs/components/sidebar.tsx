@@ -1,6 +1,6 @@
 import { Collapse, HoverCard } from "@mantine/core";
 import { LOCALES, type Locale } from "@moonport/contracts";
-import { useCallback, useEffect, useState } from "react";
+import { startTransition, useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { siteUrl } from "../../../lib/site-config.ts";
@@ -220,12 +220,29 @@ function defaultSpecials(locale: Locale, t: (k: string) => string): SidebarItem[
   ];
 }
 
+/** Keys of the folders that hold `route` ("guide", "guide/advanced"), the same keys the sidebar stores. */
+function foldersHolding(items: SidebarItem[], route: string, path = ""): string[] {
+  for (const it of items) {
+    if (it.kind !== "folder" || !containsRoute(it.children, route)) continue;
+    const key = path ? `${path}/${it.name}` : it.name;
+    return [key, ...foldersHolding(it.children, route, key)];
+  }
+  return [];
+}
+
 export function Sidebar() {
   const { map, route, locale } = useDocs();
   const { t } = useTranslation("docs");
-  // Prerendered with the defaults; the reader's session choices apply after hydration.
+  // The first render matches the prerendered HTML (defaults, nothing stored); the reader's session choices apply
+  // after hydration, in a transition, so they never interrupt the page body's hydration (still waiting for its
+  // chunk); docs-layout.tsx's DocBody is written to survive such an update (error #422).
   const [stored, setStored] = useState<Record<string, boolean>>({});
-  useEffect(() => setStored(readStored()), []);
+  useEffect(() => {
+    // The folders holding the current page always open, whatever was stored: the active entry must be visible.
+    const next = readStored();
+    for (const key of foldersHolding(map.sidebar, route)) if (next[key] === false) delete next[key];
+    startTransition(() => setStored(next));
+  }, [map, route]);
   const open = useCallback(
     (key: string, item: Extract<SidebarItem, { kind: "folder" }>, depth: number) =>
       stored[key] ?? (depth < DEFAULT_COLLAPSE_LEVEL || containsRoute(item.children, route)),

@@ -133,6 +133,14 @@ describe("the sitemap", () => {
     expect(xml).toContain('hreflang="zh-CN" href="__MP_SITE_CN__/zh-CN/docs/overview"');
     expect(xml).not.toContain("promo");
   });
+
+  it("lists the blog's index and posts when given them", () => {
+    const post = { slug: "hello", title: "Hello", description: "Hi.", date: "2026-12-01", author: null };
+    const xml = sitemapXml(buildPageMap(dir), { "en-US": [post], "zh-CN": [] });
+    expect(xml).toContain("<loc>__MP_SITE_GLOBAL__/en-US/blog/hello</loc>\n    <lastmod>2026-12-01</lastmod>");
+    expect(xml).toContain("<loc>__MP_SITE_CN__/zh-CN/blog</loc>");
+    expect(xml).not.toContain("/zh-CN/blog/hello");
+  });
 });
 
 describe("the real content tree", () => {
@@ -148,6 +156,44 @@ describe("the real content tree", () => {
         });
       }
     }
+  });
+
+  it("gives every visible page of a locale its own title, so search hits and menus are unambiguous", () => {
+    const map = buildPageMap();
+    for (const locale of ["en-US", "zh-CN"] as const) {
+      const byTitle = new Map<string, string[]>();
+      for (const p of Object.values(map[locale].pages)) {
+        if (!p.hidden) byTitle.set(p.title, [...(byTitle.get(p.title) ?? []), p.route]);
+      }
+      expect({ locale, duplicates: [...byTitle].filter(([, routes]) => routes.length > 1) }).toEqual({
+        locale,
+        duplicates: [],
+      });
+    }
+  });
+
+  it("writes zh-CN titles, headings and menu entries in Chinese (product names excepted)", () => {
+    const map = buildPageMap();
+    // Names that stay as they are in Chinese text.
+    const names = new Set(["Kimi CLI", "MoonPalace", "Playground", "API Key", "Tokens", "Kimi K2"]);
+    const english = (s: string) =>
+      !/[\u3400-\u9fff]/.test(s) && !names.has(s) && !/^[a-z0-9.-]+$/.test(s) && !/^`[^`]+`$/.test(s);
+    const bad: string[] = [];
+    const walk = (items: (typeof map)["zh-CN"]["sidebar"]) => {
+      for (const it of items) {
+        if ((it.kind === "page" || it.kind === "folder") && english(it.title)) bad.push(`menu: ${it.title}`);
+        if (it.kind === "folder") walk(it.children);
+      }
+    };
+    walk(map["zh-CN"].sidebar);
+    for (const p of Object.values(map["zh-CN"].pages)) {
+      if (english(p.title)) bad.push(`title of ${p.route}: ${p.title}`);
+      const body = fs
+        .readFileSync(path.join(__dirname, `../../../../content/docs/zh-CN/${p.route}.mdx`), "utf8")
+        .replace(/^(```|~~~)[\s\S]*?^\1/gm, "");
+      for (const m of body.matchAll(/^#{1,6} (.+)$/gm)) if (english(m[1]!)) bad.push(`heading of ${p.route}: ${m[1]}`);
+    }
+    expect(bad).toEqual([]);
   });
 });
 

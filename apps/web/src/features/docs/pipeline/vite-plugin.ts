@@ -16,11 +16,11 @@ const CONTENT = "virtual:docs/content";
 const RESOLVED_CONTENT = `\0${CONTENT}`;
 
 /**
- * The MDX page modules. Prerendering imports them all up front, so every page renders in one pass and its HTML
- * holds the whole body (readable without JavaScript); the browser gets one lazy chunk per page.
+ * A module of MDX pages (`keys` are their paths from the app root). Prerendering imports them all up front, so
+ * every page renders in one pass and its HTML holds the whole body (readable without JavaScript); the browser gets
+ * one lazy chunk per page. The blog's pages are served the same way.
  */
-function contentModule(ssr: boolean): string {
-  const keys = LOCALES.flatMap((l) => listRoutes(l).map((r) => `/content/docs/${l}/${r}.mdx`));
+export function mdxContentModule(keys: string[], ssr: boolean): string {
   if (ssr) {
     return [
       ...keys.map((k, i) => `import * as m${i} from ${JSON.stringify(k)};`),
@@ -61,7 +61,8 @@ export function docsPlugin(): Plugin {
     load(id, options) {
       if (id === RESOLVED_CONTENT) {
         this.addWatchFile(CONTENT_DIR);
-        return contentModule(Boolean(options?.ssr));
+        const keys = LOCALES.flatMap((l) => listRoutes(l).map((r) => `/content/docs/${l}/${r}.mdx`));
+        return mdxContentModule(keys, Boolean(options?.ssr));
       }
       if (id !== RESOLVED) return undefined;
       this.addWatchFile(CONTENT_DIR);
