@@ -301,7 +301,7 @@ describe("unknown and malformed addresses, the blog feed and BLOG_URL", () => {
       fs.writeFileSync(path.join(root, rel), content);
     }
     const config = buildConfig({ NODE_ENV: "test", SERVE_WEB: "true", LOG_LEVEL: "silent" });
-    const database = await openDatabase({ kind: "pglite", dataDir: "memory" });
+    const database = await openMemoryDatabase();
     ({ app } = await buildApp({ config, database, logger: false, webRoot: root }));
     await app.ready();
     close = async () => {
@@ -396,7 +396,7 @@ describe("unknown and malformed addresses, the blog feed and BLOG_URL", () => {
       LOG_LEVEL: "silent",
       BLOG_URL: "https://blog.example.com/",
     });
-    const database = await openDatabase({ kind: "pglite", dataDir: "memory" });
+    const database = await openMemoryDatabase();
     const other = await buildApp({ config, database, logger: false, webRoot: path.join(dir, "client") });
     try {
       const oc = new TestClient(other.app);
