@@ -55,7 +55,7 @@ module.exports = {
         "and metering stay in the gateway, which calls them and never the other way round.",
       severity: "error",
       from: { path: "^apps/server/src/(chat|engines)/" },
-      to: { path: "^apps/server/src/gateway/" },
+      to: { path: "^apps/server/src/(gateway|v1|metering)/" },
     },
     {
       name: "domain-not-route-files",

@@ -14,11 +14,6 @@ import { Redis } from "ioredis";
 import { type AppContext, type Clock, systemClock } from "./context.ts";
 import { createEngines } from "./engines/index.ts";
 import type { Config } from "./env.ts";
-import { createGatewayPipeline } from "./gateway/create-gateway-pipeline.ts";
-import { collapseGatewaySlashes, gatewayFrameworkError, handleClientError } from "./gateway/edge.ts";
-import { createKeyEvents } from "./gateway/key-events.ts";
-import type { GatewayPipeline } from "./gateway/pipeline.ts";
-import gatewayRoutes from "./gateway/routes.ts";
 import { installAccessControl } from "./http/access.ts";
 import { capConnectionsPerIp, connectionOptions } from "./http/connections.ts";
 import { consoleErrorHandler } from "./http/errors.ts";
@@ -34,6 +29,9 @@ import { createJobRunner } from "./jobs/runner.ts";
 import { AppError } from "./lib/app-error.ts";
 import { localFileStorage, objectFileStorage } from "./lib/file-storage.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
+import { createGatewayPipeline } from "./metering/create-gateway-pipeline.ts";
+import { createKeyEvents } from "./metering/key-events.ts";
+import type { GatewayPipeline } from "./metering/pipeline.ts";
 import adminRoutes from "./modules/admin/routes.ts";
 import alertRoutes from "./modules/alerts/routes.ts";
 import meRoutes from "./modules/auth/me-routes.ts";
@@ -64,6 +62,8 @@ import verificationRoutes from "./modules/verification/routes.ts";
 import { createObservability, installObservability, type Observability } from "./observability/index.ts";
 import { createOutbound } from "./tools/outbound.ts";
 import { createSecretBox, loadSecretKey } from "./tools/secret-box.ts";
+import { collapseGatewaySlashes, gatewayFrameworkError, handleClientError } from "./v1/edge.ts";
+import gatewayRoutes from "./v1/routes.ts";
 
 export const WEB_BUILD_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/build/client");
 
@@ -80,7 +80,7 @@ export interface BuildAppOptions {
   webRoot?: string;
   /**
    * Replaces the gateway's money side (keys, limits, metering) for tests of the request surface; by default
-   * /v1 uses the real pipeline (gateway/create-gateway-pipeline.ts).
+   * /v1 uses the real pipeline (metering/create-gateway-pipeline.ts).
    */
   pipeline?: GatewayPipeline | ((ctx: AppContext) => GatewayPipeline);
   /** Metrics and tracing (observability/); built from the configuration by default. */
@@ -126,7 +126,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
     bodyLimit: 1024 * 1024,
     ...connectionOptions(config),
     // /v1 answers in the api-compat §3 envelope even when Fastify or Node's parser refuses the request before any
-    // route runs (gateway/edge.ts). Elsewhere malformed URLs and over-long path parameters get the console
+    // route runs (v1/edge.ts). Elsewhere malformed URLs and over-long path parameters get the console
     // envelope rather than Fastify's own body (found by apps/server/test/fuzz-console.test.ts).
     rewriteUrl: collapseGatewaySlashes,
     frameworkErrors: (err, req, reply) =>
@@ -177,7 +177,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
     mailer: opts.mailer ?? createMailer({ config, db: database.db, log: fastify.log }),
     exportFiles: localFileStorage(path.join(config.dataDir, "exports")),
   } as AppContext;
-  // The gateway's money side (gateway/create-gateway-pipeline.ts) and the revocation bus it listens to.
+  // The gateway's money side (metering/create-gateway-pipeline.ts) and the revocation bus it listens to.
   ctx.keyEvents = createKeyEvents(ctx);
   await ctx.keyEvents.start();
   ctx.gateway = createGatewayPipeline(ctx);

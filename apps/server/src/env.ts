@@ -43,7 +43,7 @@ export const EnvSchema = z.object({
   BILLING_JOURNAL_FSYNC_MS: z.coerce.number().int().min(1).max(10_000).default(100),
   /**
    * With Redis: how often an instance tops up the rate-limit headroom it takes ahead for busy organizations
-   * (gateway/limit-allowances.ts); 0 sends every admission to Redis.
+   * (metering/limit-allowances.ts); 0 sends every admission to Redis.
    */
   GATEWAY_LIMIT_SYNC_MS: z.coerce.number().int().min(0).max(1000).default(20),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),

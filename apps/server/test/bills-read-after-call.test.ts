@@ -7,7 +7,7 @@
 import { schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BillWriter } from "../src/gateway/bill-writer.ts";
+import { BillWriter } from "../src/metering/bill-writer.ts";
 import { grantBalance } from "../src/modules/billing/grant-balance.ts";
 import { createApiKey } from "../src/modules/keys/create-api-key.ts";
 import { addOrgMember, signUp, type TestUser } from "./console-helpers.ts";

@@ -10,7 +10,7 @@ import { schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { GatewayPipeline } from "../src/gateway/pipeline.ts";
+import type { GatewayPipeline } from "../src/metering/pipeline.ts";
 import { orgMoney, type SeededAccount, seedAccount } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 import { FIXTURE_DOCS } from "./support/fixtures.ts";

@@ -7,7 +7,7 @@ import { findModel, parseMoney } from "@moonport/contracts";
 import { newId } from "@moonport/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GatewayError } from "../src/chat/errors.ts";
-import { inferenceCost, webSearchFee } from "../src/gateway/pricing.ts";
+import { inferenceCost, webSearchFee } from "../src/metering/pricing.ts";
 import { grantVoucher, orgMoney, seedAccount } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 

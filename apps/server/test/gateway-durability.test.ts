@@ -12,7 +12,7 @@ import { findModel, parseMoney } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { inferenceCost } from "../src/gateway/pricing.ts";
+import { inferenceCost } from "../src/metering/pricing.ts";
 import { orgMoney, runRequest, seedAccount } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 

@@ -3,7 +3,7 @@ import { type Edition, parseMoney } from "@moonport/contracts";
 import { type Db, newId, schema } from "@moonport/db";
 import { eq, sql } from "drizzle-orm";
 import type { AppContext } from "../src/context.ts";
-import type { Admission, KeyIdentity } from "../src/gateway/pipeline.ts";
+import type { Admission, KeyIdentity } from "../src/metering/pipeline.ts";
 import { grantBalance } from "../src/modules/billing/grant-balance.ts";
 import { createApiKey } from "../src/modules/keys/create-api-key.ts";
 import { createOrganization } from "../src/modules/orgs/create-organization.ts";

@@ -10,7 +10,7 @@ import { eq } from "drizzle-orm";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GatewayError } from "../src/chat/errors.ts";
-import { REFRESH_MS } from "../src/gateway/accounts.ts";
+import { REFRESH_MS } from "../src/metering/accounts.ts";
 import { disableApiKey } from "../src/modules/keys/disable-api-key.ts";
 import { signNotification } from "../src/modules/payments/sandbox-psp.ts";
 import { archiveProjectRecord } from "../src/modules/projects/archive-project.ts";
@@ -151,7 +151,7 @@ describe.skipIf(!redisUrl)("two gateway instances on one Redis", () => {
       });
       adm.release();
       // A lease given back reaches Redis with the instance's next admission or at the end of its event-loop turn
-      // (gateway/limits.ts releaseLease): the other instance sees the slot free from then on.
+      // (metering/limits.ts releaseLease): the other instance sees the slot free from then on.
       await new Promise((r) => setImmediate(r));
       return adm;
     };

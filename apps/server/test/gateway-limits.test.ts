@@ -4,8 +4,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GatewayError } from "../src/chat/errors.ts";
 import { setOrgLimitsCommand } from "../src/cli/set-org-limits.ts";
-import { RateLimits } from "../src/gateway/limits.ts";
-import type { KeyIdentity } from "../src/gateway/pipeline.ts";
+import { RateLimits } from "../src/metering/limits.ts";
+import type { KeyIdentity } from "../src/metering/pipeline.ts";
 import { seedAccount } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 

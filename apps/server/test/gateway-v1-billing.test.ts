@@ -5,7 +5,7 @@
  */
 import { findModel } from "@moonport/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inferenceCost } from "../src/gateway/pricing.ts";
+import { inferenceCost } from "../src/metering/pricing.ts";
 import { disableApiKey } from "../src/modules/keys/disable-api-key.ts";
 import { orgMoney, seedAccount } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";

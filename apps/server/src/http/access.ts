@@ -16,8 +16,8 @@ import type { FastifyInstance, FastifyRequest, onRequestHookHandler, RouteOption
 import type { AppContext } from "../context.ts";
 import { AppError } from "../lib/app-error.ts";
 import { isOperator } from "../modules/auth/operator.ts";
-import { getOrgAccess, getProjectAccess } from "../modules/orgs/access.ts";
 import { loopbackOnly } from "./dev-seams.ts";
+import { getOrgAccess, getProjectAccess } from "./org-access.ts";
 import {
   ACCESS_LEVELS,
   type Access,

@@ -10,10 +10,10 @@ import {
 import { newId, schema } from "@moonport/db";
 import { and, count, desc, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { localDate, zonedInstant } from "../../lib/edition-time.ts";
 import { withTransaction } from "../../lib/transaction.ts";
-import type { OrgAccess } from "../orgs/access.ts";
 import { pad2 } from "./bill-days.ts";
 
 export const EXPORT_JOB = "bills.export";

@@ -2,9 +2,9 @@ import { EDITION_TIME_ZONE, REQUEST_DETAILS_DAYS, type RequestDetails } from "@m
 import { schema } from "@moonport/db";
 import { and, desc, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { localDate } from "../../lib/edition-time.ts";
-import type { OrgAccess } from "../orgs/access.ts";
 import { billLineColumns, keysetPast, localDaysWhere, pad2 } from "./bill-days.ts";
 
 const rb = schema.requestBills;

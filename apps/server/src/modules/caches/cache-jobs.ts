@@ -11,9 +11,9 @@ import type { Currency } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { and, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import { CACHE_CREATION, CACHE_STORAGE } from "../../gateway/create-gateway-pipeline.ts";
-import type { BillLine } from "../../gateway/journal.ts";
-import { contextCachingPrices } from "../../gateway/pricing.ts";
+import { CACHE_CREATION, CACHE_STORAGE } from "../../metering/create-gateway-pipeline.ts";
+import type { BillLine } from "../../metering/journal.ts";
+import { contextCachingPrices } from "../../metering/pricing.ts";
 
 export const PREPARE_JOB = "caching.prepare";
 export const STORAGE_JOB = "caching.storage";

@@ -4,7 +4,7 @@ import { schema } from "@moonport/db";
 import { and, asc, desc, eq, gt, lt, type SQL } from "drizzle-orm";
 import { GatewayError, gatewayErrors } from "../../chat/errors.ts";
 import type { AppContext } from "../../context.ts";
-import type { KeyIdentity } from "../../gateway/pipeline.ts";
+import type { KeyIdentity } from "../../metering/pipeline.ts";
 import { getCache } from "./manage-caches.ts";
 
 const tags = schema.contextCacheTags;

@@ -3,7 +3,7 @@ import { type Db, newId, schema, type Tx } from "@moonport/db";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { gatewayErrors } from "../../chat/errors.ts";
 import type { AppContext } from "../../context.ts";
-import type { KeyIdentity } from "../../gateway/pipeline.ts";
+import type { KeyIdentity } from "../../metering/pipeline.ts";
 import { checkCacheContent, contentHash } from "./cache-content.ts";
 import { expiryFrom, optionalMetadata, optionalText } from "./cache-fields.ts";
 import { PREPARE_JOB } from "./cache-jobs.ts";

@@ -23,9 +23,9 @@ import {
 import { newId, schema, type Tx } from "@moonport/db";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { withTransaction } from "../../lib/transaction.ts";
-import type { OrgAccess } from "../orgs/access.ts";
 import { type InvoiceRow, toInvoices } from "./invoice-view.ts";
 import { AUTO_ISSUE_JOB } from "./issue-invoice.ts";
 

@@ -9,8 +9,8 @@ import { splitTax } from "@moonport/contracts";
 import { schema, type Tx } from "@moonport/db";
 import { and, desc, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
-import type { OrgAccess } from "../orgs/access.ts";
 import { renderOrderInvoicePdf } from "./invoice-pdf.ts";
 
 type InfoRow = typeof schema.invoiceInfos.$inferSelect;

@@ -12,9 +12,9 @@ import {
 import { schema } from "@moonport/db";
 import { desc, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { localDate, monthPeriod } from "../../lib/edition-time.ts";
 import { getOrgBalance } from "../billing/balance.ts";
-import type { OrgAccess } from "../orgs/access.ts";
 import { sumSpend } from "../usage/bill-queries.ts";
 import { blockingPayment, ordersThisMonth } from "./create-payment.ts";
 import { toPayment } from "./payment-view.ts";

@@ -1,8 +1,8 @@
 import { GatewayError } from "../../chat/errors.ts";
 import { type ChatRun, startChat } from "../../chat/run-chat.ts";
 import type { AppContext } from "../../context.ts";
-import type { KeyIdentity } from "../../gateway/pipeline.ts";
-import type { OrgAccess, ProjectAccess } from "../orgs/access.ts";
+import type { OrgAccess, ProjectAccess } from "../../http/org-access.ts";
+import type { KeyIdentity } from "../../metering/pipeline.ts";
 import { playgroundKeyId } from "./get-playground-run-bill.ts";
 import { playgroundError } from "./playground-error.ts";
 

@@ -2,8 +2,8 @@ import { EDITION_TIME_ZONE, type ProjectOverview } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { and, count, eq, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess, ProjectAccess } from "../../http/org-access.ts";
 import { localDate, monthPeriod } from "../../lib/edition-time.ts";
-import type { OrgAccess, ProjectAccess } from "../orgs/access.ts";
 import { spendSeries } from "../usage/bill-queries.ts";
 import { toProjectDetail } from "./project-row.ts";
 

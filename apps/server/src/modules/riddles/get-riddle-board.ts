@@ -8,8 +8,8 @@ import {
 import { schema } from "@moonport/db";
 import { eq, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { localDate } from "../../lib/edition-time.ts";
-import type { OrgAccess } from "../orgs/access.ts";
 import {
   activeRiddles,
   ensureRiddleCatalog,

@@ -2,7 +2,7 @@ import type { Currency } from "@moonport/contracts";
 import { newId } from "@moonport/db";
 import { gatewayErrors } from "../../chat/errors.ts";
 import type { AppContext } from "../../context.ts";
-import { webSearchFee } from "../../gateway/pricing.ts";
+import { webSearchFee } from "../../metering/pricing.ts";
 import { type FiberResult, runFormula } from "./official/catalog.ts";
 import type { Formula } from "./official/formula.ts";
 

@@ -1,7 +1,7 @@
 import { type TestRunFunctionToolRequest, type ToolRunResult, vmsg } from "@moonport/contracts";
+import type { ProjectAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { runSandboxed } from "../../tools/run-sandboxed.ts";
-import type { ProjectAccess } from "../orgs/access.ts";
 import { assertWritable, checkFunctionToolDefinition } from "./function-tool-row.ts";
 
 /**

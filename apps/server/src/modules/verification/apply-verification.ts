@@ -20,9 +20,9 @@ import {
 import { newId, schema, type Tx } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess, Organization } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { withTransaction } from "../../lib/transaction.ts";
-import type { OrgAccess, Organization } from "../orgs/access.ts";
 import { getVerification } from "./get-verification.ts";
 import { verificationProvider } from "./provider.ts";
 

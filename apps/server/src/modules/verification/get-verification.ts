@@ -2,7 +2,7 @@ import { ALGORITHM_FILING_MIN_RECHARGE, type VerificationStatus } from "@moonpor
 import { schema } from "@moonport/db";
 import { desc, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import type { OrgAccess } from "../orgs/access.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 
 /** Fields shown only by their last 4 characters outside the operator's review (ID and bank account numbers). */
 const MASKED = new Set(["idNumber", "bankAccountNumber"]);

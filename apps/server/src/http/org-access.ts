@@ -6,7 +6,7 @@
 import type { OrgRole, ProjectRole } from "@moonport/contracts";
 import { type Db, schema, type Tx } from "@moonport/db";
 import { and, eq } from "drizzle-orm";
-import { AppError } from "../../lib/app-error.ts";
+import { AppError } from "../lib/app-error.ts";
 
 export type Organization = typeof schema.organizations.$inferSelect;
 export type Project = typeof schema.projects.$inferSelect;

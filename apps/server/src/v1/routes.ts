@@ -15,6 +15,7 @@ import { abortOnDisconnect, sendChatRun } from "../chat/send-chat-run.ts";
 import type { AppContext } from "../context.ts";
 import type { EngineRouter } from "../engines/index.ts";
 import type { App } from "../http/route.ts";
+import type { GatewayPipeline, KeyIdentity } from "../metering/pipeline.ts";
 import { namesContextCache, resolveCacheUse } from "../modules/caches/use-cache.ts";
 import cachingV1Routes from "../modules/caches/v1-routes.ts";
 import fileV1Routes from "../modules/files/v1-routes.ts";
@@ -22,7 +23,6 @@ import formulaV1Routes from "../modules/tools/v1-routes.ts";
 import { noteGatewayKey, recordGatewayTiming } from "../observability/index.ts";
 import { balanceEnvelope } from "./balance.ts";
 import { exceedsJsonDepth, limitJsonDepth, SCAN_AFTER_READ_LIMIT } from "./json-depth.ts";
-import type { GatewayPipeline, KeyIdentity } from "./pipeline.ts";
 
 /** Vision requests carry base64 images (api-compat §2.3: up to 100 MB). */
 export const CHAT_BODY_LIMIT = 100 * 1024 * 1024;
