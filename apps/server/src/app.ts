@@ -29,7 +29,7 @@ import { createJobRunner } from "./jobs/runner.ts";
 import { AppError } from "./lib/app-error.ts";
 import { localFileStorage, objectFileStorage } from "./lib/file-storage.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
-import { createGatewayPipeline } from "./metering/create-gateway-pipeline.ts";
+import { createGatewayPipeline, type GatewayPipelineHandle } from "./metering/create-gateway-pipeline.ts";
 import { createKeyEvents } from "./metering/key-events.ts";
 import type { GatewayPipeline } from "./metering/pipeline.ts";
 import adminRoutes from "./modules/admin/routes.ts";
@@ -79,8 +79,9 @@ export interface BuildAppOptions {
   /** Built web app to serve (default: apps/web/build/client); tests point it at a fixture. */
   webRoot?: string;
   /**
-   * Replaces the gateway's money side (keys, limits, metering) for tests of the request surface; by default
-   * /v1 uses the real pipeline (metering/create-gateway-pipeline.ts).
+   * Stands in for the meter's request-path calls (authenticate, admit, balance, settle) in tests of the request
+   * surface; the real meter (metering/create-gateway-pipeline.ts) still flushes, charges jobs' lines and closes.
+   * A function gets the context with the real meter as `ctx.meter`, to wrap it.
    */
   pipeline?: GatewayPipeline | ((ctx: AppContext) => GatewayPipeline);
   /** Metrics and tracing (observability/); built from the configuration by default. */
@@ -180,9 +181,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
   // The gateway's money side (metering/create-gateway-pipeline.ts) and the revocation bus it listens to.
   ctx.keyEvents = createKeyEvents(ctx);
   await ctx.keyEvents.start();
-  ctx.gateway = createGatewayPipeline(ctx);
-  await ctx.gateway.ready;
-  observability.metrics.watchGateway(ctx.gateway.stats);
+  ctx.meter = createGatewayPipeline(ctx);
+  await ctx.meter.ready;
+  observability.metrics.watchGateway(ctx.meter.stats);
   ctx.engines = createEngines(config);
   ctx.files = createFilesService(config);
   ctx.outbound = createOutbound({ allowHosts: new Set(config.outboundAllowHosts) });
@@ -193,13 +194,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
   }
   ctx.jobs = createJobRunner(ctx);
   registerJobs(ctx);
-  ctx.pipeline = typeof opts.pipeline === "function" ? opts.pipeline(ctx) : (opts.pipeline ?? ctx.gateway);
+  const realMeter = ctx.meter;
+  ctx.meter = withStandIn(realMeter, typeof opts.pipeline === "function" ? opts.pipeline(ctx) : opts.pipeline);
   fastify.addHook("onClose", async () => {
     // Jobs first: a running job may still need the gateway's bus and the database.
     // Extraction workers are ended first so running extraction jobs end (and are retried after the restart).
     await ctx.files.close();
     await ctx.jobs.stop();
-    await ctx.gateway.close();
+    await realMeter.close();
     await ctx.keyEvents.close();
     await ctx.engines.close();
     await ctx.outbound.close();
@@ -218,7 +220,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
 
   // Gateway: Bearer keys only, its own error envelope (api-compat §3), no console hooks. Outside the site's scope
   // below, so /v1 runs none of its per-request hooks (cookies, locale, CSRF): each is a step of every API call.
-  await fastify.register(async (v1) => gatewayRoutes(v1, { ctx, pipeline: ctx.pipeline, engines: ctx.engines }), {
+  await fastify.register(async (v1) => gatewayRoutes(v1, { ctx, pipeline: ctx.meter, engines: ctx.engines }), {
     prefix: "/v1",
   });
 
@@ -268,4 +270,16 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
   });
 
   return { app: fastify, ctx };
+}
+
+/** The real meter with a test's stand-in answering the request-path calls; the real one itself without one. */
+function withStandIn(real: GatewayPipelineHandle, standIn: GatewayPipeline | undefined): GatewayPipelineHandle {
+  if (!standIn) return real;
+  return {
+    ...real,
+    authenticate: (header) => standIn.authenticate(header),
+    admit: (req) => standIn.admit(req),
+    balance: (orgId) => standIn.balance(orgId),
+    settle: (req) => standIn.settle(req),
+  };
 }

@@ -8,7 +8,6 @@ import type { FileStorage } from "./lib/file-storage.ts";
 import type { Mailer } from "./mail/mailer.ts";
 import type { GatewayPipelineHandle } from "./metering/create-gateway-pipeline.ts";
 import type { KeyEvents } from "./metering/key-events.ts";
-import type { GatewayPipeline } from "./metering/pipeline.ts";
 import type { SmsProvider } from "./modules/auth/sms/provider.ts";
 import type { FilesService } from "./modules/files/service.ts";
 import type { Observability } from "./observability/index.ts";
@@ -41,10 +40,11 @@ export interface AppContext {
   exportFiles: FileStorage;
   /** Tell the gateway's caches (on every instance) that keys, projects or an organization changed. */
   keyEvents: KeyEvents;
-  /** The gateway's authenticate → admit → settle pipeline (/v1 routes use it). */
-  gateway: GatewayPipelineHandle;
-  /** What /v1 routes call: the real `gateway`, or a stand-in a test passed to buildApp. */
-  pipeline: GatewayPipeline;
+  /**
+   * The meter (metering/): authenticate → admit → settle for /v1, the playground and billed tools; charges for
+   * bill lines outside a chat run; flush before bills are read. A test may stand in for its request-path calls.
+   */
+  meter: GatewayPipelineHandle;
   /** Model engines: the simulator and configured upstreams. */
   engines: EngineRouter;
   /** Durable background jobs (jobs/). Started by main.ts; tests drive it with `runDue()` and the clock. */

@@ -26,16 +26,16 @@ beforeAll(async () => {
     { DOCS_DIR: FIXTURE_DOCS, SIMULATOR_DELAY_MS: "0" },
     {
       // The real pipeline, counted: a refused request must never be admitted or settled.
-      pipeline: (ctx): GatewayPipeline => ({
-        authenticate: (h) => ctx.gateway.authenticate(h),
-        balance: (o) => ctx.gateway.balance(o),
+      pipeline: ({ meter }): GatewayPipeline => ({
+        authenticate: (h) => meter.authenticate(h),
+        balance: (o) => meter.balance(o),
         admit: (r) => {
           calls.admit++;
-          return ctx.gateway.admit(r);
+          return meter.admit(r);
         },
         settle: (r) => {
           calls.settle++;
-          return ctx.gateway.settle(r);
+          return meter.settle(r);
         },
       }),
     },
@@ -364,7 +364,7 @@ describe("gateway fuzz", () => {
       { seed: SEED + 1, numRuns: 1500 },
     );
 
-    await t.ctx.gateway.flush();
+    await t.ctx.meter.flush();
     const money1 = await orgMoney(t.ctx.db, acct.orgId);
     const charged = money0.cash - money1.cash;
     const seconds = (performance.now() - started) / 1000;

@@ -119,7 +119,7 @@ export async function runRequest(
     webSearchCalls?: number;
   } = {},
 ): Promise<{ identity: KeyIdentity; admission: Admission }> {
-  const gw = ctx.gateway;
+  const gw = ctx.meter;
   const identity = await gw.authenticate(`Bearer ${key}`);
   const admission = await gw.admit({
     key: identity,

@@ -52,7 +52,7 @@ describe("the /v1 gateway on the real pipeline", () => {
         cachedTokens: usage.cached_tokens ?? 0,
       });
     }
-    await t.ctx.gateway.flush();
+    await t.ctx.meter.flush();
     const end = await orgMoney(t.ctx.db, acct.orgId);
     expect(end.bills.requests).toBe(FLOWS);
     expect(end.bills.consumption).toBe(expected);

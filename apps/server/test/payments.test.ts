@@ -423,7 +423,7 @@ describe("operator CLI", () => {
   it("demo-key gives a usable tier (default 1, --tier N), recorded as an operator action", async () => {
     const { code, lines } = await cli(demoKeyCommand, ["--edition", "cn"]);
     expect(code).toBe(0);
-    const identity = await t.ctx.gateway.authenticate(`Bearer ${lines.at(-1)}`);
+    const identity = await t.ctx.meter.authenticate(`Bearer ${lines.at(-1)}`);
     expect((await org(identity.orgId)).tierOverride).toBe(1);
     await cli(demoKeyCommand, ["--edition", "cn", "--tier", "3"]);
     expect((await org(identity.orgId)).tierOverride).toBe(3);

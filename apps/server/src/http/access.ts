@@ -125,6 +125,6 @@ export function installAccessControl(app: FastifyInstance, ctx: AppContext): voi
       appendHook(route, "preHandler", (req) => checkCaller(ctx, req, decl));
     }
     // After the access check: only callers allowed to read the answer bring the commit forward.
-    if (config.readsBills) appendHook(route, "preHandler", () => ctx.gateway.flush(BILLS_READ_WAIT_MS));
+    if (config.readsBills) appendHook(route, "preHandler", () => ctx.meter.flush(BILLS_READ_WAIT_MS));
   });
 }

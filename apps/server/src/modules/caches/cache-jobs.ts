@@ -82,7 +82,7 @@ export async function billStorage(ctx: AppContext, row: CacheRow, until: Date): 
   const period = Math.floor(row.readyAt.getTime() / 1000);
   for (let k = row.storageMinutesBilled; k < due; k++) {
     const at = row.readyAt.getTime() + k * MINUTE;
-    await ctx.gateway.charge({
+    await ctx.meter.charge({
       requestId: `${row.id}:storage:${period}:${k}`,
       orgId: row.orgId,
       projectId: row.projectId,
@@ -92,7 +92,7 @@ export async function billStorage(ctx: AppContext, row: CacheRow, until: Date): 
       lines: [line(row, `bill_cst_${row.id}_${period}_${k}`, CACHE_STORAGE, perMinute, 0)],
     });
   }
-  await ctx.gateway.flush();
+  await ctx.meter.flush();
   await ctx.db
     .update(cc)
     .set({ storageMinutesBilled: sql`greatest(${cc.storageMinutesBilled}, ${due})` })
@@ -111,7 +111,7 @@ export async function prepareCache(ctx: AppContext, cacheId: string): Promise<vo
   }
   if (!row.creationBilled) {
     const currency = await currencyOf(ctx, row.orgId);
-    await ctx.gateway.charge({
+    await ctx.meter.charge({
       requestId: `${row.id}:creation`,
       orgId: row.orgId,
       projectId: row.projectId,
@@ -128,7 +128,7 @@ export async function prepareCache(ctx: AppContext, cacheId: string): Promise<vo
         ),
       ],
     });
-    await ctx.gateway.flush();
+    await ctx.meter.flush();
   }
   await ctx.db
     .update(cc)

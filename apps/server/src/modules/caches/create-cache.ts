@@ -53,7 +53,7 @@ export async function createCache(opts: { ctx: AppContext; key: KeyIdentity; bod
   const id = `cache-${newId("c").slice(2)}`;
   // Creating processes the tokens and bills them: the same admission as a chat call (balance, project budgets,
   // TPM/TPD with the cache's tokens), released at once since nothing keeps running.
-  const admission = await ctx.pipeline.admit({
+  const admission = await ctx.meter.admit({
     key,
     requestId: id,
     model: L.checkModel,

@@ -19,7 +19,7 @@ export async function getPlaygroundRunBill(opts: {
 }): Promise<PlaygroundRunBill> {
   const startedAt = timeOfOrderedId(opts.requestId);
   if (startedAt === null) throw new AppError("not_found");
-  await opts.ctx.gateway.flush();
+  await opts.ctx.meter.flush();
   const rb = schema.requestBills;
   const rows = await opts.ctx.db
     .select()

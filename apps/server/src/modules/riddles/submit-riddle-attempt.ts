@@ -121,7 +121,7 @@ export async function startRiddleAttempt(opts: {
   };
   try {
     const run = await startChat({
-      meter: billed ? ctx.pipeline : FREE_METER,
+      meter: billed ? ctx.meter : FREE_METER,
       engines: ctx.engines,
       key: identity,
       cacheScope: identity.orgId,

@@ -22,7 +22,7 @@ export async function runOfficialTool(opts: {
 }): Promise<FiberResult> {
   const { ctx, formula, caller } = opts;
   if (formula.billed) {
-    const balance = await ctx.pipeline.balance(caller.orgId);
+    const balance = await ctx.meter.balance(caller.orgId);
     if (!balance || balance.available <= 0n) throw gatewayErrors.insufficientBalance();
   }
   const result = await runFormula(formula, opts.name, opts.argumentsJson, {
@@ -32,7 +32,7 @@ export async function runOfficialTool(opts: {
     signal: opts.signal,
   });
   if (formula.billed && result.status === "succeeded") {
-    await ctx.gateway.charge({
+    await ctx.meter.charge({
       requestId: opts.requestId,
       orgId: caller.orgId,
       projectId: caller.projectId,
