@@ -3,7 +3,7 @@ import { schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import { AppError } from "../lib/app-error.ts";
 import { createOperator, operatorExists } from "../modules/auth/operator.ts";
-import type { CliCommand } from "./commands.ts";
+import type { CliCommand } from "./command.ts";
 
 function option(args: string[], name: string): string | undefined {
   const i = args.indexOf(name);

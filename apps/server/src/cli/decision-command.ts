@@ -1,6 +1,6 @@
 import { errorMessage, translateValidation } from "@moonport/contracts";
 import { AppError } from "../lib/app-error.ts";
-import type { CliCommand } from "./commands.ts";
+import type { CliCommand } from "./command.ts";
 
 type RunOptions = Parameters<CliCommand["run"]>[0];
 

@@ -4,7 +4,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { grantBalance } from "../modules/billing/grant-balance.ts";
 import { createApiKey } from "../modules/keys/create-api-key.ts";
 import { createOrganization } from "../modules/orgs/create-organization.ts";
-import type { CliCommand } from "./commands.ts";
+import type { CliCommand } from "./command.ts";
 
 const DEMO_USERNAME = "demo";
 const DEFAULT_BALANCE = "100";

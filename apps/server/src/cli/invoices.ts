@@ -31,7 +31,7 @@ import {
   startRedLetter,
   withdrawRedLetter,
 } from "../modules/invoices/red-letter.ts";
-import type { CliCommand } from "./commands.ts";
+import type { CliCommand } from "./command.ts";
 import { decisionCommand, printRefusal } from "./decision-command.ts";
 
 function issueContext(opts: Parameters<CliCommand["run"]>[0]): IssueContext {

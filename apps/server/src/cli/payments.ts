@@ -3,7 +3,7 @@ import { schema } from "@moonport/db";
 import { eq, or } from "drizzle-orm";
 import { generateRedemptionCodes } from "../modules/billing/redeem-code.ts";
 import { confirmPayment } from "../modules/billing/settle-payment.ts";
-import type { CliCommand } from "./commands.ts";
+import type { CliCommand } from "./command.ts";
 
 const VOUCHER_TYPES = ["activity", "recharge", "register", "kimiVIP", "other"] as const;
 

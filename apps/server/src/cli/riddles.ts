@@ -9,7 +9,7 @@ import {
   rowDefinition,
   setRiddleRetired,
 } from "../modules/riddles/manage-riddles.ts";
-import type { CliCommand } from "./commands.ts";
+import type { CliCommand } from "./command.ts";
 
 const USAGE = `Usage: npm run moonport -- riddles <command>
   list                      every riddle: id, difficulty, position, model, status, title

@@ -5,8 +5,8 @@
  */
 import { EDITION_TIME_ZONE, findModel, parseMoney, tierFor, withLimitOverride } from "@moonport/contracts";
 import { newTimeOrderedId, randomString } from "@moonport/db";
+import type { BaseContext } from "../base-context.ts";
 import { GatewayError, gatewayErrors } from "../chat/errors.ts";
-import type { AppContext } from "../context.ts";
 import { getOrgBalance } from "../modules/billing/balance.ts";
 import { API_KEY_PATTERN, hashApiKey } from "../modules/keys/key-format.ts";
 import { Accounts } from "./accounts.ts";
@@ -20,6 +20,7 @@ import {
   type OpenRecord,
 } from "./journal.ts";
 import { type CachedKey, KeyCache } from "./key-cache.ts";
+import type { KeyEvents } from "./key-events.ts";
 import { RateLimits } from "./limits.ts";
 import { Mutex } from "./mutex.ts";
 import type {
@@ -154,7 +155,7 @@ function identityOf(cached: CachedKey | null): KeyIdentity {
   return cached.identity;
 }
 
-export function createGatewayPipeline(ctx: AppContext): GatewayPipelineHandle {
+export function createGatewayPipeline(ctx: BaseContext & { keyEvents: KeyEvents }): GatewayPipelineHandle {
   const instanceId = randomString(12, "abcdefghijklmnopqrstuvwxyz0123456789");
   const log = ctx.log.child({ component: "gateway" });
   const onError = (err: unknown) => log.error({ err }, "gateway background task failed");

@@ -14,7 +14,7 @@ import { randomUUID } from "node:crypto";
 import { schema } from "@moonport/db";
 import { eq, sql } from "drizzle-orm";
 import type { Redis } from "ioredis";
-import type { AppContext } from "../context.ts";
+import type { BaseContext } from "../base-context.ts";
 import { newRedisConnection, redisKey } from "../lib/redis.ts";
 
 export type InvalidationTarget = { keyHash: string } | { keyId: string } | { projectId: string } | { orgId: string };
@@ -32,7 +32,7 @@ export interface KeyEvents {
 export const VERSION_POLL_MS = 500;
 const SETTINGS_KEY = "gateway.invalidation_version";
 
-export function createKeyEvents(ctx: Pick<AppContext, "config" | "database" | "db" | "log" | "redis">): KeyEvents {
+export function createKeyEvents(ctx: Pick<BaseContext, "config" | "database" | "db" | "log" | "redis">): KeyEvents {
   const instance = randomUUID();
   const listeners = new Set<(event: InvalidationEvent) => void>();
   const channel = redisKey(ctx, "gateway", "invalidate");

@@ -10,8 +10,8 @@
 import { randomUUID } from "node:crypto";
 import type { Tier } from "@moonport/contracts";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
+import type { BaseContext } from "../base-context.ts";
 import { gatewayErrors } from "../chat/errors.ts";
-import type { AppContext } from "../context.ts";
 import { periodStarts } from "../lib/edition-time.ts";
 import { createLimiter } from "../lib/limiter.ts";
 import { redisKey } from "../lib/redis.ts";
@@ -68,7 +68,7 @@ return 1`;
 class RedisGate implements ConcurrencyGate {
   /** While Redis is unreachable, slots are counted in this process (like the limiters' insurance). */
   private readonly fallback = new MemoryGate();
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: BaseContext) {}
   async acquire(orgId: string, limit: number) {
     const redis = this.ctx.redis!;
     const key = redisKey(this.ctx, "conc", orgId);
@@ -116,9 +116,9 @@ function endOfTurn(): Promise<void> {
  * client CPU (ioredis builds a Command per call): this takes the release's round trip off most requests. A lease
  * whose release is lost expires anyway.
  */
-const pendingReleases = new Map<AppContext, Map<string, string[]>>();
+const pendingReleases = new Map<BaseContext, Map<string, string[]>>();
 
-function releaseLease(ctx: AppContext, key: string, lease: string) {
+function releaseLease(ctx: BaseContext, key: string, lease: string) {
   let byKey = pendingReleases.get(ctx);
   if (!byKey) {
     byKey = new Map();
@@ -136,7 +136,7 @@ function releaseLease(ctx: AppContext, key: string, lease: string) {
 const RELEASES_PER_SCRIPT = 1000;
 
 /** The leases of `key` given back and not yet removed; the caller removes them. */
-function takeReleases(ctx: AppContext, key: string): string[] {
+function takeReleases(ctx: BaseContext, key: string): string[] {
   const byKey = pendingReleases.get(ctx);
   const leases = byKey?.get(key);
   if (!leases) return [];
@@ -146,14 +146,14 @@ function takeReleases(ctx: AppContext, key: string): string[] {
 }
 
 /** Removes every pending lease, one ZREM per organization (at the end of the turn they were given back in). */
-function flushReleases(ctx: AppContext) {
+function flushReleases(ctx: BaseContext) {
   const byKey = pendingReleases.get(ctx);
   if (!byKey) return;
   pendingReleases.delete(ctx);
   for (const [key, leases] of byKey) removeLeases(ctx, key, leases);
 }
 
-function removeLeases(ctx: AppContext, key: string, leases: string[]) {
+function removeLeases(ctx: BaseContext, key: string, leases: string[]) {
   ctx.redis!.zrem(key, ...leases).catch((err: Error) => ctx.log.warn({ err: err.message }, "concurrency release"));
 }
 
@@ -254,7 +254,7 @@ export class RateLimits {
   /** With Redis: headroom taken ahead, so most admissions need no round trip (limit-allowances.ts). */
   readonly allowances: LimitAllowances | undefined;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(private readonly ctx: BaseContext) {
     const limiter = (keyPrefix: string, durationSeconds: number) =>
       createLimiter({ ctx, keyPrefix: `gw-${keyPrefix}`, points: UNBOUNDED, durationSeconds }).raw;
     this.rpm = limiter("rpm", 60);

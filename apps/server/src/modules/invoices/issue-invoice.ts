@@ -21,7 +21,6 @@ import { editionDate, invoiceStateError, lockInvoice, releaseInvoiceAmount } fro
 import { renderInvoicePdf } from "./invoice-pdf.ts";
 import type { InvoiceRow } from "./invoice-view.ts";
 
-export const AUTO_ISSUE_JOB = "invoices.auto-issue";
 /** What issuing needs of the app (the CLI builds just this). */
 export type IssueContext = Pick<AppContext, "db" | "log" | "clock" | "config" | "exportFiles" | "jobs">;
 

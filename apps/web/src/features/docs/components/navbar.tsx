@@ -9,6 +9,7 @@ import { docsConfig } from "../config.ts";
 import classes from "../docs.module.css";
 import { docsHref, useDocs } from "../hooks/use-docs.ts";
 import { IconLanguage, IconMonitor, IconMoon, IconSearch, IconSun } from "./icons.tsx";
+import { type NavItem, NavLink } from "./nav-link.tsx";
 
 const MobileMenu = lazy(() => import("./mobile-menu.tsx"));
 
@@ -44,14 +45,6 @@ export function Banner() {
   );
 }
 
-export interface NavItem {
-  key: string;
-  href: string;
-  label: string;
-  external?: boolean;
-  router?: boolean;
-}
-
 export function navItems(locale: Locale, t: (k: string) => string): NavItem[] {
   const p = docsConfig.navPages;
   const blog = docsConfig.blogUrl[locale];
@@ -65,27 +58,6 @@ export function navItems(locale: Locale, t: (k: string) => string): NavItem[] {
     locale === "zh-CN" && blog ? { key: "blog", href: blog, label: t("nav.blog"), external: true } : null,
   ];
   return items.filter((x): x is NavItem => x !== null);
-}
-
-export function NavLink({ item, active }: { item: NavItem; active: boolean }) {
-  const cls = `${classes.navLink} ${active ? classes.navLinkActive : ""}`;
-  if (item.router) {
-    return (
-      <Link className={cls} to={item.href} aria-current={active ? "page" : undefined}>
-        {item.label}
-      </Link>
-    );
-  }
-  return (
-    <a
-      className={cls}
-      href={item.href}
-      target={item.external ? "_blank" : undefined}
-      rel={item.external ? "noopener noreferrer" : undefined}
-    >
-      {item.label}
-    </a>
-  );
 }
 
 export function ThemeSwitch() {
