@@ -5,8 +5,8 @@ import type { FileStorage } from "./lib/file-storage.ts";
 import type { Mailer } from "./mail/mailer.ts";
 import type { GatewayPipelineHandle } from "./metering/create-gateway-pipeline.ts";
 import type { KeyEvents } from "./metering/key-events.ts";
-import type { SmsProvider } from "./modules/auth/sms/provider.ts";
-import type { FilesService } from "./modules/files/service.ts";
+import type { SmsProvider } from "./modules/auth/index.ts";
+import type { FilesService } from "./modules/files/index.ts";
 import type { Outbound } from "./tools/outbound.ts";
 import type { SecretBox } from "./tools/secret-box.ts";
 

@@ -2,7 +2,7 @@ import { EDITION_LOCALE, Password, translateValidation, Username } from "@moonpo
 import { schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import { AppError } from "../lib/app-error.ts";
-import { createOperator, operatorExists } from "../modules/auth/operator.ts";
+import { createOperator, operatorExists } from "../modules/auth/index.ts";
 import type { CliCommand } from "./command.ts";
 
 function option(args: string[], name: string): string | undefined {

@@ -1,9 +1,9 @@
 import { EDITIONS, type Edition, formatMoney, formatMoneyExact, parseMoney } from "@moonport/contracts";
 import { newId, schema } from "@moonport/db";
 import { and, asc, eq } from "drizzle-orm";
-import { grantBalance } from "../modules/billing/grant-balance.ts";
-import { createApiKey } from "../modules/keys/create-api-key.ts";
-import { createOrganization } from "../modules/orgs/create-organization.ts";
+import { grantBalance } from "../modules/billing/index.ts";
+import { createApiKey } from "../modules/keys/index.ts";
+import { createOrganization } from "../modules/orgs/index.ts";
 import type { CliCommand } from "./command.ts";
 
 const DEMO_USERNAME = "demo";

@@ -1,5 +1,5 @@
 import { formatMoney } from "@moonport/contracts";
-import { approveRefund, listRefundQueue, rejectRefund } from "../modules/refunds/manage-refund.ts";
+import { approveRefund, listRefundQueue, rejectRefund } from "../modules/refunds/index.ts";
 import type { CliCommand } from "./command.ts";
 import { decisionCommand } from "./decision-command.ts";
 

@@ -8,7 +8,7 @@ import {
   moveRiddle,
   rowDefinition,
   setRiddleRetired,
-} from "../modules/riddles/manage-riddles.ts";
+} from "../modules/riddles/index.ts";
 import type { CliCommand } from "./command.ts";
 
 const USAGE = `Usage: npm run moonport -- riddles <command>

@@ -1,6 +1,6 @@
 import type { RateLimitOverride } from "@moonport/contracts";
 import { AppError } from "../lib/app-error.ts";
-import { setOrgRateLimits } from "../modules/orgs/set-org-rate-limits.ts";
+import { setOrgRateLimits } from "../modules/orgs/index.ts";
 import type { CliCommand } from "./command.ts";
 
 const USAGE =

@@ -1,4 +1,4 @@
-import { decideVerification, listPendingVerifications } from "../modules/verification/decide-verification.ts";
+import { decideVerification, listPendingVerifications } from "../modules/verification/index.ts";
 import type { CliCommand } from "./command.ts";
 import { decisionCommand } from "./decision-command.ts";
 

@@ -15,7 +15,7 @@
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler, RouteOptions } from "fastify";
 import type { AppContext } from "../context.ts";
 import { AppError } from "../lib/app-error.ts";
-import { isOperator } from "../modules/auth/operator.ts";
+import { isOperator } from "../modules/auth/index.ts";
 import { loopbackOnly } from "./dev-seams.ts";
 import { getOrgAccess, getProjectAccess } from "./org-access.ts";
 import {

@@ -14,7 +14,7 @@ import { EDITION_TIME_ZONE, type Edition, type RateLimitOverride } from "@moonpo
 import { type Db, schema } from "@moonport/db";
 import { and, eq, gte, sql } from "drizzle-orm";
 import { periodStarts } from "../lib/edition-time.ts";
-import { usableVoucherSql } from "../modules/billing/balance.ts";
+import { usableVoucherSql } from "../modules/billing/index.ts";
 import type { Mutex } from "./mutex.ts";
 
 export const REFRESH_MS = 1000;

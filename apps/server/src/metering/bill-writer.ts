@@ -7,8 +7,7 @@
  */
 import { type CopyColumn, CopyEncoder, type CopyValue, copyRows, type Db, schema } from "@moonport/db";
 import { inArray, type SQL, sql } from "drizzle-orm";
-import { chargeOrganizations, type UsageCharge } from "../modules/billing/charge-organizations.ts";
-import { ProjectSpend } from "../modules/billing/project-spend.ts";
+import { chargeOrganizations, ProjectSpend, type UsageCharge } from "../modules/billing/index.ts";
 import type { CommittedCharge } from "./accounts.ts";
 import type { JournalEntry } from "./journal.ts";
 

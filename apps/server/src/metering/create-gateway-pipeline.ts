@@ -7,8 +7,8 @@ import { EDITION_TIME_ZONE, findModel, parseMoney, tierFor, withLimitOverride } 
 import { newTimeOrderedId, randomString } from "@moonport/db";
 import type { BaseContext } from "../base-context.ts";
 import { GatewayError, gatewayErrors } from "../chat/errors.ts";
-import { getOrgBalance } from "../modules/billing/balance.ts";
-import { API_KEY_PATTERN, hashApiKey } from "../modules/keys/key-format.ts";
+import { getOrgBalance } from "../modules/billing/index.ts";
+import { API_KEY_PATTERN, hashApiKey } from "../modules/keys/index.ts";
 import { Accounts } from "./accounts.ts";
 import { BillWriter, commitEntries, type QueuedEntry } from "./bill-writer.ts";
 import {

@@ -7,7 +7,7 @@
  */
 import type { Currency } from "@moonport/contracts";
 import type { ChatMeter, UsedContextCache } from "../chat/meter.ts";
-import type { OrgBalance } from "../modules/billing/balance.ts";
+import type { OrgBalance } from "../modules/billing/index.ts";
 import type { BillLine } from "./journal.ts";
 
 /** What a valid key resolves to, from the in-memory key cache. */

@@ -3,7 +3,7 @@
  * itself is read by the billing core (modules/billing/balance.ts).
  */
 import { moneyToNumber } from "@moonport/contracts";
-import type { OrgBalance } from "../modules/billing/balance.ts";
+import type { OrgBalance } from "../modules/billing/index.ts";
 
 export function balanceEnvelope(b: OrgBalance) {
   return {

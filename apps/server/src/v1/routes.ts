@@ -16,7 +16,7 @@ import type { AppContext } from "../context.ts";
 import type { EngineRouter } from "../engines/index.ts";
 import type { App } from "../http/route.ts";
 import type { GatewayPipeline, KeyIdentity } from "../metering/pipeline.ts";
-import { namesContextCache, resolveCacheUse } from "../modules/caches/use-cache.ts";
+import { namesContextCache, resolveCacheUse } from "../modules/caches/index.ts";
 import cachingV1Routes from "../modules/caches/v1-routes.ts";
 import fileV1Routes from "../modules/files/v1-routes.ts";
 import formulaV1Routes from "../modules/tools/v1-routes.ts";

@@ -16,7 +16,7 @@ import { isUniqueViolation } from "../../lib/db-errors.ts";
 import { withTransaction } from "../../lib/transaction.ts";
 import { enqueueMail } from "../../mail/enqueue-mail.ts";
 import { renderMail } from "../../mail/templates.ts";
-import { recordOperatorAction } from "../admin/record-operator-action.ts";
+import { recordOperatorAction } from "../admin/index.ts";
 import { editionDate, invoiceStateError, lockInvoice, releaseInvoiceAmount } from "./apply-invoice.ts";
 import { renderInvoicePdf } from "./invoice-pdf.ts";
 import type { InvoiceRow } from "./invoice-view.ts";

@@ -4,7 +4,7 @@ import type { AppContext } from "../../context.ts";
 import type { OrgAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { withTransaction } from "../../lib/transaction.ts";
-import { disableApiKeys } from "../keys/disable-api-keys.ts";
+import { disableApiKeys } from "../keys/index.ts";
 import { assertNotLastAdmin } from "./admin-guard.ts";
 
 /**

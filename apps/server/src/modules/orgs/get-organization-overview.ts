@@ -4,7 +4,7 @@ import { and, count, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { type OrgAccess, visibleProjects } from "../../http/org-access.ts";
 import { localDate, monthPeriod } from "../../lib/edition-time.ts";
-import { spendSeries } from "../usage/bill-queries.ts";
+import { spendSeries } from "../usage/index.ts";
 
 /**
  * Balance, tier, this month's spend by day and counts. Balance and tier are organization facts every member

@@ -3,7 +3,7 @@ import { schema } from "@moonport/db";
 import { and, count, desc, eq, gt, lte, type SQL, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import type { OrgAccess } from "../../http/org-access.ts";
-import { redeemCode } from "../billing/redeem-code.ts";
+import { redeemCode } from "../billing/index.ts";
 
 const v = schema.vouchers;
 // What expiry wrote off is not "used": used = amount − remaining − written off.

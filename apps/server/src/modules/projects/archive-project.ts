@@ -6,7 +6,7 @@ import { assertProjectActive, type OrgAccess, type ProjectAccess } from "../../h
 import { AppError, fieldError } from "../../lib/app-error.ts";
 import { withTransaction } from "../../lib/transaction.ts";
 import type { KeyEvents } from "../../metering/key-events.ts";
-import { disableApiKeys } from "../keys/disable-api-keys.ts";
+import { disableApiKeys } from "../keys/index.ts";
 import { toProjectDetail } from "./project-row.ts";
 
 /**

@@ -5,7 +5,7 @@ import type { AppContext } from "../../context.ts";
 import { assertProjectActive, type ProjectAccess } from "../../http/org-access.ts";
 import { AppError, fieldError } from "../../lib/app-error.ts";
 import { withTransaction } from "../../lib/transaction.ts";
-import { disableApiKeys } from "../keys/disable-api-keys.ts";
+import { disableApiKeys } from "../keys/index.ts";
 
 /**
  * Adds, re-roles or removes a project member (access: project admins; organization admins everywhere). Only members of

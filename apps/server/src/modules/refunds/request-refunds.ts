@@ -16,7 +16,7 @@ import type { AppContext } from "../../context.ts";
 import type { OrgAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { withTransaction } from "../../lib/transaction.ts";
-import { lockOrganizations } from "../billing/charge-organizations.ts";
+import { lockOrganizations } from "../billing/index.ts";
 import { enqueueRefundMail } from "./refund-mail.ts";
 import { type PaymentRow, type RefundRow, refundableOf, toRefund } from "./refund-view.ts";
 

@@ -5,7 +5,7 @@ import type { AppContext } from "../../context.ts";
 import type { OrgAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { withTransaction } from "../../lib/transaction.ts";
-import { issueVoucher } from "../billing/credit.ts";
+import { issueVoucher } from "../billing/index.ts";
 import { ensureRiddleCatalog, riddleReward } from "./riddle-rows.ts";
 
 /**

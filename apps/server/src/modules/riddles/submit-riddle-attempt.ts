@@ -15,8 +15,7 @@ import { assertProjectActive } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { withTransaction } from "../../lib/transaction.ts";
 import type { KeyIdentity } from "../../metering/pipeline.ts";
-import { playgroundKeyId } from "../playground/get-playground-run-bill.ts";
-import { playgroundError } from "../playground/playground-error.ts";
+import { playgroundError, playgroundKeyId } from "../playground/index.ts";
 import { judgeAnswer } from "./judge.ts";
 import {
   activeRiddles,

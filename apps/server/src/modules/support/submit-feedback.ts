@@ -15,7 +15,7 @@ import { AppError } from "../../lib/app-error.ts";
 import { type Limiter, limiterFor } from "../../lib/limiter.ts";
 import { enqueueMail } from "../../mail/enqueue-mail.ts";
 import { renderMail } from "../../mail/templates.ts";
-import { rateLimited } from "../auth/limits.ts";
+import { rateLimited } from "../auth/index.ts";
 import { toFeedbackItem } from "./list-feedback.ts";
 import type { FeedbackImage } from "./receive-feedback.ts";
 
