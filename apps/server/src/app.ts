@@ -65,7 +65,7 @@ import { createSecretBox, loadSecretKey } from "./tools/secret-box.ts";
 import { collapseGatewaySlashes, gatewayFrameworkError, handleClientError } from "./v1/edge.ts";
 import gatewayRoutes from "./v1/routes.ts";
 
-export const WEB_BUILD_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/build/client");
+const WEB_BUILD_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/build/client");
 
 export interface BuildAppOptions {
   config: Config;

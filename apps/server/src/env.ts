@@ -24,7 +24,7 @@ const url = (proto: RegExp, hint: string) =>
     .transform((v) => (v === "" ? undefined : v))
     .refine((v) => v === undefined || proto.test(v), { message: `must be a URL starting with ${hint}` });
 
-export const EnvSchema = z.object({
+const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
@@ -250,8 +250,6 @@ export const EnvSchema = z.object({
   FILES_EXTRACT_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(120_000),
   FILES_EXTRACT_MEMORY_MB: z.coerce.number().int().min(64).max(16_384).default(512),
 });
-
-export type RawEnv = z.input<typeof EnvSchema>;
 
 export interface Config {
   nodeEnv: "development" | "production" | "test";

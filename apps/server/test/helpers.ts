@@ -17,7 +17,7 @@ export interface TestApp {
 }
 
 /** A database for one test file: in-memory PGlite, or a throwaway PostgreSQL database when TEST_DATABASE_URL is set. */
-export async function openTestDatabase(): Promise<{
+async function openTestDatabase(): Promise<{
   database: Database;
   drop: () => Promise<void>;
   /** The throwaway PostgreSQL database's URL (for server processes a test spawns); undefined on PGlite. */
@@ -186,7 +186,7 @@ export class TestClient {
   }
 }
 
-export interface MultipartFile {
+interface MultipartFile {
   name: string;
   data: Buffer;
   /** the part's field name (default `file`) */

@@ -100,7 +100,7 @@ class RunBatches implements AsyncIterableIterator<EngineEvent[]> {
   }
 }
 
-export function engineErrorToGateway(e: EngineError): GatewayError {
+function engineErrorToGateway(e: EngineError): GatewayError {
   switch (e.kind) {
     case "bad_request":
       return gatewayErrors.upstreamRejected(e.message);

@@ -34,10 +34,6 @@ export async function getOrgAccess(db: Db | Tx, opts: { userId: string; orgId: s
   return { userId: opts.userId, org: row.org, role: row.role };
 }
 
-export function assertOrgAdmin(access: OrgAccess): void {
-  if (access.role !== "admin") throw new AppError("forbidden");
-}
-
 export async function getProjectAccess(db: Db | Tx, access: OrgAccess, projectId: string): Promise<ProjectAccess> {
   const [project] = await db
     .select()
@@ -53,10 +49,6 @@ export async function getProjectAccess(db: Db | Tx, access: OrgAccess, projectId
     .limit(1);
   if (!pm) throw new AppError("not_found");
   return { project, role: pm.role };
-}
-
-export function assertProjectAdmin(pa: ProjectAccess): void {
-  if (pa.role !== "admin") throw new AppError("forbidden");
 }
 
 /** Archived projects are read-only: every write fails with this, whoever asks. */

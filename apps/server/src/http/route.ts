@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RawServerDefault } from "fastify";
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RawServerDefault } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { AppError } from "../lib/app-error.ts";
 import type { OrgAccess, ProjectAccess } from "./org-access.ts";
@@ -13,7 +13,7 @@ export type App = FastifyInstance<
   FastifyBaseLogger,
   ZodTypeProvider
 >;
-export type { FastifyReply, FastifyRequest };
+export type { FastifyRequest };
 
 /**
  * Who may call a console route (ARCHITECTURE.md "Console roles"). Every `/api` route declares one in
@@ -66,7 +66,7 @@ export interface RouteAccess {
 }
 
 /** What the access check found out about the caller; domain functions take these instead of re-checking. */
-export interface Caller {
+interface Caller {
   auth: AuthState;
   org?: OrgAccess;
   project?: ProjectAccess;

@@ -26,7 +26,7 @@ import { describeSchedule, nextRun, type Schedule } from "./schedule.ts";
 type JobRow = typeof schema.jobs.$inferSelect;
 
 /** `C`: the context handlers get (AppContext in the app; the runner itself needs only BaseContext of it). */
-export interface JobContext<C> {
+interface JobContext<C> {
   ctx: C;
   job: Pick<JobRow, "id" | "name" | "attempts" | "runAt" | "key">;
   /** The domain time at which the job was claimed. */
@@ -64,9 +64,9 @@ export interface JobRunner<C> {
   readonly instanceId: string;
 }
 
-export const BACKOFF_BASE_MS = 1000;
-export const BACKOFF_MAX_MS = 3_600_000;
-export const LEASE_MS = 5 * 60_000;
+const BACKOFF_BASE_MS = 1000;
+const BACKOFF_MAX_MS = 3_600_000;
+const LEASE_MS = 5 * 60_000;
 const PERIODIC_PREFIX = "periodic:";
 
 export function backoffMs(attempts: number): number {

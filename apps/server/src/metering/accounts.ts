@@ -19,7 +19,7 @@ import type { Mutex } from "./mutex.ts";
 
 export const REFRESH_MS = 1000;
 
-export interface OrgView {
+interface OrgView {
   orgId: string;
   edition: Edition;
   cash: bigint;
@@ -35,7 +35,7 @@ export interface OrgView {
   refreshing?: Promise<void>;
 }
 
-export interface ProjectView {
+interface ProjectView {
   projectId: string;
   orgId: string;
   status: "active" | "archived";

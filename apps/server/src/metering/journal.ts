@@ -120,7 +120,7 @@ function alive(pid: number): boolean {
   }
 }
 
-export interface JournalSync {
+interface JournalSync {
   /** "always": settle() waits for fdatasync (group commit); "interval": for write(), fdatasync every `intervalMs`. */
   mode: "always" | "interval";
   intervalMs: number;

@@ -29,7 +29,7 @@ export interface KeyEvents {
   close(): Promise<void>;
 }
 
-export const VERSION_POLL_MS = 500;
+const VERSION_POLL_MS = 500;
 const SETTINGS_KEY = "gateway.invalidation_version";
 
 export function createKeyEvents(ctx: Pick<BaseContext, "config" | "database" | "db" | "log" | "redis">): KeyEvents {

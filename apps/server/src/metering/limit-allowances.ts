@@ -138,12 +138,12 @@ export interface ScopeDemand {
 }
 
 /** What an admission from an allowance reads, as the per-request script's answer reads. */
-export interface LocalCount {
+interface LocalCount {
   consumedPoints: number;
   msBeforeNext: number;
 }
 
-export interface LocalAdmission {
+interface LocalAdmission {
   counts: LocalCount[];
   release(): void;
   /** Undoes the counts (the request was refused after all). */

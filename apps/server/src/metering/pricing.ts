@@ -23,7 +23,7 @@ export function inferenceCost(model: ModelEntry, currency: Currency, usage: Usag
 }
 
 /** Nano-units per token (decimal strings, so they can be journaled): what a request admitted now will pay. */
-export interface UnitPrices {
+interface UnitPrices {
   input: string;
   cacheHit: string;
   output: string;

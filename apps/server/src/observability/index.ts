@@ -141,7 +141,7 @@ export function installObservability(app: FastifyInstance, obs: Observability) {
 }
 
 /** Which admission rule refused: read from the api-compat §3 message each refusal carries. */
-export function refusalKind(err: GatewayError): RefusalKind | null {
+function refusalKind(err: GatewayError): RefusalKind | null {
   const m = err.message;
   if (err.type === "rate_limit_reached_error") {
     if (m.includes("max concurrency")) return "concurrency";

@@ -12,7 +12,7 @@ import { gatewayErrors } from "../chat/errors.ts";
 /** `/v1`, also with doubled slashes (`//v1//chat/completions`) that a proxy might pass through. */
 const GATEWAY_PATH = /^\/+v1(?:[/?#]|$)/;
 
-export function isGatewayUrl(url: string | undefined): boolean {
+function isGatewayUrl(url: string | undefined): boolean {
   return url !== undefined && GATEWAY_PATH.test(url);
 }
 

@@ -25,8 +25,8 @@ import { balanceEnvelope } from "./balance.ts";
 import { exceedsJsonDepth, limitJsonDepth, SCAN_AFTER_READ_LIMIT } from "./json-depth.ts";
 
 /** Vision requests carry base64 images (api-compat §2.3: up to 100 MB). */
-export const CHAT_BODY_LIMIT = 100 * 1024 * 1024;
-export const SMALL_BODY_LIMIT = 1024 * 1024;
+const CHAT_BODY_LIMIT = 100 * 1024 * 1024;
+const SMALL_BODY_LIMIT = 1024 * 1024;
 /** Deepest JSON nesting a body may have; chat bodies need about 6 levels plus their tool schemas. */
 export const MAX_JSON_DEPTH = 128;
 

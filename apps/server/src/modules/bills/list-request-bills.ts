@@ -10,7 +10,7 @@ import { billLineColumns, keysetPast, localDaysWhere, pad2 } from "./bill-days.t
 const rb = schema.requestBills;
 
 /** The first local day request details reach: 30 days before today (edition zone). */
-export function requestDetailsFrom(now: Date, timeZone: string): string {
+function requestDetailsFrom(now: Date, timeZone: string): string {
   const today = localDate(now, timeZone);
   const d = new Date(Date.UTC(today.year, today.month - 1, today.day - REQUEST_DETAILS_DAYS));
   return `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())}`;

@@ -62,7 +62,7 @@ function line(row: CacheRow, id: string, productName: string, consumption: bigin
 }
 
 /** Minutes of the current ready period that have started by `until` (a started minute is a whole one). */
-export function startedMinutes(row: Pick<CacheRow, "readyAt" | "expiredAt">, until: Date): number {
+function startedMinutes(row: Pick<CacheRow, "readyAt" | "expiredAt">, until: Date): number {
   if (!row.readyAt) return 0;
   const end = Math.min(until.getTime(), row.expiredAt.getTime());
   const elapsed = end - row.readyAt.getTime();

@@ -9,7 +9,7 @@ import { getCache } from "./manage-caches.ts";
 
 const tags = schema.contextCacheTags;
 
-export const tagNotFound = (tag: string) =>
+const tagNotFound = (tag: string) =>
   new GatewayError(404, "resource_not_found_error", `Not found the tag ${tag.slice(0, 64)} or Permission denied`);
 
 export function checkTagName(tag: unknown): string {

@@ -11,10 +11,10 @@ import { PREPARE_JOB } from "./cache-jobs.ts";
 const cc = schema.contextCaches;
 
 /** Caches that hold storage: what the 1M tokens per organization counts. */
-export const STORED = ["pending", "ready"] as const;
+const STORED = ["pending", "ready"] as const;
 
 /** Tokens an organization's caches hold now (in `tx`, under its row lock when the caller took it). */
-export async function storedTokens(db: Db | Tx, orgId: string): Promise<number> {
+async function storedTokens(db: Db | Tx, orgId: string): Promise<number> {
   const [r] = await db
     .select({ n: sql<string>`coalesce(sum(${cc.tokens}), 0)::text` })
     .from(cc)

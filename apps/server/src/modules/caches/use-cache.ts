@@ -18,7 +18,7 @@ import { contentHash } from "./cache-content.ts";
 import { checkTagName, getTag } from "./cache-tags.ts";
 import { getCache, reopenCache } from "./manage-caches.ts";
 
-export interface CacheUse {
+interface CacheUse {
   /** The body to run: unchanged for the header form, the cached messages spliced in for the message form. */
   body: unknown;
   cacheId: string;

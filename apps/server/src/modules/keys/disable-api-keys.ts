@@ -5,7 +5,7 @@ import type { KeyEvents } from "../../metering/key-events.ts";
 import { invalidateKeysAfterCommit } from "./invalidate-keys.ts";
 
 /** Whose keys: a project's, a user's in an organization, or a user's in one project. */
-export type KeySelector = { orgId: string } & ({ projectId: string; createdBy?: string } | { createdBy: string });
+type KeySelector = { orgId: string } & ({ projectId: string; createdBy?: string } | { createdBy: string });
 
 /**
  * Disables every live key the selector names: the key writes of archiving a project and of removing someone from

@@ -37,7 +37,7 @@ const FREE_METER: ChatMeter<KeyIdentity> = {
   settle: async () => {},
 };
 
-export interface StartedAttempt {
+interface StartedAttempt {
   run: ChatRun;
   attemptId: string;
   riddle: RiddleRow;
