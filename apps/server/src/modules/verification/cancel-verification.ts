@@ -5,7 +5,7 @@ import type { AppContext } from "../../context.ts";
 import type { OrgAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { withTransaction } from "../../lib/transaction.ts";
-import { lockOrganization } from "./apply-verification.ts";
+import { lockOrganization } from "../billing/index.ts";
 import { getVerification } from "./get-verification.ts";
 
 /**
