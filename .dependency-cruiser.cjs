@@ -1,7 +1,7 @@
 /**
  * Import boundaries, checked by `npm run check:boundaries` (part of `npm run lint`, so CI fails on a violation).
  * Rules name folders by pattern, not by today's list, so a new feature, module or engine is covered without
- * touching this file. scripts/README.md "Import boundaries" explains each rule.
+ * touching this file. scripts/README.md explains each rule and the probes that prove it fires.
  *
  * KNOWN_VIOLATIONS below are today's exceptions, each with the reason and the work that removes it. Delete an
  * entry once its import is gone (`npm run check:boundaries` lists every known violation it still sees).
@@ -49,13 +49,51 @@ module.exports = {
       to: { path: "^apps/web/src/features/([^/]+)/", pathNot: "^apps/web/src/features/$1/" },
     },
     {
-      name: "chat-core-and-engines-not-gateway",
+      name: "no-cycles",
       comment:
-        "The chat core (apps/server/src/chat) and the engines serve /v1 and the playground alike; keys, limits " +
-        "and metering stay in the gateway, which calls them and never the other way round.",
+        "No import cycles, type-only imports included: a cycle makes load order matter and ties its files into one " +
+        "unit that cannot be read, tested or moved alone. A module's index.ts only re-exports its own files, so a " +
+        "cycle that passes through one is not counted (files of two modules may use each other through them).",
       severity: "error",
-      from: { path: "^apps/server/src/(chat|engines)/" },
-      to: { path: "^apps/server/src/gateway/" },
+      from: {},
+      to: { circular: true, viaNot: "^apps/server/src/modules/[^/]+/index\\.ts$" },
+    },
+    {
+      name: "server-leaves",
+      comment:
+        "lib/, chat/ and engines/ are leaves: the playground, /v1 and jobs all build on them, so they import no " +
+        "module, metering, /v1, http, job, CLI, mail or tool code, nor the app's composition (app.ts, context.ts); " +
+        "they take what they need as arguments (BaseContext, Config).",
+      severity: "error",
+      from: { path: "^apps/server/src/(lib|chat|engines)/" },
+      to: {
+        path: [
+          "^apps/server/src/(modules|metering|v1|gateway|http|jobs|cli|mail|tools)/",
+          "^apps/server/src/(app|context|cli|main|startup|db)\\.ts$",
+        ],
+      },
+    },
+    {
+      name: "module-entry-via-index",
+      comment:
+        "Code outside a module (apps/server/src/modules/<name>/) imports it only through its index.ts, which names " +
+        "what the module offers; its other files are its own to change. Route files are registered by app.ts.",
+      severity: "error",
+      from: { path: "^apps/server/src/", pathNot: ["^apps/server/src/modules/", "\\.test\\.ts$"] },
+      to: {
+        path: "^apps/server/src/modules/[^/]+/",
+        pathNot: ["^apps/server/src/modules/[^/]+/index\\.ts$", ROUTE_FILE],
+      },
+    },
+    {
+      name: "module-entry-via-index",
+      comment: "A module imports another module only through that module's index.ts (see above).",
+      severity: "error",
+      from: { path: "^apps/server/src/modules/([^/]+)/", pathNot: "\\.test\\.ts$" },
+      to: {
+        path: "^apps/server/src/modules/[^/]+/",
+        pathNot: ["^apps/server/src/modules/$1/", "^apps/server/src/modules/[^/]+/index\\.ts$", ROUTE_FILE],
+      },
     },
     {
       name: "domain-not-route-files",

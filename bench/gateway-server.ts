@@ -106,7 +106,7 @@ process.stdout.write(`${JSON.stringify({ ready: true, port, keys, pipeline })}\n
  * that no request has two inference lines (a double bill with distinct line ids would pass a row count).
  */
 async function billCount(): Promise<{ bills: number; requests: number }> {
-  await ctx.gateway.flush();
+  await ctx.meter.flush();
   const r = await db.execute<{ n: string; r: string }>(
     `select count(*)::text as n, count(distinct request_id)::text as r from request_bills where product_type = 'model_inference'`,
   );

@@ -140,7 +140,7 @@ export async function csrfHeaders(page: Page): Promise<Record<string, string>> {
   return { "x-csrf-token": cookies.find((c) => c.name === "mp_csrf")?.value ?? "", origin: base };
 }
 
-export interface CaughtMail {
+interface CaughtMail {
   to: string[];
   from: string;
   subject: string;

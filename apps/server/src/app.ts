@@ -14,11 +14,6 @@ import { Redis } from "ioredis";
 import { type AppContext, type Clock, systemClock } from "./context.ts";
 import { createEngines } from "./engines/index.ts";
 import type { Config } from "./env.ts";
-import { createGatewayPipeline } from "./gateway/create-gateway-pipeline.ts";
-import { collapseGatewaySlashes, gatewayFrameworkError, handleClientError } from "./gateway/edge.ts";
-import { createKeyEvents } from "./gateway/key-events.ts";
-import type { GatewayPipeline } from "./gateway/pipeline.ts";
-import gatewayRoutes from "./gateway/routes.ts";
 import { installAccessControl } from "./http/access.ts";
 import { capConnectionsPerIp, connectionOptions } from "./http/connections.ts";
 import { consoleErrorHandler } from "./http/errors.ts";
@@ -34,25 +29,27 @@ import { createJobRunner } from "./jobs/runner.ts";
 import { AppError } from "./lib/app-error.ts";
 import { localFileStorage, objectFileStorage } from "./lib/file-storage.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
+import { createGatewayPipeline, type GatewayPipelineHandle } from "./metering/create-gateway-pipeline.ts";
+import { createKeyEvents } from "./metering/key-events.ts";
+import type { GatewayPipeline } from "./metering/pipeline.ts";
 import adminRoutes from "./modules/admin/routes.ts";
 import alertRoutes from "./modules/alerts/routes.ts";
+import { createSmsProvider, type SmsProvider } from "./modules/auth/index.ts";
 import meRoutes from "./modules/auth/me-routes.ts";
 import authRoutes from "./modules/auth/routes.ts";
-import { createSmsProvider, type SmsProvider } from "./modules/auth/sms/provider.ts";
 import billRoutes from "./modules/bills/routes.ts";
 import cacheRoutes from "./modules/caches/routes.ts";
+import { createFilesService } from "./modules/files/index.ts";
 import fileRoutes from "./modules/files/routes.ts";
-import { createFilesService } from "./modules/files/service.ts";
 import invoiceAdminRoutes from "./modules/invoices/admin-routes.ts";
 import invoiceRoutes from "./modules/invoices/routes.ts";
 import keyRoutes from "./modules/keys/routes.ts";
 import mailRoutes from "./modules/mail/routes.ts";
 import memberRoutes from "./modules/members/routes.ts";
 import orgRoutes from "./modules/orgs/routes.ts";
-import { describePaymentMethods } from "./modules/payments/payment-methods.ts";
+import { describePaymentMethods, loadSandboxSecret } from "./modules/payments/index.ts";
 import paymentRoutes from "./modules/payments/routes.ts";
 import sandboxRoutes from "./modules/payments/sandbox-routes.ts";
-import { loadSandboxSecret } from "./modules/payments/sandbox-secret.ts";
 import webhookRoutes from "./modules/payments/webhook-routes.ts";
 import playgroundRoutes from "./modules/playground/routes.ts";
 import projectRoutes from "./modules/projects/routes.ts";
@@ -66,8 +63,10 @@ import verificationRoutes from "./modules/verification/routes.ts";
 import { createObservability, installObservability, type Observability } from "./observability/index.ts";
 import { createOutbound } from "./tools/outbound.ts";
 import { createSecretBox, loadSecretKey } from "./tools/secret-box.ts";
+import { collapseGatewaySlashes, gatewayFrameworkError, handleClientError } from "./v1/edge.ts";
+import gatewayRoutes from "./v1/routes.ts";
 
-export const WEB_BUILD_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/build/client");
+const WEB_BUILD_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/build/client");
 
 export interface BuildAppOptions {
   config: Config;
@@ -81,8 +80,9 @@ export interface BuildAppOptions {
   /** Built web app to serve (default: apps/web/build/client); tests point it at a fixture. */
   webRoot?: string;
   /**
-   * Replaces the gateway's money side (keys, limits, metering) for tests of the request surface; by default
-   * /v1 uses the real pipeline (gateway/create-gateway-pipeline.ts).
+   * Stands in for the meter's request-path calls (authenticate, admit, balance, settle) in tests of the request
+   * surface; the real meter (metering/create-gateway-pipeline.ts) still flushes, charges jobs' lines and closes.
+   * A function gets the context with the real meter as `ctx.meter`, to wrap it.
    */
   pipeline?: GatewayPipeline | ((ctx: AppContext) => GatewayPipeline);
   /** Metrics and tracing (observability/); built from the configuration by default. */
@@ -129,8 +129,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
     },
     bodyLimit: 1024 * 1024,
     ...connectionOptions(config),
-    // /v1 answers in the docs/api-compat.md §3 envelope even when Fastify or Node's parser refuses the request before
-    // any route runs (gateway/edge.ts). Elsewhere malformed URLs and over-long path parameters get the console
+    // /v1 answers in the docs/api-compat.md §3 envelope even when Fastify or Node's parser refuses the request before any
+    // route runs (v1/edge.ts). Elsewhere malformed URLs and over-long path parameters get the console
     // envelope rather than Fastify's own body (found by apps/server/test/fuzz-console.test.ts).
     rewriteUrl: collapseGatewaySlashes,
     frameworkErrors: (err, req, reply) =>
@@ -184,12 +184,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
     mailer: opts.mailer ?? createMailer({ config, db: database.db, log: fastify.log }),
     exportFiles: localFileStorage(path.join(config.dataDir, "exports")),
   } as AppContext;
-  // The gateway's money side (gateway/create-gateway-pipeline.ts) and the revocation bus it listens to.
+  // The gateway's money side (metering/create-gateway-pipeline.ts) and the revocation bus it listens to.
   ctx.keyEvents = createKeyEvents(ctx);
   await ctx.keyEvents.start();
-  ctx.gateway = createGatewayPipeline(ctx);
-  await ctx.gateway.ready;
-  observability.metrics.watchGateway(ctx.gateway.stats);
+  ctx.meter = createGatewayPipeline(ctx);
+  await ctx.meter.ready;
+  observability.metrics.watchGateway(ctx.meter.stats);
   ctx.engines = createEngines(config);
   ctx.files = createFilesService(config);
   ctx.outbound = createOutbound({ allowHosts: new Set(config.outboundAllowHosts) });
@@ -200,13 +200,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
   }
   ctx.jobs = createJobRunner(ctx);
   registerJobs(ctx);
-  ctx.pipeline = typeof opts.pipeline === "function" ? opts.pipeline(ctx) : (opts.pipeline ?? ctx.gateway);
+  const realMeter = ctx.meter;
+  ctx.meter = withStandIn(realMeter, typeof opts.pipeline === "function" ? opts.pipeline(ctx) : opts.pipeline);
   fastify.addHook("onClose", async () => {
     // Jobs first: a running job may still need the gateway's bus and the database.
     // Extraction workers are ended first so running extraction jobs end (and are retried after the restart).
     await ctx.files.close();
     await ctx.jobs.stop();
-    await ctx.gateway.close();
+    await realMeter.close();
     await ctx.keyEvents.close();
     await ctx.engines.close();
     await ctx.outbound.close();
@@ -223,9 +224,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
   fastify.decorateRequest("auth", null);
   fastify.decorateRequest("authExpired", false);
 
-  // Gateway: Bearer keys only, its own error envelope (docs/api-compat.md §3), no console hooks. Outside the site's
-  // scope below, so /v1 runs none of its per-request hooks (cookies, locale, CSRF): each is a step of every API call.
-  await fastify.register(async (v1) => gatewayRoutes(v1, { ctx, pipeline: ctx.pipeline, engines: ctx.engines }), {
+  // Gateway: Bearer keys only, its own error envelope (docs/api-compat.md §3), no console hooks. Outside the site's scope
+  // below, so /v1 runs none of its per-request hooks (cookies, locale, CSRF): each is a step of every API call.
+  await fastify.register(async (v1) => gatewayRoutes(v1, { ctx, pipeline: ctx.meter, engines: ctx.engines }), {
     prefix: "/v1",
   });
 
@@ -275,4 +276,16 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
   });
 
   return { app: fastify, ctx };
+}
+
+/** The real meter with a test's stand-in answering the request-path calls; the real one itself without one. */
+function withStandIn(real: GatewayPipelineHandle, standIn: GatewayPipeline | undefined): GatewayPipelineHandle {
+  if (!standIn) return real;
+  return {
+    ...real,
+    authenticate: (header) => standIn.authenticate(header),
+    admit: (req) => standIn.admit(req),
+    balance: (orgId) => standIn.balance(orgId),
+    settle: (req) => standIn.settle(req),
+  };
 }

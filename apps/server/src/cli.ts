@@ -8,7 +8,7 @@ import pino from "pino";
 import { commands } from "./cli/commands.ts";
 import { openConfiguredDatabase } from "./db.ts";
 import { EnvError, readEnv } from "./env.ts";
-import { createKeyEvents } from "./gateway/key-events.ts";
+import { createKeyEvents } from "./metering/key-events.ts";
 
 async function run(argv: string[]): Promise<number> {
   const [name, ...args] = argv;

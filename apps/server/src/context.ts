@@ -1,39 +1,22 @@
-import type { Database, Db } from "@moonport/db";
-import type { FastifyBaseLogger } from "fastify";
-import type { Redis } from "ioredis";
+import type { BaseContext } from "./base-context.ts";
 import type { EngineRouter } from "./engines/index.ts";
-import type { Config } from "./env.ts";
-import type { GatewayPipelineHandle } from "./gateway/create-gateway-pipeline.ts";
-import type { KeyEvents } from "./gateway/key-events.ts";
-import type { GatewayPipeline } from "./gateway/pipeline.ts";
 import type { JobRunner } from "./jobs/runner.ts";
 import type { FileStorage } from "./lib/file-storage.ts";
 import type { Mailer } from "./mail/mailer.ts";
-import type { SmsProvider } from "./modules/auth/sms/provider.ts";
-import type { FilesService } from "./modules/files/service.ts";
-import type { Observability } from "./observability/index.ts";
+import type { GatewayPipelineHandle } from "./metering/create-gateway-pipeline.ts";
+import type { KeyEvents } from "./metering/key-events.ts";
+import type { SmsProvider } from "./modules/auth/index.ts";
+import type { FilesService } from "./modules/files/index.ts";
 import type { Outbound } from "./tools/outbound.ts";
 import type { SecretBox } from "./tools/secret-box.ts";
 
-/** The domain clock. Tests pass their own to move time (code and session expiry) without fake timers. */
-export interface Clock {
-  now(): Date;
-}
-
-export const systemClock: Clock = { now: () => new Date() };
+export { type Clock, systemClock } from "./base-context.ts";
 
 /**
  * What domain modules get from the app: configuration, the database and shared services. Built once in
  * buildApp; tests build their own.
  */
-export interface AppContext {
-  config: Config;
-  database: Database;
-  db: Db;
-  log: FastifyBaseLogger;
-  clock: Clock;
-  /** Present only when REDIS_URL is set; shared counters (rate limits) live there. */
-  redis?: Redis;
+export interface AppContext extends BaseContext {
   sms: SmsProvider;
   /** E-mail transport (mail/mailer.ts); modules send through `enqueueMail`, a durable job. */
   mailer: Mailer;
@@ -41,16 +24,15 @@ export interface AppContext {
   exportFiles: FileStorage;
   /** Tell the gateway's caches (on every instance) that keys, projects or an organization changed. */
   keyEvents: KeyEvents;
-  /** The gateway's authenticate → admit → settle pipeline (/v1 routes use it). */
-  gateway: GatewayPipelineHandle;
-  /** What /v1 routes call: the real `gateway`, or a stand-in a test passed to buildApp. */
-  pipeline: GatewayPipeline;
+  /**
+   * The meter (metering/): authenticate → admit → settle for /v1, the playground and billed tools; charges for
+   * bill lines outside a chat run; flush before bills are read. A test may stand in for its request-path calls.
+   */
+  meter: GatewayPipelineHandle;
   /** Model engines: the simulator and configured upstreams. */
   engines: EngineRouter;
   /** Durable background jobs (jobs/). Started by main.ts; tests drive it with `runDue()` and the clock. */
-  jobs: JobRunner;
-  /** Prometheus metrics and (when configured) OpenTelemetry tracing; observability/. */
-  observability: Observability;
+  jobs: JobRunner<AppContext>;
   /** Files API: the blob store (disk or S3) and the extraction worker pool (modules/files). */
   files: FilesService;
   /** The SSRF-guarded client every tool's outbound call goes through (tools/outbound.ts). */

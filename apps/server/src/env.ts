@@ -40,7 +40,7 @@ export const PAYMENT_PROVIDER_VARIABLES = {
   ],
 } as const satisfies Record<string, readonly string[]>;
 
-export const EnvSchema = z.object({
+const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
@@ -59,7 +59,7 @@ export const EnvSchema = z.object({
   BILLING_JOURNAL_FSYNC_MS: z.coerce.number().int().min(1).max(10_000).default(100),
   /**
    * With Redis: how often an instance tops up the rate-limit headroom it takes ahead for busy organizations
-   * (gateway/limit-allowances.ts); 0 sends every admission to Redis.
+   * (metering/limit-allowances.ts); 0 sends every admission to Redis.
    */
   GATEWAY_LIMIT_SYNC_MS: z.coerce.number().int().min(0).max(1000).default(20),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -289,8 +289,6 @@ export const EnvSchema = z.object({
   FILES_EXTRACT_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(120_000),
   FILES_EXTRACT_MEMORY_MB: z.coerce.number().int().min(64).max(16_384).default(512),
 });
-
-export type RawEnv = z.input<typeof EnvSchema>;
 
 export interface Config {
   nodeEnv: "development" | "production" | "test";

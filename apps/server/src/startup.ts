@@ -1,5 +1,5 @@
 import type { AppContext } from "./context.ts";
-import { issueSetupToken } from "./modules/auth/operator.ts";
+import { issueSetupToken } from "./modules/auth/index.ts";
 
 /**
  * Work done once the server listens. While no operator account exists, every start prints a fresh one-time

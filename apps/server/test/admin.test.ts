@@ -320,7 +320,7 @@ describe("dashboard and audit log", () => {
       consumption: 2n * U,
       createdAt: new Date(),
     });
-    await t.ctx.gateway.flush();
+    await t.ctx.meter.flush();
     const res = await operator.client.get(`${A}/dashboard?days=7`);
     expect(res.status).toBe(200);
     expect(res.body.days).toHaveLength(7);

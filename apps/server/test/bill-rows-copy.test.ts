@@ -1,13 +1,13 @@
 /**
- * The bill writer's two ways of writing bill rows (gateway/bill-writer.ts): "copy" (a binary COPY, on either driver) must
+ * The bill writer's two ways of writing bill rows (metering/bill-writer.ts): "copy" (a binary COPY, on either driver) must
  * store exactly what "insert" (one jsonb parameter inside the batch's write statement) stores, including text that
  * COPY's format has to escape, and a batch whose COPY fails must leave nothing behind.
  */
 import { type CopyColumn, CopyEncoder, type CopyValue, copyRows, newTimeOrderedId, schema } from "@moonport/db";
 import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BillRowWrite, commitEntries, type QueuedEntry } from "../src/gateway/bill-writer.ts";
-import type { JournalEntry } from "../src/gateway/journal.ts";
+import { type BillRowWrite, commitEntries, type QueuedEntry } from "../src/metering/bill-writer.ts";
+import type { JournalEntry } from "../src/metering/journal.ts";
 import { grantVoucher, orgMoney, seedAccount } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 

@@ -6,9 +6,9 @@ import { Redis } from "ioredis";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoKeyCommand } from "../src/cli/demo-key.ts";
-import type { InvalidationTarget } from "../src/gateway/key-events.ts";
-import { createKeyEvents } from "../src/gateway/key-events.ts";
 import { withTransaction } from "../src/lib/transaction.ts";
+import type { InvalidationTarget } from "../src/metering/key-events.ts";
+import { createKeyEvents } from "../src/metering/key-events.ts";
 import { creditCash, debitCash, expireVouchers, issueVoucher } from "../src/modules/billing/credit.ts";
 import { testEnv } from "./env.ts";
 import { orgMoney, runRequest, seedAccount } from "./gateway-fixtures.ts";
@@ -120,9 +120,9 @@ describe("billing core", () => {
     expect(one.applied).toBe(true);
     expect(two).toEqual({ applied: false, voucherId: null });
     expect(events).toContainEqual({ orgId: a.orgId });
-    expect(await t.ctx.gateway.balance(a.orgId)).toMatchObject({ voucher: parseMoney("0.5") });
+    expect(await t.ctx.meter.balance(a.orgId)).toMatchObject({ voucher: parseMoney("0.5") });
     await runRequest(t.ctx, a.key, { usage: { promptTokens: 1000, completionTokens: 0, cachedTokens: 0 } });
-    await t.ctx.gateway.flush();
+    await t.ctx.meter.flush();
     const spent = await orgMoney(t.ctx.db, a.orgId);
     expect(spent.bills.voucher).toBeGreaterThan(0n);
     expect(spent.cash).toBe(parseMoney("1"));
@@ -150,9 +150,9 @@ describe("billing core", () => {
         readInput: async () => "",
       });
     expect(await run(["--edition", "global", "--balance", "0"])).toBe(0);
-    const identity = await t.ctx.gateway.authenticate(`Bearer ${lines.at(-1)}`);
+    const identity = await t.ctx.meter.authenticate(`Bearer ${lines.at(-1)}`);
     const admit = () =>
-      t.ctx.gateway.admit({ key: identity, requestId: "d1", model: "moonshot-v1-8k", admissionTokens: 10 });
+      t.ctx.meter.admit({ key: identity, requestId: "d1", model: "moonshot-v1-8k", admissionTokens: 10 });
     await expect(admit()).rejects.toMatchObject({ status: 429 });
     events.length = 0;
     expect(await run(["--edition", "global", "--balance", "3"])).toBe(0);
@@ -193,9 +193,9 @@ describe.skipIf(!testEnv.databaseUrl)("demo-key from a separate process on Postg
               readInput: async () => "",
             });
           expect(await run(["--balance", "0"])).toBe(0);
-          const identity = await server.ctx.gateway.authenticate(`Bearer ${lines.at(-1)}`);
+          const identity = await server.ctx.meter.authenticate(`Bearer ${lines.at(-1)}`);
           const admit = () =>
-            server.ctx.gateway.admit({ key: identity, requestId: "d", model: "moonshot-v1-8k", admissionTokens: 10 });
+            server.ctx.meter.admit({ key: identity, requestId: "d", model: "moonshot-v1-8k", admissionTokens: 10 });
           await expect(admit()).rejects.toMatchObject({ status: 429 });
           expect(await run(["--balance", "3"])).toBe(0);
           const start = Date.now();

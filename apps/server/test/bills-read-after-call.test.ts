@@ -7,7 +7,7 @@
 import { schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BillWriter } from "../src/gateway/bill-writer.ts";
+import { BillWriter } from "../src/metering/bill-writer.ts";
 import { grantBalance } from "../src/modules/billing/grant-balance.ts";
 import { createApiKey } from "../src/modules/keys/create-api-key.ts";
 import { addOrgMember, signUp, type TestUser } from "./console-helpers.ts";
@@ -30,7 +30,7 @@ async function chat() {
   return { id: String(res.headers["msh-request-id"]) };
 }
 
-const queued = () => t.ctx.gateway.stats.billQueueDepth();
+const queued = () => t.ctx.meter.stats.billQueueDepth();
 /** Today in the cn edition's zone (the test user's), as the console pages ask for it. */
 const today = () => new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Shanghai" }).format(new Date());
 
@@ -84,7 +84,7 @@ describe("reading bills right after a call", () => {
     const res = await member.client.get(`/api/orgs/${admin.orgId}/bills/requests?from=${today()}&to=${today()}`);
     expect(res.status).toBe(403);
     expect(queued()).toBeGreaterThan(0);
-    await t.ctx.gateway.flush();
+    await t.ctx.meter.flush();
   });
 
   it("answers within its bound while the database does not commit, and shows the bill once it does", async () => {

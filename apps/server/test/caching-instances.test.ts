@@ -45,8 +45,8 @@ describe.skipIf(!testEnv.databaseUrl)("context cache storage on two instances (P
       await both();
       await both();
     }
-    await a.ctx.gateway.flush();
-    await b.ctx.gateway.flush();
+    await a.ctx.meter.flush();
+    await b.ctx.meter.flush();
     const rows = await a.ctx.db
       .select()
       .from(schema.requestBills)
@@ -67,7 +67,7 @@ describe.skipIf(!testEnv.databaseUrl)("context cache storage on two instances (P
       billStorage(a.ctx, { ...stale!, storageMinutesBilled: 2 }, new Date(now)),
       billStorage(b.ctx, { ...stale!, storageMinutesBilled: 0 }, new Date(now)),
     ]);
-    await Promise.all([a.ctx.gateway.flush(), b.ctx.gateway.flush()]);
+    await Promise.all([a.ctx.meter.flush(), b.ctx.meter.flush()]);
     const again = await a.ctx.db
       .select()
       .from(schema.requestBills)

@@ -47,7 +47,7 @@ async function api(method: string, path: string, body?: unknown, headers: Record
 }
 
 async function bills(where?: { cache?: string; orgId?: string }) {
-  await t.ctx.gateway.flush();
+  await t.ctx.meter.flush();
   const rows = await t.ctx.db
     .select()
     .from(schema.requestBills)
@@ -377,7 +377,7 @@ describe("context caching API", () => {
         ],
       });
     }
-    await t.ctx.gateway.flush();
+    await t.ctx.meter.flush();
     const res = await admin.client.get(`/api/orgs/${admin.orgId}/context-caches`);
     expect(res.status).toBe(200);
     const row = res.body.items[0];

@@ -32,7 +32,7 @@ describe("moonport demo-key", () => {
     const { code, last } = await run(["--balance", "12.5", "--edition", "global"]);
     expect(code).toBe(0);
     expect(last).toMatch(/^sk-[0-9A-Za-z]{40,}$/);
-    const identity = await t.ctx.gateway.authenticate(`Bearer ${last}`);
+    const identity = await t.ctx.meter.authenticate(`Bearer ${last}`);
     expect(identity.currency).toBe("USD");
     const money = await orgMoney(t.ctx.db, identity.orgId);
     expect(money.cash).toBe(parseMoney("12.5"));
@@ -42,7 +42,7 @@ describe("moonport demo-key", () => {
       .where(eq(schema.ledgerEntries.orgId, identity.orgId));
     expect(ledger).toMatchObject([{ kind: "grant", cashDelta: parseMoney("12.5") }]);
     expect(ledger[0]!.note).toContain("demo-key");
-    const admission = await t.ctx.gateway.admit({
+    const admission = await t.ctx.meter.admit({
       key: identity,
       requestId: newId("req"),
       model: "moonshot-v1-8k",
@@ -54,8 +54,8 @@ describe("moonport demo-key", () => {
   it("reuses the demo organization on a second run, adding only what --balance asks", async () => {
     const first = await run(["--edition", "cn"]);
     const second = await run(["--edition", "cn", "--balance=1"]);
-    const a = await t.ctx.gateway.authenticate(`Bearer ${first.last}`);
-    const b = await t.ctx.gateway.authenticate(`Bearer ${second.last}`);
+    const a = await t.ctx.meter.authenticate(`Bearer ${first.last}`);
+    const b = await t.ctx.meter.authenticate(`Bearer ${second.last}`);
     expect(first.last).not.toBe(second.last);
     expect(b.orgId).toBe(a.orgId);
     expect(b.projectId).toBe(a.projectId);

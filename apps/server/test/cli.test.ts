@@ -4,7 +4,7 @@ import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { commands } from "../src/cli/commands.ts";
 import { buildConfig } from "../src/env.ts";
-import { createKeyEvents } from "../src/gateway/key-events.ts";
+import { createKeyEvents } from "../src/metering/key-events.ts";
 import { verifyPassword } from "../src/modules/auth/password.ts";
 import { openMemoryDatabase } from "./helpers.ts";
 

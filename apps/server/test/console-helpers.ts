@@ -25,7 +25,7 @@ export interface TestUser {
 }
 
 let phoneSeq = 0;
-export function uniquePhone(): string {
+function uniquePhone(): string {
   phoneSeq += 1;
   return `+86139${String(Date.now() % 10_000).padStart(4, "0")}${String(phoneSeq).padStart(4, "0")}`;
 }

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const DOCS_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/content/docs");
+const DOCS_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/content/docs");
 
 export type SampleLanguage = "bash" | "javascript" | "python";
 
@@ -52,7 +52,7 @@ export function extractSamples(
   return { samples, skipped };
 }
 
-export function listDocFiles(root = DOCS_ROOT): string[] {
+function listDocFiles(root = DOCS_ROOT): string[] {
   const out: string[] = [];
   const walk = (dir: string) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {

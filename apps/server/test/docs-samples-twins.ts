@@ -8,7 +8,7 @@
  */
 import type { DocSample } from "./docs-samples-extract.ts";
 
-export interface RequestShape {
+interface RequestShape {
   /** Endpoints called, e.g. "chat.completions", "/users/me/balance". Empty: the sample only builds a client. */
   endpoints: string[];
   models: string[];
@@ -112,7 +112,7 @@ export function requestShape(sample: Pick<DocSample, "language" | "code">): Requ
 }
 
 /** What `python` asks the API that `js` does not (empty: `js` covers it). */
-export function uncovered(python: RequestShape, js: RequestShape): string[] {
+function uncovered(python: RequestShape, js: RequestShape): string[] {
   const missing = (kind: string, a: string[], b: string[]) =>
     a.filter((x) => !b.includes(x)).map((x) => `${kind} ${x}`);
   return [
@@ -122,7 +122,7 @@ export function uncovered(python: RequestShape, js: RequestShape): string[] {
   ];
 }
 
-export type TwinResult =
+type TwinResult =
   | { kind: "twin"; twin: DocSample }
   /** Builds a client with no option beyond key and base URL and calls nothing (e.g. aimed at a local proxy). */
   | { kind: "client-only" }

@@ -10,7 +10,7 @@ import { schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { GatewayPipeline } from "../src/gateway/pipeline.ts";
+import type { GatewayPipeline } from "../src/metering/pipeline.ts";
 import { orgMoney, type SeededAccount, seedAccount } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 import { FIXTURE_DOCS } from "./support/fixtures.ts";
@@ -26,16 +26,16 @@ beforeAll(async () => {
     { DOCS_DIR: FIXTURE_DOCS, SIMULATOR_DELAY_MS: "0" },
     {
       // The real pipeline, counted: a refused request must never be admitted or settled.
-      pipeline: (ctx): GatewayPipeline => ({
-        authenticate: (h) => ctx.gateway.authenticate(h),
-        balance: (o) => ctx.gateway.balance(o),
+      pipeline: ({ meter }): GatewayPipeline => ({
+        authenticate: (h) => meter.authenticate(h),
+        balance: (o) => meter.balance(o),
         admit: (r) => {
           calls.admit++;
-          return ctx.gateway.admit(r);
+          return meter.admit(r);
         },
         settle: (r) => {
           calls.settle++;
-          return ctx.gateway.settle(r);
+          return meter.settle(r);
         },
       }),
     },
@@ -364,7 +364,7 @@ describe("gateway fuzz", () => {
       { seed: SEED + 1, numRuns: 1500 },
     );
 
-    await t.ctx.gateway.flush();
+    await t.ctx.meter.flush();
     const money1 = await orgMoney(t.ctx.db, acct.orgId);
     const charged = money0.cash - money1.cash;
     const seconds = (performance.now() - started) / 1000;

@@ -35,7 +35,7 @@ describe("gateway authentication", () => {
       "Bearer sk-short",
       "Bearer pk-0123456789012345678901234567890123456789",
     ]) {
-      const err = await refusal(() => t.ctx.gateway.authenticate(header));
+      const err = await refusal(() => t.ctx.meter.authenticate(header));
       expect(err.status).toBe(401);
       expect(err.toBody()).toEqual({
         error: { type: "invalid_authentication_error", message: "Invalid Authentication" },
@@ -44,7 +44,7 @@ describe("gateway authentication", () => {
   });
 
   it("refuses a well-formed key nobody issued with Incorrect API key provided", async () => {
-    const err = await refusal(() => t.ctx.gateway.authenticate(`Bearer sk-${"A".repeat(48)}`));
+    const err = await refusal(() => t.ctx.meter.authenticate(`Bearer sk-${"A".repeat(48)}`));
     expect(err.status).toBe(401);
     expect(err.toBody()).toEqual({
       error: { type: "invalid_authentication_error", message: "Incorrect API key provided" },
@@ -53,7 +53,7 @@ describe("gateway authentication", () => {
 
   it("resolves a valid key to its organization, project and currency", async () => {
     const a = await seedAccount(t.ctx, { edition: "global", cash: "5" });
-    const identity = await t.ctx.gateway.authenticate(`Bearer ${a.key}`);
+    const identity = await t.ctx.meter.authenticate(`Bearer ${a.key}`);
     expect(identity).toEqual({ keyId: a.keyId, orgId: a.orgId, projectId: a.projectId, currency: "USD" });
   });
 });
@@ -67,7 +67,7 @@ describe("gateway metering and billing", () => {
       usage: { promptTokens: 1000, completionTokens: 500, cachedTokens: 0 },
     });
     expect(admission.headers["x-ratelimit-limit-requests"]).toBe("3");
-    await t.ctx.gateway.flush();
+    await t.ctx.meter.flush();
     const bills = await t.ctx.db.select().from(schema.requestBills).where(eq(schema.requestBills.orgId, a.orgId));
     expect(bills).toHaveLength(1);
     // ¥2 per 1M input, ¥10 per 1M output: 1000 × 2000 + 500 × 10000 nano-yuan.
@@ -109,7 +109,7 @@ describe("gateway metering and billing", () => {
       model: "moonshot-v1-8k",
       usage: { promptTokens: 1000, completionTokens: 0, cachedTokens: 1000 },
     });
-    await t.ctx.gateway.flush();
+    await t.ctx.meter.flush();
     // CNY: 400 × ¥4/M + 600 × ¥1/M + 100 × ¥16/M
     expect((await orgMoney(t.ctx.db, cn.orgId)).bills.consumption).toBe(400n * 4000n + 600n * 1000n + 100n * 16000n);
     // USD: 400 × $0.6/M + 600 × $0.15/M + 100 × $2.5/M, then 1000 × $0.2/M
@@ -125,7 +125,7 @@ describe("gateway metering and billing", () => {
       usage: { promptTokens: 100, completionTokens: 10, cachedTokens: 0 },
       webSearchCalls: 2,
     });
-    await t.ctx.gateway.flush();
+    await t.ctx.meter.flush();
     const bills = await t.ctx.db
       .select()
       .from(schema.requestBills)
@@ -145,7 +145,7 @@ describe("gateway metering and billing", () => {
     // 1000 output tokens of moonshot-v1-8k = ¥0.01 each request.
     const usage = { promptTokens: 0, completionTokens: 1000, cachedTokens: 0 };
     await runRequest(t.ctx, a.key, { requestId: "v1", usage });
-    await t.ctx.gateway.flush();
+    await t.ctx.meter.flush();
     const vouchers = async () =>
       Object.fromEntries(
         (await t.ctx.db.select().from(schema.vouchers).where(eq(schema.vouchers.orgId, a.orgId))).map((v) => [
@@ -158,13 +158,13 @@ describe("gateway metering and billing", () => {
     expect(money.cash).toBe(parseMoney("0.007"));
     // Next request: 0.007 cash left, costs 0.01 → cash ends at −0.003, allowed within settlement.
     await runRequest(t.ctx, a.key, { requestId: "v2", usage });
-    await t.ctx.gateway.flush();
+    await t.ctx.meter.flush();
     money = await orgMoney(t.ctx.db, a.orgId);
     expect(money.cash).toBe(-parseMoney("0.003"));
     // Now the available balance is ≤ 0: refused before the engine, with the recorded 429.
-    const identity = await t.ctx.gateway.authenticate(`Bearer ${a.key}`);
+    const identity = await t.ctx.meter.authenticate(`Bearer ${a.key}`);
     const err = await refusal(
-      t.ctx.gateway.admit({ key: identity, requestId: "v3", model: "moonshot-v1-8k", admissionTokens: 10 }),
+      t.ctx.meter.admit({ key: identity, requestId: "v3", model: "moonshot-v1-8k", admissionTokens: 10 }),
     );
     expect(err.status).toBe(429);
     expect(err.toBody()).toEqual({
@@ -191,7 +191,7 @@ describe("gateway metering and billing", () => {
 
     // A recharge (here a grant) made in the console unblocks the account at once.
     await grantBalance({ ctx: t.ctx, orgId: a.orgId, amount: parseMoney("1"), note: "top-up", createdBy: a.userId });
-    const admission = await t.ctx.gateway.admit({
+    const admission = await t.ctx.meter.admit({
       key: identity,
       requestId: "v4",
       model: "moonshot-v1-8k",
@@ -206,9 +206,9 @@ describe("gateway metering and billing", () => {
     await t.ctx.keyEvents.invalidate({ projectId: a.projectId });
     // ¥1 exactly: 100,000 output tokens at ¥10/M.
     await runRequest(t.ctx, a.key, { usage: { promptTokens: 0, completionTokens: 100_000, cachedTokens: 0 } });
-    const identity = await t.ctx.gateway.authenticate(`Bearer ${a.key}`);
+    const identity = await t.ctx.meter.authenticate(`Bearer ${a.key}`);
     const err = await refusal(
-      t.ctx.gateway.admit({ key: identity, requestId: "b2", model: "moonshot-v1-8k", admissionTokens: 10 }),
+      t.ctx.meter.admit({ key: identity, requestId: "b2", model: "moonshot-v1-8k", admissionTokens: 10 }),
     );
     expect(err.status).toBe(403);
     expect(err.toBody()).toEqual({
@@ -218,15 +218,15 @@ describe("gateway metering and billing", () => {
       },
     });
     // Raising the daily budget but setting a spent monthly one refuses for the month.
-    await t.ctx.gateway.flush();
+    await t.ctx.meter.flush();
     await t.ctx.db
       .update(schema.projects)
       .set({ dailyBudget: 5, monthlyBudget: 1 })
       .where(eq(schema.projects.id, a.projectId));
     await t.ctx.keyEvents.invalidate({ projectId: a.projectId });
-    await t.ctx.gateway.accounts.fresh(a.orgId, a.projectId);
+    await t.ctx.meter.accounts.fresh(a.orgId, a.projectId);
     const monthly = await refusal(
-      t.ctx.gateway.admit({ key: identity, requestId: "b3", model: "moonshot-v1-8k", admissionTokens: 10 }),
+      t.ctx.meter.admit({ key: identity, requestId: "b3", model: "moonshot-v1-8k", admissionTokens: 10 }),
     );
     expect(monthly.message).toContain("current state: monthly_budget_exceeded");
     // A spent budget is the project's, not the account balance: the message must not send users to recharge.
@@ -236,9 +236,9 @@ describe("gateway metering and billing", () => {
 
   it("refuses an unknown model before counting anything", async () => {
     const a = await seedAccount(t.ctx, { cash: "1" });
-    const identity = await t.ctx.gateway.authenticate(`Bearer ${a.key}`);
+    const identity = await t.ctx.meter.authenticate(`Bearer ${a.key}`);
     const err = await refusal(
-      t.ctx.gateway.admit({ key: identity, requestId: "m1", model: "gpt-nope", admissionTokens: 10 }),
+      t.ctx.meter.admit({ key: identity, requestId: "m1", model: "gpt-nope", admissionTokens: 10 }),
     );
     expect(err.status).toBe(404);
     expect(err.message).toBe("Not found the model gpt-nope or Permission denied");
@@ -246,9 +246,9 @@ describe("gateway metering and billing", () => {
 
   it("admits a warm key without a database round trip", async () => {
     const a = await seedAccount(t.ctx, { cash: "1", tierOverride: 3 });
-    const identity = await t.ctx.gateway.authenticate(`Bearer ${a.key}`);
+    const identity = await t.ctx.meter.authenticate(`Bearer ${a.key}`);
     (
-      await t.ctx.gateway.admit({ key: identity, requestId: "w0", model: "moonshot-v1-8k", admissionTokens: 1 })
+      await t.ctx.meter.admit({ key: identity, requestId: "w0", model: "moonshot-v1-8k", admissionTokens: 1 })
     ).release();
     const db = t.ctx.db as unknown as Record<string, unknown>;
     const saved = { select: db.select, execute: db.execute, transaction: db.transaction };
@@ -259,8 +259,8 @@ describe("gateway metering and billing", () => {
     }
     try {
       for (let i = 0; i < 50; i++) {
-        const key = await t.ctx.gateway.authenticate(`Bearer ${a.key}`);
-        const adm = await t.ctx.gateway.admit({
+        const key = await t.ctx.meter.authenticate(`Bearer ${a.key}`);
+        const adm = await t.ctx.meter.admit({
           key,
           requestId: `w${i + 1}`,
           model: "moonshot-v1-8k",
@@ -278,7 +278,7 @@ describe("gateway metering and billing", () => {
     await grantVoucher(t.ctx.db, a.orgId, "0.5", new Date(Date.now() + 86_400_000));
     await grantVoucher(t.ctx.db, a.orgId, "9", new Date(Date.now() - 1));
     await runRequest(t.ctx, a.key, { usage: { promptTokens: 0, completionTokens: 10_000, cachedTokens: 0 } }); // ¥0.1
-    expect(await t.ctx.gateway.balance(a.orgId)).toEqual({
+    expect(await t.ctx.meter.balance(a.orgId)).toEqual({
       currency: "CNY",
       cash: parseMoney("2"),
       voucher: parseMoney("0.4"),

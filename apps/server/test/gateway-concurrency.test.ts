@@ -7,7 +7,7 @@ import { findModel, parseMoney } from "@moonport/contracts";
 import { newId } from "@moonport/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GatewayError } from "../src/chat/errors.ts";
-import { inferenceCost, webSearchFee } from "../src/gateway/pricing.ts";
+import { inferenceCost, webSearchFee } from "../src/metering/pricing.ts";
 import { grantVoucher, orgMoney, seedAccount } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 
@@ -26,9 +26,9 @@ describe("concurrent billing", () => {
   });
 
   async function flow(t: TestApp, key: string, i: number) {
-    const identity = await t.ctx.gateway.authenticate(`Bearer ${key}`);
+    const identity = await t.ctx.meter.authenticate(`Bearer ${key}`);
     const model = ["moonshot-v1-8k", "kimi-k2-0905-preview", "kimi-latest-32k"][i % 3]!;
-    const admission = await t.ctx.gateway.admit({
+    const admission = await t.ctx.meter.admit({
       key: identity,
       requestId: `req-${i}`,
       model,
@@ -37,7 +37,7 @@ describe("concurrent billing", () => {
     await new Promise((r) => setTimeout(r, i % 7)); // the engine
     const usage = { promptTokens: 100 + (i % 50), completionTokens: 7 * (i % 30), cachedTokens: i % 4 === 0 ? 40 : 0 };
     const webSearchCalls = i % 10 === 0 ? 1 : 0;
-    await t.ctx.gateway.settle({ admission, usage, webSearchCalls, status: "ok" });
+    await t.ctx.meter.settle({ admission, usage, webSearchCalls, status: "ok" });
     return inferenceCost(findModel(model)!, identity.currency, usage) + webSearchFee(identity.currency, webSearchCalls);
   }
 
@@ -47,7 +47,7 @@ describe("concurrent billing", () => {
     await grantVoucher(a.ctx.db, acct.orgId, "0.25", new Date(Date.now() + 60_000));
     const start = await orgMoney(a.ctx.db, acct.orgId);
     const costs = await Promise.all(Array.from({ length: FLOWS }, (_, i) => flow(i % 2 ? b : a, acct.key, i)));
-    await Promise.all([a.ctx.gateway.flush(), b.ctx.gateway.flush()]);
+    await Promise.all([a.ctx.meter.flush(), b.ctx.meter.flush()]);
     const end = await orgMoney(a.ctx.db, acct.orgId);
     const expected = costs.reduce((s, c) => s + c, 0n);
     expect(end.bills.requests).toBe(FLOWS);
@@ -78,7 +78,7 @@ describe("concurrent billing", () => {
         }
       }),
     );
-    await Promise.all([a.ctx.gateway.flush(), b.ctx.gateway.flush()]);
+    await Promise.all([a.ctx.meter.flush(), b.ctx.meter.flush()]);
     const end = await orgMoney(a.ctx.db, acct.orgId);
     const admitted = results.filter((r) => r.ok);
     expect(admitted.length).toBeGreaterThan(0);
@@ -89,10 +89,10 @@ describe("concurrent billing", () => {
     expect(end.ledgerCash).toBe(end.cash);
     // Once below zero, the next admission is refused.
     expect(end.cash).toBeLessThanOrEqual(0n);
-    const identity = await a.ctx.gateway.authenticate(`Bearer ${acct.key}`);
-    await a.ctx.gateway.accounts.fresh(acct.orgId, acct.projectId);
+    const identity = await a.ctx.meter.authenticate(`Bearer ${acct.key}`);
+    await a.ctx.meter.accounts.fresh(acct.orgId, acct.projectId);
     await expect(
-      a.ctx.gateway.admit({ key: identity, requestId: newId("req"), model: "moonshot-v1-8k", admissionTokens: 1 }),
+      a.ctx.meter.admit({ key: identity, requestId: newId("req"), model: "moonshot-v1-8k", admissionTokens: 1 }),
     ).rejects.toMatchObject({ status: 429, type: "exceeded_current_quota_error" });
   });
 });

@@ -12,7 +12,7 @@ import { findModel, parseMoney } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { inferenceCost } from "../src/gateway/pricing.ts";
+import { inferenceCost } from "../src/metering/pricing.ts";
 import { orgMoney, runRequest, seedAccount } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 
@@ -37,7 +37,7 @@ describe("bill durability across a crash", () => {
     }
     // settle() has resolved for all three, so they are on disk. The batch writer may have committed the first ones
     // (it runs every 100 ms), but not the last: it was enqueued in this very tick. Crash now.
-    first.ctx.gateway.abandon();
+    first.ctx.meter.abandon();
     const before = await orgMoney(first.ctx.db, acct.orgId);
     expect(before.bills.count).toBeLessThan(3);
     expect(before.cash).toBe(parseMoney("10") - BigInt(before.bills.count) * 12_000_000n);
@@ -84,7 +84,7 @@ describe("bill durability across a crash", () => {
       const app = await createTestApp({ BILLING_JOURNAL_DIR: dir }, { database: first.ctx.database });
       const acct = await seedAccount(app.ctx, { cash: "10" });
       await runRequest(app.ctx, acct.key, { requestId: "torn-1" });
-      app.ctx.gateway.abandon();
+      app.ctx.meter.abandon();
       await app.close();
       const [file] = fs.readdirSync(dir);
       fs.appendFileSync(path.join(dir, file!), '{"requestId":"torn-2","orgId":');
@@ -130,7 +130,7 @@ describe("bill durability across a crash", () => {
     );
     onTestFinished(() => app.close());
     const acct = await seedAccount(app.ctx, { cash: "10", tierOverride: 5 });
-    const { currency } = await app.ctx.gateway.authenticate(`Bearer ${acct.key}`);
+    const { currency } = await app.ctx.meter.authenticate(`Bearer ${acct.key}`);
     await app.app.listen({ port: 0, host: "127.0.0.1" });
     const base = `http://127.0.0.1:${(app.app.server.address() as AddressInfo).port}/v1`;
     const stream = (content: string, maxTokens: number, n = 1) =>
@@ -165,7 +165,7 @@ describe("bill durability across a crash", () => {
     expect(chunks()).toBeGreaterThanOrEqual(125);
     // Let the journal's progress interval (100 ms) record what was sent, then crash mid-stream.
     await new Promise((r) => setTimeout(r, 250));
-    app.ctx.gateway.abandon();
+    app.ctx.meter.abandon();
     await reader.cancel();
     const before = await orgMoney(app.ctx.db, acct.orgId);
     expect(before.bills.requests).toBeLessThanOrEqual(1);
@@ -221,8 +221,8 @@ describe("bill durability across a crash", () => {
     const doomed = await seedAccount(app.ctx, { cash: "10" });
     const fine = await seedAccount(app.ctx, { cash: "10" });
     const admit = async (key: string, requestId: string) => {
-      const identity = await app.ctx.gateway.authenticate(`Bearer ${key}`);
-      return app.ctx.gateway.admit({ key: identity, requestId, model: "moonshot-v1-8k", admissionTokens: 10 });
+      const identity = await app.ctx.meter.authenticate(`Bearer ${key}`);
+      return app.ctx.meter.admit({ key: identity, requestId, model: "moonshot-v1-8k", admissionTokens: 10 });
     };
     const a = await admit(doomed.key, "doomed-1");
     const b = await admit(fine.key, "fine-1");
@@ -230,10 +230,10 @@ describe("bill durability across a crash", () => {
     await app.ctx.db.delete(schema.organizations).where(eq(schema.organizations.id, doomed.orgId));
     const usage = { promptTokens: 10, completionTokens: 10, cachedTokens: 0 };
     await Promise.all([
-      app.ctx.gateway.settle({ admission: a, usage, webSearchCalls: 0, status: "ok" }),
-      app.ctx.gateway.settle({ admission: b, usage, webSearchCalls: 0, status: "ok" }),
+      app.ctx.meter.settle({ admission: a, usage, webSearchCalls: 0, status: "ok" }),
+      app.ctx.meter.settle({ admission: b, usage, webSearchCalls: 0, status: "ok" }),
     ]);
-    await app.ctx.gateway.flush();
+    await app.ctx.meter.flush();
     const money = await orgMoney(app.ctx.db, fine.orgId);
     expect(money.bills.count).toBe(1);
     expect(money.ledgerCash).toBe(money.cash);
@@ -248,7 +248,7 @@ describe("bill durability across a crash", () => {
     const app = await createTestApp({}, { database: first.ctx.database });
     onTestFinished(() => app.close());
     const acct = await seedAccount(app.ctx, { cash: "10" });
-    const identity = await app.ctx.gateway.authenticate(`Bearer ${acct.key}`);
+    const identity = await app.ctx.meter.authenticate(`Bearer ${acct.key}`);
     // The first batch commits, then its caller hears an error: the retry must find the lines and skip them, not
     // trust that fresh lines cannot be in the database yet.
     const db = app.ctx.db as unknown as { transaction: (...a: unknown[]) => Promise<unknown> };
@@ -264,15 +264,15 @@ describe("bill durability across a crash", () => {
     });
     const usage = { promptTokens: 10, completionTokens: 10, cachedTokens: 0 };
     for (const requestId of ["lost-ack-1", "lost-ack-2"]) {
-      const admission = await app.ctx.gateway.admit({
+      const admission = await app.ctx.meter.admit({
         key: identity,
         requestId,
         model: "moonshot-v1-8k",
         admissionTokens: 10,
       });
-      await app.ctx.gateway.settle({ admission, usage, webSearchCalls: 0, status: "ok" });
+      await app.ctx.meter.settle({ admission, usage, webSearchCalls: 0, status: "ok" });
     }
-    await app.ctx.gateway.flush();
+    await app.ctx.meter.flush();
     expect(lost).toBeGreaterThan(1);
     const money = await orgMoney(app.ctx.db, acct.orgId);
     expect(money.bills.count).toBe(2);
@@ -291,7 +291,7 @@ describe("bill durability across a crash", () => {
     await Promise.all(
       Array.from({ length: 20 }, (_, i) => runRequest(app.ctx, acct.key, { requestId: `batch-${i}`, usage })),
     );
-    await app.ctx.gateway.flush();
+    await app.ctx.meter.flush();
     const charges = async (db = app.ctx.db) =>
       db
         .select()
@@ -307,7 +307,7 @@ describe("bill durability across a crash", () => {
     expect(committed.reduce((s, r) => s + r.cashDelta, 0n)).toBe(-20n * 12_000_000n);
     expect(before.ledgerCash).toBe(before.cash);
     // The writer dies after its commits, before its journal is emptied: the lines are still in the file.
-    app.ctx.gateway.abandon();
+    app.ctx.meter.abandon();
     await app.close().catch(() => {});
     const files = fs.readdirSync(dir);
     expect(files).toHaveLength(1);

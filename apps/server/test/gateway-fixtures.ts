@@ -3,7 +3,7 @@ import { type Edition, parseMoney } from "@moonport/contracts";
 import { type Db, newId, schema } from "@moonport/db";
 import { eq, sql } from "drizzle-orm";
 import type { AppContext } from "../src/context.ts";
-import type { Admission, KeyIdentity } from "../src/gateway/pipeline.ts";
+import type { Admission, KeyIdentity } from "../src/metering/pipeline.ts";
 import { grantBalance } from "../src/modules/billing/grant-balance.ts";
 import { createApiKey } from "../src/modules/keys/create-api-key.ts";
 import { createOrganization } from "../src/modules/orgs/create-organization.ts";
@@ -119,7 +119,7 @@ export async function runRequest(
     webSearchCalls?: number;
   } = {},
 ): Promise<{ identity: KeyIdentity; admission: Admission }> {
-  const gw = ctx.gateway;
+  const gw = ctx.meter;
   const identity = await gw.authenticate(`Bearer ${key}`);
   const admission = await gw.admit({
     key: identity,

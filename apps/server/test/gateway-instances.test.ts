@@ -10,7 +10,7 @@ import { eq } from "drizzle-orm";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GatewayError } from "../src/chat/errors.ts";
-import { REFRESH_MS } from "../src/gateway/accounts.ts";
+import { REFRESH_MS } from "../src/metering/accounts.ts";
 import { disableApiKey } from "../src/modules/keys/disable-api-key.ts";
 import { signNotification } from "../src/modules/payments/sandbox-psp.ts";
 import { archiveProjectRecord } from "../src/modules/projects/archive-project.ts";
@@ -28,7 +28,7 @@ async function refusedWithin(t: TestApp, key: string, limitMs: number): Promise<
   const start = Date.now();
   while (Date.now() - start < limitMs + 500) {
     try {
-      await t.ctx.gateway.authenticate(`Bearer ${key}`);
+      await t.ctx.meter.authenticate(`Bearer ${key}`);
     } catch (e) {
       expect((e as GatewayError).message).toBe("Incorrect API key provided");
       return Date.now() - start;
@@ -56,8 +56,8 @@ describe.skipIf(!redisUrl)("two gateway instances on one Redis", () => {
 
   it("a key disabled through one instance is refused by the other within one second", async () => {
     const acct = await seedAccount(a.ctx, { cash: "1" });
-    await a.ctx.gateway.authenticate(`Bearer ${acct.key}`);
-    await b.ctx.gateway.authenticate(`Bearer ${acct.key}`); // warm: cached in b
+    await a.ctx.meter.authenticate(`Bearer ${acct.key}`);
+    await b.ctx.meter.authenticate(`Bearer ${acct.key}`); // warm: cached in b
     await disableApiKey({ db: a.ctx.db, keyEvents: a.ctx.keyEvents, orgId: acct.orgId, keyId: acct.keyId });
     expect(await refusedWithin(b, acct.key, 1000)).toBeLessThan(1000);
   });
@@ -67,14 +67,14 @@ describe.skipIf(!redisUrl)("two gateway instances on one Redis", () => {
     const projectId = newId("proj");
     await a.ctx.db.insert(schema.projects).values({ id: projectId, orgId: acct.orgId, name: "p2" });
     await a.ctx.db.update(schema.apiKeys).set({ projectId }).where(eq(schema.apiKeys.id, acct.keyId));
-    await b.ctx.gateway.authenticate(`Bearer ${acct.key}`);
+    await b.ctx.meter.authenticate(`Bearer ${acct.key}`);
     await archiveProjectRecord({ db: a.ctx.db, keyEvents: a.ctx.keyEvents, orgId: acct.orgId, projectId });
     expect(await refusedWithin(b, acct.key, 1000)).toBeLessThan(1000);
   });
 
   it("a missed message is caught by the version check within one second", async () => {
     const acct = await seedAccount(a.ctx, { cash: "1" });
-    await b.ctx.gateway.authenticate(`Bearer ${acct.key}`);
+    await b.ctx.meter.authenticate(`Bearer ${acct.key}`);
     // Change the database and bump the version without publishing, as if the message were lost.
     await a.ctx.db.update(schema.apiKeys).set({ status: "disabled" }).where(eq(schema.apiKeys.id, acct.keyId));
     await redis.incr(`${prefix}:gateway:invalidation-version`);
@@ -93,9 +93,9 @@ describe.skipIf(!redisUrl)("two gateway instances on one Redis", () => {
       provider: "sandbox",
       createdBy: acct.userId,
     });
-    const key = await b.ctx.gateway.authenticate(`Bearer ${acct.key}`);
+    const key = await b.ctx.meter.authenticate(`Bearer ${acct.key}`);
     const admit = (n: number) =>
-      b.ctx.gateway.admit({ key, requestId: `tier-${n}`, model: "moonshot-v1-8k", admissionTokens: 1 });
+      b.ctx.meter.admit({ key, requestId: `tier-${n}`, model: "moonshot-v1-8k", admissionTokens: 1 });
     const loadedAt = Date.now(); // b caches the organization's view from here on
     for (let i = 0; i < 3; i++) {
       const adm = await admit(i);
@@ -142,8 +142,8 @@ describe.skipIf(!redisUrl)("two gateway instances on one Redis", () => {
   it("enforces one RPM limit across both instances", async () => {
     const acct = await seedAccount(a.ctx, { cash: "10" }); // Tier0: 3 RPM, concurrency 1
     const admitOn = async (t: TestApp) => {
-      const key = await t.ctx.gateway.authenticate(`Bearer ${acct.key}`);
-      const adm = await t.ctx.gateway.admit({
+      const key = await t.ctx.meter.authenticate(`Bearer ${acct.key}`);
+      const adm = await t.ctx.meter.admit({
         key,
         requestId: newId("req"),
         model: "moonshot-v1-8k",
@@ -151,7 +151,7 @@ describe.skipIf(!redisUrl)("two gateway instances on one Redis", () => {
       });
       adm.release();
       // A lease given back reaches Redis with the instance's next admission or at the end of its event-loop turn
-      // (gateway/limits.ts releaseLease): the other instance sees the slot free from then on.
+      // (metering/limits.ts releaseLease): the other instance sees the slot free from then on.
       await new Promise((r) => setImmediate(r));
       return adm;
     };
@@ -171,10 +171,10 @@ describe.skipIf(!redisUrl)("two gateway instances on one Redis", () => {
 
   it("shares the concurrency limit across both instances", async () => {
     const acct = await seedAccount(a.ctx, { cash: "10" }); // Tier0: concurrency 1
-    const keyA = await a.ctx.gateway.authenticate(`Bearer ${acct.key}`);
-    const keyB = await b.ctx.gateway.authenticate(`Bearer ${acct.key}`);
-    const held = await a.ctx.gateway.admit({ key: keyA, requestId: "c1", model: "moonshot-v1-8k", admissionTokens: 1 });
-    const err = await b.ctx.gateway
+    const keyA = await a.ctx.meter.authenticate(`Bearer ${acct.key}`);
+    const keyB = await b.ctx.meter.authenticate(`Bearer ${acct.key}`);
+    const held = await a.ctx.meter.admit({ key: keyA, requestId: "c1", model: "moonshot-v1-8k", admissionTokens: 1 });
+    const err = await b.ctx.meter
       .admit({ key: keyB, requestId: "c2", model: "moonshot-v1-8k", admissionTokens: 1 })
       .then(
         () => null,
@@ -187,7 +187,7 @@ describe.skipIf(!redisUrl)("two gateway instances on one Redis", () => {
       "the concurrency lease to be released",
       async () => (await redis.zcard(`${prefix}:conc:${acct.orgId}`)) === 0,
     );
-    const next = await b.ctx.gateway.admit({ key: keyB, requestId: "c3", model: "moonshot-v1-8k", admissionTokens: 1 });
+    const next = await b.ctx.meter.admit({ key: keyB, requestId: "c3", model: "moonshot-v1-8k", admissionTokens: 1 });
     next.release();
   });
 
@@ -243,8 +243,8 @@ describe.skipIf(!testEnv.databaseUrl)("two gateway instances on PostgreSQL witho
 
   it("a key disabled through one instance is refused by the other within one second", async () => {
     const acct = await seedAccount(a.ctx, { cash: "1" });
-    await a.ctx.gateway.authenticate(`Bearer ${acct.key}`);
-    await b.ctx.gateway.authenticate(`Bearer ${acct.key}`); // warm: cached in b
+    await a.ctx.meter.authenticate(`Bearer ${acct.key}`);
+    await b.ctx.meter.authenticate(`Bearer ${acct.key}`); // warm: cached in b
     await disableApiKey({ db: a.ctx.db, keyEvents: a.ctx.keyEvents, orgId: acct.orgId, keyId: acct.keyId });
     expect(await refusedWithin(b, acct.key, 1000)).toBeLessThan(1000);
   });
@@ -254,7 +254,7 @@ describe.skipIf(!testEnv.databaseUrl)("two gateway instances on PostgreSQL witho
     const projectId = newId("proj");
     await a.ctx.db.insert(schema.projects).values({ id: projectId, orgId: acct.orgId, name: "p2" });
     await a.ctx.db.update(schema.apiKeys).set({ projectId }).where(eq(schema.apiKeys.id, acct.keyId));
-    await b.ctx.gateway.authenticate(`Bearer ${acct.key}`);
+    await b.ctx.meter.authenticate(`Bearer ${acct.key}`);
     await archiveProjectRecord({ db: a.ctx.db, keyEvents: a.ctx.keyEvents, orgId: acct.orgId, projectId });
     expect(await refusedWithin(b, acct.key, 1000)).toBeLessThan(1000);
   });

@@ -21,7 +21,7 @@ afterAll(async () => {
 
 async function authMessage(key: string): Promise<string> {
   try {
-    await t.ctx.gateway.authenticate(`Bearer ${key}`);
+    await t.ctx.meter.authenticate(`Bearer ${key}`);
     return "ok";
   } catch (e) {
     expect(e).toBeInstanceOf(GatewayError);
@@ -78,14 +78,14 @@ describe("gateway key lifecycle", () => {
 
   it("serves a warm key from memory without touching the database", async () => {
     const a = await seedAccount(t.ctx, { cash: "1" });
-    await t.ctx.gateway.authenticate(`Bearer ${a.key}`);
+    await t.ctx.meter.authenticate(`Bearer ${a.key}`);
     const db = t.ctx.db as unknown as { select: unknown };
     const original = db.select;
     db.select = () => {
       throw new Error("database touched on the hot path");
     };
     try {
-      for (let i = 0; i < 100; i++) await t.ctx.gateway.authenticate(`Bearer ${a.key}`);
+      for (let i = 0; i < 100; i++) await t.ctx.meter.authenticate(`Bearer ${a.key}`);
     } finally {
       db.select = original;
     }

@@ -1,5 +1,5 @@
 /**
- * Rate-limit allowances (gateway/limit-allowances.ts): with Redis, a busy organization is admitted from headroom
+ * Rate-limit allowances (metering/limit-allowances.ts): with Redis, a busy organization is admitted from headroom
  * its instance took ahead, and the instances together still never admit more than the limits; what is held
  * unused goes back when the scope idles, its limits change, or the instance shuts down.
  */
@@ -8,7 +8,7 @@ import { newId } from "@moonport/db";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GatewayError } from "../src/chat/errors.ts";
-import { type LimitGrant, type LimitRequest, RateLimits } from "../src/gateway/limits.ts";
+import { type LimitGrant, type LimitRequest, RateLimits } from "../src/metering/limits.ts";
 import { redisUnderTest } from "./env.ts";
 import type { TestApp } from "./helpers.ts";
 import { type RedisInstances, startRedisInstances } from "./support/redis-instances.ts";

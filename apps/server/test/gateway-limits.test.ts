@@ -4,8 +4,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GatewayError } from "../src/chat/errors.ts";
 import { setOrgLimitsCommand } from "../src/cli/set-org-limits.ts";
-import { RateLimits } from "../src/gateway/limits.ts";
-import type { KeyIdentity } from "../src/gateway/pipeline.ts";
+import { RateLimits } from "../src/metering/limits.ts";
+import type { KeyIdentity } from "../src/metering/pipeline.ts";
 import { seedAccount } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 
@@ -27,12 +27,12 @@ async function refusal(p: Promise<unknown>): Promise<GatewayError> {
 }
 
 const admit = (key: KeyIdentity, admissionTokens = 100) =>
-  t.ctx.gateway.admit({ key, requestId: newId("req"), model: "moonshot-v1-8k", admissionTokens });
+  t.ctx.meter.admit({ key, requestId: newId("req"), model: "moonshot-v1-8k", admissionTokens });
 
 describe("gateway rate limits", () => {
   it("limits concurrency per organization by tier and frees the slot on release", async () => {
     const a = await seedAccount(t.ctx, { cash: "10" }); // Tier0 (cn): concurrency 1
-    const key = await t.ctx.gateway.authenticate(`Bearer ${a.key}`);
+    const key = await t.ctx.meter.authenticate(`Bearer ${a.key}`);
     const first = await admit(key);
     const err = await refusal(admit(key));
     expect(err.status).toBe(429);
@@ -52,7 +52,7 @@ describe("gateway rate limits", () => {
 
   it("limits requests per minute with Retry-After and x-ratelimit headers", async () => {
     const a = await seedAccount(t.ctx, { cash: "10" }); // Tier0: 3 RPM
-    const key = await t.ctx.gateway.authenticate(`Bearer ${a.key}`);
+    const key = await t.ctx.meter.authenticate(`Bearer ${a.key}`);
     for (let i = 1; i <= 3; i++) {
       const adm = await admit(key);
       expect(adm.headers["x-ratelimit-limit-requests"]).toBe("3");
@@ -81,9 +81,9 @@ describe("gateway rate limits", () => {
     const down = await createTestApp({ REDIS_URL: "redis://127.0.0.1:1" });
     try {
       const a = await seedAccount(down.ctx, { cash: "10" }); // Tier0: 3 RPM, concurrency 1
-      const key = await down.ctx.gateway.authenticate(`Bearer ${a.key}`);
+      const key = await down.ctx.meter.authenticate(`Bearer ${a.key}`);
       const adm = (n = 100) =>
-        down.ctx.gateway.admit({ key, requestId: newId("req"), model: "moonshot-v1-8k", admissionTokens: n });
+        down.ctx.meter.admit({ key, requestId: newId("req"), model: "moonshot-v1-8k", admissionTokens: n });
       const first = await adm();
       expect((await refusal(adm())).message).toContain("reached max concurrency: 1");
       first.release();
@@ -94,7 +94,7 @@ describe("gateway rate limits", () => {
       }
       expect((await refusal(adm())).message).toContain("reached max request: 3");
       // Counted by the fallback, not the script: no rate-limit allowance is asked of a Redis that is down.
-      expect(down.ctx.gateway.stats.limitAdmissions()).toEqual({ allowance: 0, script: 0 });
+      expect(down.ctx.meter.stats.limitAdmissions()).toEqual({ allowance: 0, script: 0 });
     } finally {
       await down.close();
     }
@@ -102,7 +102,7 @@ describe("gateway rate limits", () => {
 
   it("counts prompt plus max_tokens against TPM and a project's own cap, and refused requests count nothing", async () => {
     const a = await seedAccount(t.ctx, { cash: "10", tierOverride: 1 }); // cn Tier1: 2,000,000 TPM
-    const key = await t.ctx.gateway.authenticate(`Bearer ${a.key}`);
+    const key = await t.ctx.meter.authenticate(`Bearer ${a.key}`);
     const err = await refusal(admit(key, 2_000_001));
     expect(err.toBody()).toEqual({
       error: {
@@ -117,7 +117,7 @@ describe("gateway rate limits", () => {
 
     const b = await seedAccount(t.ctx, { cash: "10", tierOverride: 1 });
     await t.ctx.db.update(schema.projects).set({ tpmLimit: 1000 }).where(eq(schema.projects.id, b.projectId));
-    const keyB = await t.ctx.gateway.authenticate(`Bearer ${b.key}`);
+    const keyB = await t.ctx.meter.authenticate(`Bearer ${b.key}`);
     const first = await admit(keyB, 600);
     expect(first.headers["x-ratelimit-limit-tokens"]).toBe("1000");
     expect(first.headers["x-ratelimit-remaining-tokens"]).toBe("400");
@@ -133,7 +133,7 @@ describe("gateway rate limits", () => {
   it("a project's TPM cap above the organization's tier is held to the tier", async () => {
     const a = await seedAccount(t.ctx, { cash: "10" }); // Tier0 cn: 500,000 TPM
     await t.ctx.db.update(schema.projects).set({ tpmLimit: 9_000_000 }).where(eq(schema.projects.id, a.projectId));
-    const key = await t.ctx.gateway.authenticate(`Bearer ${a.key}`);
+    const key = await t.ctx.meter.authenticate(`Bearer ${a.key}`);
     const err = await refusal(admit(key, 500_001));
     expect(err.message).toContain("limit:500000");
   });
@@ -161,7 +161,7 @@ describe("gateway rate limits", () => {
 
   it("raises limits with the tier that cumulative recharge reaches", async () => {
     const a = await seedAccount(t.ctx, { cash: "10", recharge: "50" }); // cn Tier1: 200 RPM
-    const key = await t.ctx.gateway.authenticate(`Bearer ${a.key}`);
+    const key = await t.ctx.meter.authenticate(`Bearer ${a.key}`);
     const adm = await admit(key);
     expect(adm.headers["x-ratelimit-limit-requests"]).toBe("200");
     expect(adm.headers["x-ratelimit-limit-tokens"]).toBe("2000000");
@@ -190,7 +190,7 @@ describe("gateway rate limits", () => {
       (await run([a.orgId, "--rpm", "100000", "--tpm=9000000", "--concurrency", "50", "--tpd", "unlimited"])).code,
     ).toBe(0);
     await t.ctx.keyEvents.invalidate({ orgId: a.orgId });
-    const key = await t.ctx.gateway.authenticate(`Bearer ${a.key}`);
+    const key = await t.ctx.meter.authenticate(`Bearer ${a.key}`);
     const held = await admit(key, 600_000);
     expect(held.headers["x-ratelimit-limit-requests"]).toBe("100000");
     expect(held.headers["x-ratelimit-limit-tokens"]).toBe("9000000");

@@ -5,7 +5,7 @@
  */
 import { findModel } from "@moonport/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inferenceCost } from "../src/gateway/pricing.ts";
+import { inferenceCost } from "../src/metering/pricing.ts";
 import { disableApiKey } from "../src/modules/keys/disable-api-key.ts";
 import { orgMoney, seedAccount } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
@@ -52,7 +52,7 @@ describe("the /v1 gateway on the real pipeline", () => {
         cachedTokens: usage.cached_tokens ?? 0,
       });
     }
-    await t.ctx.gateway.flush();
+    await t.ctx.meter.flush();
     const end = await orgMoney(t.ctx.db, acct.orgId);
     expect(end.bills.requests).toBe(FLOWS);
     expect(end.bills.consumption).toBe(expected);

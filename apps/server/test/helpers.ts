@@ -245,7 +245,7 @@ export class TestClient {
   }
 }
 
-export interface MultipartFile {
+interface MultipartFile {
   name: string;
   data: Buffer;
   /** the part's field name (default `file`) */

@@ -92,7 +92,7 @@ describe("Prometheus metrics", () => {
     const models = await t.app.inject({ url: "/v1/models", headers: { authorization: `Bearer ${rich.key}` } });
     expect(models.statusCode).toBe(200);
     expect((await t.app.inject({ url: "/healthz" })).statusCode).toBe(200);
-    await t.ctx.gateway.flush();
+    await t.ctx.meter.flush();
 
     // A job that succeeds and one that fails (each run counts, the failure too).
     let calls = 0;
@@ -187,7 +187,7 @@ describe("Prometheus metrics", () => {
     expect(
       sample(after.text, "moonport_journal_backlog") + sample(after.text, "moonport_bill_commit_lag_seconds_count"),
     ).toBe(1);
-    await t.ctx.gateway.flush();
+    await t.ctx.meter.flush();
     const flushed = await scrape(server);
     expect(sample(flushed.text, "moonport_bill_queue_depth")).toBe(0);
     expect(sample(flushed.text, "moonport_journal_backlog")).toBe(0);

@@ -53,7 +53,7 @@ const fiber = (uri: string, name: string, args: unknown) =>
   api("POST", `/formulas/${uri}/fibers`, { name, arguments: JSON.stringify(args) });
 
 async function bills() {
-  await t.ctx.gateway.flush();
+  await t.ctx.meter.flush();
   return t.ctx.db.select().from(schema.requestBills).where(eq(schema.requestBills.orgId, account.orgId));
 }
 

@@ -476,10 +476,10 @@ describe("a voucher code's tier is a floor", () => {
     });
     // Gateway: admission applies Tier3's limits.
     const key = await g.client.post(`${base}/api-keys`, { name: "k", projectId: g.defaultProjectId });
-    const identity = await t.ctx.gateway.authenticate(`Bearer ${key.body.secret}`);
-    await t.ctx.gateway.accounts.fresh(g.orgId, g.defaultProjectId);
+    const identity = await t.ctx.meter.authenticate(`Bearer ${key.body.secret}`);
+    await t.ctx.meter.accounts.fresh(g.orgId, g.defaultProjectId);
     const admit = () =>
-      t.ctx.gateway.admit({
+      t.ctx.meter.admit({
         key: identity,
         requestId: `req-${Math.random()}`,
         model: "kimi-latest-8k",
@@ -499,7 +499,7 @@ describe("a voucher code's tier is a floor", () => {
       nextTier: null,
       toNextTier: null,
     });
-    await t.ctx.gateway.accounts.fresh(g.orgId, g.defaultProjectId);
+    await t.ctx.meter.accounts.fresh(g.orgId, g.defaultProjectId);
     const limited = await admit();
     expect(limited.headers["x-ratelimit-limit-requests"]).toBe("200");
     limited.release();
@@ -525,7 +525,7 @@ describe("operator CLI", () => {
   it("demo-key gives a usable tier (default 1, --tier N), recorded as an operator action", async () => {
     const { code, lines } = await cli(demoKeyCommand, ["--edition", "cn"]);
     expect(code).toBe(0);
-    const identity = await t.ctx.gateway.authenticate(`Bearer ${lines.at(-1)}`);
+    const identity = await t.ctx.meter.authenticate(`Bearer ${lines.at(-1)}`);
     expect((await org(identity.orgId)).tierOverride).toBe(1);
     await cli(demoKeyCommand, ["--edition", "cn", "--tier", "3"]);
     expect((await org(identity.orgId)).tierOverride).toBe(3);

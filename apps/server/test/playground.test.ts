@@ -40,7 +40,7 @@ async function funded(): Promise<TestUser> {
 }
 
 async function bills(u: TestUser) {
-  await t.ctx.gateway.flush();
+  await t.ctx.meter.flush();
   return t.ctx.db.select().from(schema.requestBills).where(eq(schema.requestBills.orgId, u.orgId));
 }
 

@@ -7,8 +7,8 @@
 import { newTimeOrderedId, schema } from "@moonport/db";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BillRowWrite, commitEntries, type QueuedEntry } from "../src/gateway/bill-writer.ts";
-import type { JournalEntry } from "../src/gateway/journal.ts";
+import { type BillRowWrite, commitEntries, type QueuedEntry } from "../src/metering/bill-writer.ts";
+import type { JournalEntry } from "../src/metering/journal.ts";
 import { seedAccount } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 

@@ -7,7 +7,7 @@ import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { commands } from "../src/cli/commands.ts";
 import { buildConfig } from "../src/env.ts";
-import { createKeyEvents } from "../src/gateway/key-events.ts";
+import { createKeyEvents } from "../src/metering/key-events.ts";
 import { BUILT_IN_RIDDLES } from "../src/modules/riddles/catalog.ts";
 import { openMemoryDatabase } from "./helpers.ts";
 

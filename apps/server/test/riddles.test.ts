@@ -303,7 +303,7 @@ describe("free quota", () => {
       expect(r.verdict?.attempt.billed).toBe(false);
     }
     expect((await board(u)).quota).toEqual({ free: 20, used: 20, remaining: 0 });
-    await t.ctx.gateway.flush();
+    await t.ctx.meter.flush();
     const billsOf = () => t.ctx.db.select().from(schema.requestBills).where(eq(schema.requestBills.orgId, u.orgId));
     expect(await billsOf()).toEqual([]);
 
@@ -320,7 +320,7 @@ describe("free quota", () => {
     const paid = await submit(u, "first-word", "Hello! Please greet me back.");
     expect(paid.verdict?.attempt.billed).toBe(true);
     expect(paid.verdict?.attempt.passed).toBe(true);
-    await t.ctx.gateway.flush();
+    await t.ctx.meter.flush();
     const bills = await billsOf();
     expect(bills).toHaveLength(1);
     expect(bills[0]).toMatchObject({

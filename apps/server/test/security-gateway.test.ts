@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import net from "node:net";
 import os from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_JSON_DEPTH } from "../src/gateway/routes.ts";
+import { MAX_JSON_DEPTH } from "../src/v1/routes.ts";
 import { seedAccount } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 import { healthBound, pollHealth } from "./support/health-poller.ts";

@@ -3,7 +3,7 @@
 /** The id React Router gives `route("*", "routes/not-found.tsx")` in app/routes.ts: it renders the error pages. */
 export const SPLAT_ROUTE_ID = "routes/not-found";
 
-export interface ManifestRoute {
+interface ManifestRoute {
   id: string;
   parentId?: string;
   path?: string;

@@ -10,22 +10,22 @@ import type { ChatMessage, ChatRequest, ImagePart, JsonSchema, Role, ToolCall, T
 
 const ROLES: readonly string[] = ["system", "user", "assistant", "tool"];
 
-export const BUILTIN_FUNCTIONS = ["$web_search"] as const;
-export const TOOL_NAME_PATTERN = /^[a-zA-Z_][a-zA-Z0-9-_]{2,63}$/;
-export const MAX_TOOLS = 128;
-export const MAX_N = 5;
-export const MAX_STOP = 5;
-export const MAX_STOP_BYTES = 32;
-export const DEFAULT_MAX_TOKENS = 1024;
+const BUILTIN_FUNCTIONS = ["$web_search"] as const;
+const TOOL_NAME_PATTERN = /^[a-zA-Z_][a-zA-Z0-9-_]{2,63}$/;
+const MAX_TOOLS = 128;
+const MAX_N = 5;
+const MAX_STOP = 5;
+const MAX_STOP_BYTES = 32;
+const DEFAULT_MAX_TOKENS = 1024;
 /** At or below this temperature sampling is greedy, so several choices would be identical (docs/api-compat.md §2.1). */
-export const NEAR_ZERO_TEMPERATURE = 0.001;
+const NEAR_ZERO_TEMPERATURE = 0.001;
 
 const invalid = gatewayErrors.invalidRequest;
 
 /** Deepest nesting of schemas in tool parameters (properties, items); real tools use a handful of levels. */
-export const MAX_SCHEMA_DEPTH = 32;
+const MAX_SCHEMA_DEPTH = 32;
 /** Largest minItems/maxItems a tool schema may ask for. */
-export const MAX_SCHEMA_ITEMS = 1024;
+const MAX_SCHEMA_ITEMS = 1024;
 
 /**
  * The parts of a tool's JSON schema the gateway reads (to count it, and the simulator to build arguments) must
@@ -96,7 +96,7 @@ function optionalInteger(body: Record<string, unknown>, field: string, min: numb
 }
 
 /** Looks up the model; unknown ids are 404 like the original API. */
-export function requireModel(body: Record<string, unknown>): ModelEntry {
+function requireModel(body: Record<string, unknown>): ModelEntry {
   const id = body.model;
   if (id === undefined || id === null || id === "") throw invalid("model is required");
   if (typeof id !== "string") throw invalid("model must be a string");

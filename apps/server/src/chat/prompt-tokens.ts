@@ -107,8 +107,3 @@ export async function countPromptTokens(
   }
   return total;
 }
-
-/** Tokens of one message, for the automatic prefix cache. */
-export function countOneMessage(m: ChatMessage): number {
-  return countMessageTokens([m]) - REPLY_PRIMING;
-}

@@ -100,7 +100,7 @@ class RunBatches implements AsyncIterableIterator<EngineEvent[]> {
   }
 }
 
-export function engineErrorToGateway(e: EngineError): GatewayError {
+function engineErrorToGateway(e: EngineError): GatewayError {
   switch (e.kind) {
     case "bad_request":
       return gatewayErrors.upstreamRejected(e.message);
@@ -145,7 +145,7 @@ export async function startChat<Caller, A extends ChatAdmission>(opts: {
   const tally = new ChatTally(chat.n);
   const state = { engineMs: 0, started: false };
   // Crash safety for streams: the journal samples what has been sent so far, so that a replay after a
-  // crash bills it (gateway/journal.ts, "progress"). Nothing produced yet: nothing to bill.
+  // crash bills it (metering/journal.ts, "progress"). Nothing produced yet: nothing to bill.
   if (chat.stream) admission.track?.(progressSampler(state, tally, chat.promptTokens));
   const batches = new RunBatches(engine, chat, { signal: opts.signal, cacheScope: opts.cacheScope }, state, tally);
   return new StartedRun(opts, chat, admission, meta, tally, state, batches);

@@ -33,7 +33,7 @@ export const IMAGE_TOKENS = 1024;
 /** Runs of one character class at least this long are counted in parts (UTF-16 units). */
 export const RUN = 1024;
 /** Split pieces longer than this are counted in parts; no word of ordinary text is this long. */
-export const MAX_PIECE = 256;
+const MAX_PIECE = 256;
 /** Part size: a merge over ≤ 64 units (≤ 256 bytes) costs microseconds. */
 const CHUNK = 64;
 /** Work between two turns of the event loop in countTokensAsync (a few milliseconds). */
@@ -207,10 +207,6 @@ export async function countTokensAsync(text: string, limit = Number.MAX_SAFE_INT
     await nextTurn();
   }
   return n;
-}
-
-export function decodeTokens(tokens: number[]): string {
-  return decode(tokens);
 }
 
 /**

@@ -21,7 +21,6 @@ export interface ImagePart {
   /** The base64 payload (without the `data:` header). */
   base64: string;
 }
-export type ContentPart = { type: "text"; text: string } | ImagePart;
 
 export interface ChatMessage {
   role: Role;

@@ -1,6 +1,4 @@
-import type { Db } from "@moonport/db";
-import type { AppContext } from "../context.ts";
-import type { Config } from "../env.ts";
+import type { CliCommand } from "./command.ts";
 import { createOperatorCommand } from "./create-operator.ts";
 import { demoKeyCommand } from "./demo-key.ts";
 import {
@@ -21,23 +19,8 @@ import { riddlesCommand } from "./riddles.ts";
 import { setOrgLimitsCommand } from "./set-org-limits.ts";
 import { approveVerificationCommand, rejectVerificationCommand, verificationQueueCommand } from "./verification.ts";
 
-export interface CliCommand {
-  name: string;
-  summary: string;
-  run(opts: {
-    config: Config;
-    db: Db;
-    /**
-     * What the billing core needs to tell running gateways about a change (through Redis or the PostgreSQL
-     * version counter; with PGlite no server can run alongside the CLI).
-     */
-    services: Pick<AppContext, "db" | "keyEvents" | "log">;
-    args: string[];
-    print: (line: string) => void;
-    /** All of standard input (e.g. a password piped in). */
-    readInput: () => Promise<string>;
-  }): Promise<number>;
-}
+// Command files import the interface from command.ts, so that this list of them is not imported back.
+export type { CliCommand };
 
 export const commands: CliCommand[] = [
   createOperatorCommand,

@@ -2,8 +2,8 @@ import { EDITION_LOCALE, Password, translateValidation, Username } from "@moonpo
 import { schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import { AppError } from "../lib/app-error.ts";
-import { createOperator, operatorExists } from "../modules/auth/operator.ts";
-import type { CliCommand } from "./commands.ts";
+import { createOperator, operatorExists } from "../modules/auth/index.ts";
+import type { CliCommand } from "./command.ts";
 
 function option(args: string[], name: string): string | undefined {
   const i = args.indexOf(name);

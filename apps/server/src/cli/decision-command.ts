@@ -1,11 +1,11 @@
 import { errorMessage, translateValidation } from "@moonport/contracts";
 import { AppError } from "../lib/app-error.ts";
-import type { CliCommand } from "./commands.ts";
+import type { CliCommand } from "./command.ts";
 
 type RunOptions = Parameters<CliCommand["run"]>[0];
 
 /** What an operator's decision command was given: the id, the `--reason` text and the positional arguments. */
-export interface Decision {
+interface Decision {
   id: string;
   reason: string | undefined;
   /** The arguments after the id that are not `--reason "…"` (e.g. an invoice number). */

@@ -1,10 +1,10 @@
 import { EDITIONS, type Edition, formatMoney, formatMoneyExact, parseMoney } from "@moonport/contracts";
 import { newId, schema } from "@moonport/db";
 import { and, asc, eq } from "drizzle-orm";
-import { grantBalance } from "../modules/billing/grant-balance.ts";
-import { createApiKey } from "../modules/keys/create-api-key.ts";
-import { createOrganization } from "../modules/orgs/create-organization.ts";
-import type { CliCommand } from "./commands.ts";
+import { grantBalance } from "../modules/billing/index.ts";
+import { createApiKey } from "../modules/keys/index.ts";
+import { createOrganization } from "../modules/orgs/index.ts";
+import type { CliCommand } from "./command.ts";
 
 const DEMO_USERNAME = "demo";
 const DEFAULT_BALANCE = "100";

@@ -21,17 +21,19 @@ import type { AppContext } from "../context.ts";
 import { createJobRunner } from "../jobs/runner.ts";
 import { AppError } from "../lib/app-error.ts";
 import { localFileStorage, objectFileStorage } from "../lib/file-storage.ts";
-import { createFileStore } from "../modules/files/store/index.ts";
-import { importInvoice } from "../modules/invoices/import-invoice.ts";
-import { failInvoice, type IssueContext, issueInvoice } from "../modules/invoices/issue-invoice.ts";
-import { listInvoiceQueue } from "../modules/invoices/list-invoices.ts";
+import { createFileStore } from "../modules/files/index.ts";
 import {
   answerRedLetter,
   completeRedLetter,
+  failInvoice,
+  type IssueContext,
+  importInvoice,
+  issueInvoice,
+  listInvoiceQueue,
   startRedLetter,
   withdrawRedLetter,
-} from "../modules/invoices/red-letter.ts";
-import type { CliCommand } from "./commands.ts";
+} from "../modules/invoices/index.ts";
+import type { CliCommand } from "./command.ts";
 import { decisionCommand, printRefusal } from "./decision-command.ts";
 
 function issueContext(opts: Parameters<CliCommand["run"]>[0]): IssueContext {

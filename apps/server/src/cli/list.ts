@@ -1,7 +1,7 @@
 import { maskPhone } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { asc, count, eq } from "drizzle-orm";
-import type { CliCommand } from "./commands.ts";
+import type { CliCommand } from "./command.ts";
 
 function table(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));

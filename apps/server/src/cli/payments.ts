@@ -1,9 +1,8 @@
 import { EDITIONS, type Edition, formatMoney, parseMoney } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { eq, or } from "drizzle-orm";
-import { generateRedemptionCodes } from "../modules/billing/redeem-code.ts";
-import { confirmPayment } from "../modules/billing/settle-payment.ts";
-import type { CliCommand } from "./commands.ts";
+import { confirmPayment, generateRedemptionCodes } from "../modules/billing/index.ts";
+import type { CliCommand } from "./command.ts";
 
 const VOUCHER_TYPES = ["activity", "recharge", "register", "kimiVIP", "other"] as const;
 

@@ -1,6 +1,6 @@
 import { formatMoney } from "@moonport/contracts";
-import { approveRefund, listRefundQueue, rejectRefund } from "../modules/refunds/manage-refund.ts";
-import type { CliCommand } from "./commands.ts";
+import { approveRefund, listRefundQueue, rejectRefund } from "../modules/refunds/index.ts";
+import type { CliCommand } from "./command.ts";
 import { decisionCommand } from "./decision-command.ts";
 
 /**

@@ -8,8 +8,8 @@ import {
   moveRiddle,
   rowDefinition,
   setRiddleRetired,
-} from "../modules/riddles/manage-riddles.ts";
-import type { CliCommand } from "./commands.ts";
+} from "../modules/riddles/index.ts";
+import type { CliCommand } from "./command.ts";
 
 const USAGE = `Usage: npm run moonport -- riddles <command>
   list                      every riddle: id, difficulty, position, model, status, title

@@ -1,7 +1,7 @@
 import type { RateLimitOverride } from "@moonport/contracts";
 import { AppError } from "../lib/app-error.ts";
-import { setOrgRateLimits } from "../modules/orgs/set-org-rate-limits.ts";
-import type { CliCommand } from "./commands.ts";
+import { setOrgRateLimits } from "../modules/orgs/index.ts";
+import type { CliCommand } from "./command.ts";
 
 const USAGE =
   "Usage: npm run moonport -- set-org-limits <org-id> [--concurrency N] [--rpm N] [--tpm N] [--tpd N|unlimited] | --clear";

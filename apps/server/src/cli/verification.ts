@@ -1,5 +1,5 @@
-import { decideVerification, listPendingVerifications } from "../modules/verification/decide-verification.ts";
-import type { CliCommand } from "./commands.ts";
+import { decideVerification, listPendingVerifications } from "../modules/verification/index.ts";
+import type { CliCommand } from "./command.ts";
 import { decisionCommand } from "./decision-command.ts";
 
 /** The operator's review queue of verification applications (back-office screens come later). */

@@ -15,9 +15,9 @@
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler, RouteOptions } from "fastify";
 import type { AppContext } from "../context.ts";
 import { AppError } from "../lib/app-error.ts";
-import { isOperator } from "../modules/auth/operator.ts";
-import { getOrgAccess, getProjectAccess } from "../modules/orgs/access.ts";
+import { isOperator } from "../modules/auth/index.ts";
 import { loopbackOnly } from "./dev-seams.ts";
+import { getOrgAccess, getProjectAccess } from "./org-access.ts";
 import {
   ACCESS_LEVELS,
   type Access,
@@ -125,6 +125,6 @@ export function installAccessControl(app: FastifyInstance, ctx: AppContext): voi
       appendHook(route, "preHandler", (req) => checkCaller(ctx, req, decl));
     }
     // After the access check: only callers allowed to read the answer bring the commit forward.
-    if (config.readsBills) appendHook(route, "preHandler", () => ctx.gateway.flush(BILLS_READ_WAIT_MS));
+    if (config.readsBills) appendHook(route, "preHandler", () => ctx.meter.flush(BILLS_READ_WAIT_MS));
   });
 }

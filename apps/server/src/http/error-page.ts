@@ -18,7 +18,7 @@ export function wantsHtml(req: FastifyRequest): boolean {
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
-export function errorPageHtml(opts: { code: ErrorCode; locale: Locale; requestId: string }): string {
+function errorPageHtml(opts: { code: ErrorCode; locale: Locale; requestId: string }): string {
   const { locale } = opts;
   const title = ERROR_PAGE_TEXT.title[locale];
   const message = errorMessage(opts.code, locale, { requestId: opts.requestId });

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RawServerDefault } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { AppError } from "../lib/app-error.ts";
-import type { OrgAccess, ProjectAccess } from "../modules/orgs/access.ts";
+import type { OrgAccess, ProjectAccess } from "./org-access.ts";
 import type { AuthState } from "./session.ts";
 
 /** The Fastify instance type every route module receives: zod schemas type params, query, body and replies. */
@@ -59,14 +59,14 @@ export interface RouteAccess {
   loopbackOnly?: true;
   /**
    * The answer reads bills (spend, balances by usage, request details): this instance's bills still queued for
-   * the batch commit (gateway/bill-writer.ts, up to 500 ms) are committed first, so a console page opened right
+   * the batch commit (metering/bill-writer.ts, up to 500 ms) are committed first, so a console page opened right
    * after an API call shows that call. Bounded: a database that cannot commit does not hold the page.
    */
   readsBills?: true;
 }
 
 /** What the access check found out about the caller; domain functions take these instead of re-checking. */
-export interface Caller {
+interface Caller {
   auth: AuthState;
   org?: OrgAccess;
   project?: ProjectAccess;

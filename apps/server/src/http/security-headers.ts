@@ -23,7 +23,7 @@ const HSTS = "max-age=31536000; includeSubDomains";
  * TLS as the client saw it: the socket itself, or `X-Forwarded-Proto: https` from a proxy when TRUST_PROXY is
  * set (Fastify's `protocol` reads the header only then).
  */
-export function servedOverTls(req: FastifyRequest): boolean {
+function servedOverTls(req: FastifyRequest): boolean {
   return req.protocol === "https";
 }
 
@@ -58,7 +58,7 @@ function scriptHash(text: string): string {
 }
 
 /** Hashes of every inline script of a page (site-token values and analytics tags already filled in). */
-export function inlineScriptHashes(html: string): string[] {
+function inlineScriptHashes(html: string): string[] {
   const out = new Set<string>();
   for (const m of html.matchAll(INLINE_SCRIPT_RE)) {
     if (/\bsrc\s*=/i.test(m[1] ?? "")) continue;

@@ -9,9 +9,9 @@ import { and, eq, gt, isNull } from "drizzle-orm";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "../lib/app-error.ts";
 
-export const SESSION_COOKIE = "mp_session";
+const SESSION_COOKIE = "mp_session";
 export const CSRF_COOKIE = "mp_csrf";
-export const CSRF_HEADER = "x-csrf-token";
+const CSRF_HEADER = "x-csrf-token";
 /** lastSeenAt is refreshed at most this often, so reads stay reads. */
 const TOUCH_EVERY_MS = 60_000;
 
@@ -105,21 +105,6 @@ export function setSessionCookies(req: FastifyRequest, reply: FastifyReply, sess
     expires: session.expiresAt,
   });
   setCsrfCookie(req, reply, session.csrf);
-}
-
-/** Creates a session for `userId`, sets both cookies and returns the session id. Rotates on every sign-in. */
-export async function startSession(opts: {
-  db: Db;
-  req: FastifyRequest;
-  reply: FastifyReply;
-  userId: string;
-  ttlMs: number;
-  now?: Date;
-}): Promise<string> {
-  const { db, req, reply, userId, ttlMs } = opts;
-  const session = await createSession({ db, userId, ttlMs, now: opts.now ?? new Date(), client: clientInfo(req) });
-  setSessionCookies(req, reply, session);
-  return session.id;
 }
 
 /** Signs the browser out: revokes its session (if any) and clears the cookie; a fresh anonymous CSRF token. */

@@ -43,10 +43,10 @@ import type { App } from "./route.ts";
 import { applySecurityHeaders, pageContentSecurityPolicy } from "./security-headers.ts";
 
 /** URL path (no trailing slash, "/" for home) → the prerendered file of each locale, relative to the root. */
-export type LocalizedPages = Map<string, Partial<Record<Locale, string>>>;
+type LocalizedPages = Map<string, Partial<Record<Locale, string>>>;
 
 /** Finds every prerendered page under build/client/<locale>/ (index.html → its folder's URL, x.html → /x). */
-export function indexLocalizedPages(root: string): LocalizedPages {
+function indexLocalizedPages(root: string): LocalizedPages {
   const pages: LocalizedPages = new Map();
   for (const locale of LOCALES) {
     const base = path.join(root, locale);
@@ -143,7 +143,7 @@ function safeUrl(url: string): string {
 }
 
 /** What the tokens stand for on this request: configured addresses, else this request's origin. */
-export function siteTokenValues(config: Config, req: FastifyRequest): SiteTokenValues {
+function siteTokenValues(config: Config, req: FastifyRequest): SiteTokenValues {
   const host = req.headers.host && HOST_RE.test(req.headers.host) ? req.headers.host : "localhost";
   const origin = `${req.protocol}://${host}`;
   const siteCn = safeUrl(config.sites.cn ?? origin);
@@ -165,7 +165,7 @@ const TOKEN_KEY = Object.fromEntries(Object.entries(SITE_TOKENS).map(([k, v]) =>
   keyof SiteTokenValues
 >;
 
-export function replaceSiteTokens(text: string, values: SiteTokenValues): string {
+function replaceSiteTokens(text: string, values: SiteTokenValues): string {
   return text.replace(TOKEN_RE, (t) => values[TOKEN_KEY[t]!]);
 }
 

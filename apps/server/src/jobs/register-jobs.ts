@@ -7,20 +7,18 @@ import { EDITION_TIME_ZONE, EDITIONS, PAYMENT_CLOSE_AFTER_MS } from "@moonport/c
 import type { AppContext } from "../context.ts";
 import { MAIL_JOB } from "../mail/enqueue-mail.ts";
 import type { MailMessage } from "../mail/mailer.ts";
-import { evaluateAlerts } from "../modules/alerts/evaluate-alerts.ts";
-import { expireVouchers } from "../modules/billing/credit.ts";
-import { closeUnpaidPayments } from "../modules/billing/settle-payment.ts";
-import { EXPORT_JOB } from "../modules/bills/exports.ts";
-import { finalizeBillDays } from "../modules/bills/finalize-bill-days.ts";
-import { runBillExport } from "../modules/bills/run-bill-export.ts";
-import { summarizeBillRanges } from "../modules/bills/summarize-bill-ranges.ts";
-import { PREPARE_JOB, prepareCache, runCacheStorage, STORAGE_JOB } from "../modules/caches/cache-jobs.ts";
-import { EXTRACT_JOB } from "../modules/files/create-file.ts";
-import { extractFile } from "../modules/files/extract-file.ts";
-import { AUTO_ISSUE_JOB, autoIssueInvoice } from "../modules/invoices/issue-invoice.ts";
-import { expireRedLetters, RED_LETTER_TIMEOUT_JOB } from "../modules/invoices/red-letter.ts";
-import { receiveNotification } from "../modules/payments/receive-notification.ts";
-import { NOTIFY_JOB, SANDBOX, SIGNATURE_HEADER } from "../modules/payments/sandbox-psp.ts";
+import { evaluateAlerts } from "../modules/alerts/index.ts";
+import { closeUnpaidPayments, expireVouchers } from "../modules/billing/index.ts";
+import { EXPORT_JOB, finalizeBillDays, runBillExport, summarizeBillRanges } from "../modules/bills/index.ts";
+import { PREPARE_JOB, prepareCache, runCacheStorage, STORAGE_JOB } from "../modules/caches/index.ts";
+import { EXTRACT_JOB, extractFile } from "../modules/files/index.ts";
+import {
+  AUTO_ISSUE_JOB,
+  autoIssueInvoice,
+  expireRedLetters,
+  RED_LETTER_TIMEOUT_JOB,
+} from "../modules/invoices/index.ts";
+import { NOTIFY_JOB, receiveNotification, SANDBOX, SIGNATURE_HEADER } from "../modules/payments/index.ts";
 import {
   EXECUTE_ATTEMPTS,
   EXECUTE_JOB,
@@ -28,7 +26,7 @@ import {
   POLL_JOB,
   type PollPayload,
   pollRefund,
-} from "../modules/refunds/manage-refund.ts";
+} from "../modules/refunds/index.ts";
 
 export function registerJobs(ctx: AppContext) {
   // Expired vouchers are written off with ledger entries soon after they expire (issue: vouchers).

@@ -20,35 +20,36 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { newId, schema, type Tx } from "@moonport/db";
 import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
-import type { AppContext } from "../context.ts";
+import type { BaseContext } from "../base-context.ts";
 import { describeSchedule, nextRun, type Schedule } from "./schedule.ts";
 
 type JobRow = typeof schema.jobs.$inferSelect;
 
-export interface JobContext {
-  ctx: AppContext;
+/** `C`: the context handlers get (AppContext in the app; the runner itself needs only BaseContext of it). */
+interface JobContext<C> {
+  ctx: C;
   job: Pick<JobRow, "id" | "name" | "attempts" | "runAt" | "key">;
   /** The domain time at which the job was claimed. */
   now: Date;
 }
 
-export interface JobDefinition<P = unknown> {
+export interface JobDefinition<C, P = unknown> {
   name: string;
-  handler: (payload: P, job: JobContext) => Promise<void>;
+  handler: (payload: P, job: JobContext<C>) => Promise<void>;
   /** Attempts before a one-off job is parked as failed (default 10). */
   maxAttempts?: number;
 }
 
-export interface PeriodicDefinition {
+export interface PeriodicDefinition<C> {
   name: string;
   schedule: Schedule;
   /** `scheduledAt`: the run this is (a daily job learns which day to close). */
-  handler: (payload: { scheduledAt: string }, job: JobContext) => Promise<void>;
+  handler: (payload: { scheduledAt: string }, job: JobContext<C>) => Promise<void>;
 }
 
-export interface JobRunner {
-  define<P>(def: JobDefinition<P>): void;
-  periodic(def: PeriodicDefinition): void;
+export interface JobRunner<C> {
+  define<P>(def: JobDefinition<C, P>): void;
+  periodic(def: PeriodicDefinition<C>): void;
   /** Adds a job; with `tx` (from withTransaction or db.transaction) it commits with the caller's change. Returns its id, or null when `key` exists. */
   enqueue(
     job: { name: string; payload?: unknown; runAt?: Date; key?: string; maxAttempts?: number },
@@ -63,9 +64,9 @@ export interface JobRunner {
   readonly instanceId: string;
 }
 
-export const BACKOFF_BASE_MS = 1000;
-export const BACKOFF_MAX_MS = 3_600_000;
-export const LEASE_MS = 5 * 60_000;
+const BACKOFF_BASE_MS = 1000;
+const BACKOFF_MAX_MS = 3_600_000;
+const LEASE_MS = 5 * 60_000;
 const PERIODIC_PREFIX = "periodic:";
 
 export function backoffMs(attempts: number): number {
@@ -77,9 +78,9 @@ export function backoffMs(attempts: number): number {
  * executes. With `tx`, the job exists exactly when the caller's change commits.
  */
 export async function enqueueJob(
-  ctx: Pick<AppContext, "db" | "clock">,
-  job: Parameters<JobRunner["enqueue"]>[0],
-  opts: Parameters<JobRunner["enqueue"]>[1] = {},
+  ctx: Pick<BaseContext, "db" | "clock">,
+  job: Parameters<JobRunner<unknown>["enqueue"]>[0],
+  opts: Parameters<JobRunner<unknown>["enqueue"]>[1] = {},
 ): Promise<string | null> {
   const db = opts.tx ?? ctx.db;
   const rows = await db
@@ -97,9 +98,9 @@ export async function enqueueJob(
   return rows[0]?.id ?? null;
 }
 
-export function createJobRunner(ctx: AppContext): JobRunner {
+export function createJobRunner<C extends BaseContext>(ctx: C): JobRunner<C> {
   const instanceId = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
-  const defs = new Map<string, JobDefinition<never>>();
+  const defs = new Map<string, JobDefinition<C, never>>();
   const schedules = new Map<string, Schedule>();
   let scheduled = false;
   let timer: NodeJS.Timeout | undefined;
@@ -233,11 +234,11 @@ export function createJobRunner(ctx: AppContext): JobRunner {
     return ran;
   }
 
-  const runner: JobRunner = {
+  const runner: JobRunner<C> = {
     instanceId,
     define(def) {
       if (defs.has(def.name)) throw new Error(`job ${def.name} is defined twice`);
-      defs.set(def.name, def as JobDefinition<never>);
+      defs.set(def.name, def as JobDefinition<C, never>);
     },
     periodic(def) {
       runner.define({ name: def.name, handler: def.handler });

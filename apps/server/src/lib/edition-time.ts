@@ -6,13 +6,13 @@
  * local wall-clock strings, turned into instants with `AT TIME ZONE`) and the job schedules.
  */
 
-export interface LocalDate {
+interface LocalDate {
   year: number;
   month: number;
   day: number;
 }
 
-export interface LocalDateTime extends LocalDate {
+interface LocalDateTime extends LocalDate {
   hour: number;
   minute: number;
   second: number;
@@ -41,7 +41,7 @@ function formatter(timeZone: string) {
 }
 
 /** The local wall-clock reading of an instant (epoch ms) in the zone. */
-export function localDateTime(instant: number, timeZone: string): LocalDateTime {
+function localDateTime(instant: number, timeZone: string): LocalDateTime {
   const parts: Record<string, number> = {};
   for (const p of formatter(timeZone).formatToParts(new Date(instant))) {
     if (p.type !== "literal") parts[p.type] = Number(p.value);
@@ -95,7 +95,7 @@ export function nextLocalDate(d: LocalDate): LocalDate {
   return { year: next.getUTCFullYear(), month: next.getUTCMonth() + 1, day: next.getUTCDate() };
 }
 
-export interface Periods {
+interface Periods {
   /** Start of the local day and month containing the instant, and the start of the next local day (epoch ms). */
   day: number;
   month: number;

@@ -18,7 +18,7 @@ export interface FileStorage {
 }
 
 /** The object store's calls this needs (modules/files/store's FileStore has them). */
-export interface ObjectStore {
+interface ObjectStore {
   putFile(key: string, sourcePath: string, bytes: number): Promise<void>;
   open(key: string): Promise<Readable | undefined>;
 }

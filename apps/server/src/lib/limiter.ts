@@ -3,7 +3,7 @@
  * every instance shares the counters). Keys are namespaced by REDIS_KEY_PREFIX and `keyPrefix`.
  */
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
-import type { AppContext } from "../context.ts";
+import type { BaseContext } from "../base-context.ts";
 
 export interface LimitResult {
   allowed: boolean;
@@ -25,7 +25,7 @@ export interface Limiter {
 }
 
 export function createLimiter(opts: {
-  ctx: Pick<AppContext, "config" | "redis">;
+  ctx: Pick<BaseContext, "config" | "redis">;
   keyPrefix: string;
   points: number;
   durationSeconds: number;
@@ -79,7 +79,7 @@ const shared = new WeakMap<object, Map<string, Limiter>>();
  * WeakMap in every module that limits something.
  */
 export function limiterFor(
-  ctx: Pick<AppContext, "config" | "redis">,
+  ctx: Pick<BaseContext, "config" | "redis">,
   keyPrefix: string,
   points: number,
   durationSeconds: number,

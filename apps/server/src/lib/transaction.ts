@@ -45,13 +45,3 @@ export async function withTransaction<T>(
   }
   return result;
 }
-
-/**
- * Registers `fn` to run after the transaction `tx` commits. `tx` must come from `withTransaction` (a plain
- * `db.transaction` has nowhere to keep the hook, and running it at once would announce an uncommitted change).
- */
-export function afterCommit(tx: Db | Tx, fn: AfterCommitFn): void {
-  const hooks = pending.get(tx);
-  if (!hooks) throw new Error("afterCommit needs a transaction opened by withTransaction");
-  hooks.push(fn);
-}

@@ -13,7 +13,7 @@ interface Template {
   body: Record<Locale, string[]>;
 }
 
-export const MAIL_TEMPLATES = {
+const MAIL_TEMPLATES = {
   balance_low: {
     subject: {
       "en-US": "{brand}: available balance below {threshold}",
@@ -208,7 +208,7 @@ export const MAIL_TEMPLATES = {
   },
 } as const satisfies Record<string, Template>;
 
-export type MailTemplate = keyof typeof MAIL_TEMPLATES;
+type MailTemplate = keyof typeof MAIL_TEMPLATES;
 
 const fill = (s: string, p: Params) => s.replace(/\{(\w+)\}/g, (m, k: string) => p[k] ?? m);
 const escapeHtml = (s: string) =>

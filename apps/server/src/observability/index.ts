@@ -141,7 +141,7 @@ export function installObservability(app: FastifyInstance, obs: Observability) {
 }
 
 /** Which admission rule refused: read from the docs/api-compat.md §3 message each refusal carries. */
-export function refusalKind(err: GatewayError): RefusalKind | null {
+function refusalKind(err: GatewayError): RefusalKind | null {
   const m = err.message;
   if (err.type === "rate_limit_reached_error") {
     if (m.includes("max concurrency")) return "concurrency";
@@ -159,7 +159,7 @@ export function refusalKind(err: GatewayError): RefusalKind | null {
   return null;
 }
 
-/** Gateway hook (gateway/routes.ts): the Server-Timing figures of a /v1 response, in milliseconds. */
+/** Gateway hook (v1/routes.ts): the Server-Timing figures of a /v1 response, in milliseconds. */
 export function recordGatewayTiming(req: FastifyRequest, overheadMs: number, engineMs: number) {
   const m = req.server.observability?.metrics;
   if (!m) return;
@@ -175,7 +175,7 @@ export function recordAbandoned(reply: FastifyReply) {
   reply.server.observability?.abandoned(reply.request);
 }
 
-/** Gateway hook (gateway/routes.ts): the request's key is known; tracing records its ids (never the key). */
+/** Gateway hook (v1/routes.ts): the request's key is known; tracing records its ids (never the key). */
 export function noteGatewayKey(req: FastifyRequest, key: { orgId: string; projectId: string; keyId: string }) {
   const t = req.server.observability?.tracing;
   if (t) t.keyIdentified(req, key);

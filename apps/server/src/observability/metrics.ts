@@ -30,7 +30,7 @@ const JOB_BUCKETS = [0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 60, 300, 1800];
  * An unlabelled histogram kept in a Float64Array; `observe` allocates nothing. It is registered in prom-client's
  * registry as a metric object whose get() returns the exposition values in prom-client's own shape.
  */
-export class HotHistogram {
+class HotHistogram {
   readonly type = "histogram";
   readonly aggregator = "sum";
   private readonly counts: Float64Array;
@@ -97,7 +97,7 @@ class RouteCells {
 }
 
 /** What the gauges read at scrape time (set by buildApp once the gateway exists). */
-export interface GatewayGaugeSource {
+interface GatewayGaugeSource {
   /** Bills settled on this instance waiting for the bill writer's next commit. */
   billQueueDepth(): number;
   /** Journaled bills of this instance not yet committed to the database. */

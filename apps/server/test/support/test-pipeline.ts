@@ -11,7 +11,7 @@ import type {
   GatewayPipeline,
   KeyIdentity,
   SettleRequest,
-} from "../../src/gateway/pipeline.ts";
+} from "../../src/metering/pipeline.ts";
 import { getOrgBalance, type OrgBalance } from "../../src/modules/billing/balance.ts";
 
 const KEY = /^Bearer\s+(sk-[0-9A-Za-z]{40,})$/;

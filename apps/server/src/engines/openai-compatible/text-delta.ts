@@ -19,7 +19,7 @@ const CHOICES = '"choices":[{"index":';
 const TEXT_DELTA =
   /"choices":\[\{"index":(\d{1,6}),"delta":\{(?:"role":"assistant",)?"content":"((?:[^"\\]|\\.)*)"\}(?:,"logprobs":null)?,"finish_reason":null\}\](?:,"usage":null)?\}$/y;
 
-export interface TextDelta {
+interface TextDelta {
   choice: number;
   content: string;
 }
@@ -76,7 +76,7 @@ const SIMPLE_ANSWER = new RegExp(
   "y",
 );
 
-export interface SimpleAnswer {
+interface SimpleAnswer {
   choices: [{ index: number; message: { content: string }; finish_reason: string }];
   usage: {
     prompt_tokens: number;

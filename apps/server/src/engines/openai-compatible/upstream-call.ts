@@ -12,7 +12,7 @@ import { StringDecoder } from "node:string_decoder";
 import type { Dispatcher } from "undici";
 import { listenAbort } from "../../lib/abort-listeners.ts";
 
-export interface UpstreamRequest {
+interface UpstreamRequest {
   path: string;
   headers: Record<string, string>;
   body: string;

@@ -8,10 +8,10 @@ import { bestPassage } from "./document-quote.ts";
 import type { Rng } from "./rng.ts";
 import type { SearchResult } from "./search.ts";
 
-export type Lang = "en" | "zh";
+type Lang = "en" | "zh";
 const CJK = /[\u3400-\u9fff]/;
 
-export function languageOf(text: string): Lang {
+function languageOf(text: string): Lang {
   return CJK.test(text) ? "zh" : "en";
 }
 
@@ -31,7 +31,7 @@ const STOP = new Set(
 );
 
 /** The most telling words of a question, in order of appearance. */
-export function keyTerms(text: string, max = 4): string[] {
+function keyTerms(text: string, max = 4): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   if (CJK.test(text)) {
@@ -170,7 +170,7 @@ function firstSentences(text: string, count: number): string {
   return parts.slice(0, count).join("").trim();
 }
 
-export interface ComposeInput {
+interface ComposeInput {
   messages: readonly ChatMessage[];
   modelId: string;
   rng: Rng;
@@ -179,7 +179,7 @@ export interface ComposeInput {
 }
 
 /** Pixel size from the image header (PNG, GIF); other formats by byte size only. */
-export function imageFacts(img: ImagePart): { format: string; width?: number; height?: number; bytes: number } {
+function imageFacts(img: ImagePart): { format: string; width?: number; height?: number; bytes: number } {
   const pad = img.base64.endsWith("==") ? 2 : img.base64.endsWith("=") ? 1 : 0;
   const bytes = Math.max(0, Math.floor((img.base64.length * 3) / 4) - pad);
   const format = img.mediaType.replace("image/", "").toUpperCase();

@@ -27,7 +27,7 @@ function stem(w: string): string {
   return w;
 }
 
-export function termsOf(text: string): Set<string> {
+function termsOf(text: string): Set<string> {
   const out = new Set<string>();
   for (const run of text.matchAll(CJK_RUN)) {
     const s = run[0];

@@ -22,9 +22,9 @@ import {
 import { createRng, hash32, type Rng } from "./rng.ts";
 import type { SearchProvider, SearchResult } from "./search.ts";
 
-export const SIMULATOR_FINGERPRINT = "moonport-simulator";
+const SIMULATOR_FINGERPRINT = "moonport-simulator";
 
-export interface SimulatorOptions {
+interface SimulatorOptions {
   /** Pause per streamed token (ms); 0 streams as fast as possible. */
   delayMs: number;
   /** Documentation search used to answer questions about the platform. */

@@ -40,7 +40,7 @@ const STOPWORDS = new Set(
 );
 
 /** Lowercase words, plus overlapping bigrams of CJK runs (Chinese has no spaces). */
-export function searchTerms(text: string): string[] {
+function searchTerms(text: string): string[] {
   const out: string[] = [];
   for (const m of text.toLowerCase().matchAll(/[\p{L}\p{N}_$-]+/gu)) {
     const w = m[0];

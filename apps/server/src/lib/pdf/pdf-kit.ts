@@ -26,20 +26,20 @@ function loadFonts() {
   return fonts;
 }
 
-export interface PdfParty {
+interface PdfParty {
   heading: string;
   /** label/value pairs; a null value is left out */
   lines: [string, string | null][];
 }
 
-export interface PdfColumn {
+interface PdfColumn {
   label: string;
   /** share of the table's width */
   width: number;
   align?: "left" | "right";
 }
 
-export interface PdfDocumentSpec {
+interface PdfDocumentSpec {
   brand: string;
   title: string;
   /** label/value pairs under the title (numbers, dates) */

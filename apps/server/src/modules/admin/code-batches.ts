@@ -3,7 +3,7 @@ import { type Db, schema } from "@moonport/db";
 import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { AppError } from "../../lib/app-error.ts";
-import { generateRedemptionCodes } from "../billing/redeem-code.ts";
+import { generateRedemptionCodes } from "../billing/index.ts";
 import { recordOperatorAction } from "./record-operator-action.ts";
 
 const DAY_MS = 86_400_000;

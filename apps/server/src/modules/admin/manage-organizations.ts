@@ -10,7 +10,7 @@ import { desc, eq, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { withTransaction } from "../../lib/transaction.ts";
-import { creditCash } from "../billing/credit.ts";
+import { creditCash } from "../billing/index.ts";
 import { recordOperatorAction } from "./record-operator-action.ts";
 
 type Ctx = Pick<AppContext, "db" | "keyEvents" | "log" | "clock">;

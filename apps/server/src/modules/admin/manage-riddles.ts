@@ -8,10 +8,10 @@ import {
   listAllRiddles,
   type ManageResult,
   moveRiddle,
+  riddleContent,
   rowDefinition,
   setRiddleRetired,
-} from "../riddles/manage-riddles.ts";
-import { riddleContent } from "../riddles/riddle-rows.ts";
+} from "../riddles/index.ts";
 import { recordOperatorAction } from "./record-operator-action.ts";
 
 /** Every riddle (active first, in track order) with how often it was tried and solved. */

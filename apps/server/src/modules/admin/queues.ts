@@ -7,7 +7,7 @@ import type { AppContext } from "../../context.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { enqueueMail } from "../../mail/enqueue-mail.ts";
 import { renderMail } from "../../mail/templates.ts";
-import { toFeedbackItem } from "../support/list-feedback.ts";
+import { toFeedbackItem } from "../support/index.ts";
 import { recordOperatorAction } from "./record-operator-action.ts";
 
 type Page = { page: number; pageSize: number; status?: TicketStatus };

@@ -2,8 +2,8 @@ import type { AlertSettings, Locale, UpdateAlertSettingsRequest } from "@moonpor
 import { schema } from "@moonport/db";
 import { eq, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import { getOrgBalance } from "../billing/balance.ts";
-import type { OrgAccess } from "../orgs/access.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
+import { getOrgBalance } from "../billing/index.ts";
 
 /** The organization's alert settings; defaults (off, no recipients) until an admin saves them. */
 export async function getAlertSettings(opts: { ctx: AppContext; access: OrgAccess }): Promise<AlertSettings> {

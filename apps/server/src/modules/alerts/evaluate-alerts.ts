@@ -6,8 +6,8 @@ import { localDate } from "../../lib/edition-time.ts";
 import { withTransaction } from "../../lib/transaction.ts";
 import { enqueueMail } from "../../mail/enqueue-mail.ts";
 import { renderMail } from "../../mail/templates.ts";
-import { getOrgBalance } from "../billing/balance.ts";
-import { dayGroups, pad2 } from "../bills/bill-days.ts";
+import { getOrgBalance } from "../billing/index.ts";
+import { dayGroups, pad2 } from "../bills/index.ts";
 
 const NANO = 1_000_000_000n;
 

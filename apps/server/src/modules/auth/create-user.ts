@@ -3,9 +3,9 @@ import { newId, schema, type Tx } from "@moonport/db";
 import { eq, sql } from "drizzle-orm";
 import { AppError } from "../../lib/app-error.ts";
 import { isUniqueViolation } from "../../lib/db-errors.ts";
-import { createOrganization } from "../orgs/create-organization.ts";
+import { createOrganization } from "../orgs/index.ts";
 
-export function personalOrgName(username: string, locale: Locale): string {
+function personalOrgName(username: string, locale: Locale): string {
   return locale === "zh-CN" ? `${username} 的组织` : `${username}'s organization`;
 }
 

@@ -30,9 +30,9 @@ export const AUTH_LIMITS = {
 } as const;
 
 /** Successful sign-ups per IP address: configurable (SIGNUPS_PER_IP_PER_HOUR / _PER_DAY), see env.ts. */
-export const SIGNUP_WINDOWS = { hour: 3600, day: 86_400 } as const;
+const SIGNUP_WINDOWS = { hour: 3600, day: 86_400 } as const;
 
-export interface AuthLimiters {
+interface AuthLimiters {
   smsPerPhone: Limiter;
   smsPerIp: Limiter;
   signInFailuresPerAccountIp: Limiter;

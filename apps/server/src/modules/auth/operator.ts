@@ -8,7 +8,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { type ClientInfo, createSession, type NewSession, newToken } from "../../http/session.ts";
 import { AppError } from "../../lib/app-error.ts";
-import { recordOperatorAction } from "../admin/record-operator-action.ts";
+import { recordOperatorAction } from "../admin/index.ts";
 import { createUserWithOrg } from "./create-user.ts";
 import { getMe } from "./get-me.ts";
 import { hashPassword } from "./password.ts";

@@ -25,7 +25,7 @@ import { signInByPassword, signInBySms } from "./sign-in.ts";
 import { signUpByPassword, signUpByPhone } from "./sign-up.ts";
 
 /** The edition a new account's organization belongs to: the host in two-host mode, else the locale. */
-export function requestEdition(ctx: AppContext, req: FastifyRequest) {
+function requestEdition(ctx: AppContext, req: FastifyRequest) {
   return resolveEdition({ host: req.headers.host, locale: req.locale, hosts: ctx.config.sites });
 }
 

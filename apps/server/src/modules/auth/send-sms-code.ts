@@ -7,7 +7,7 @@ import { authLimiters, enforce, rateLimited } from "./limits.ts";
 import { SmsSendError } from "./sms/provider.ts";
 import { newSmsCode, resendWaitSeconds, SMS_CODE_TTL_SECONDS, SMS_RESEND_SECONDS, smsCodeHash } from "./sms-codes.ts";
 
-export function smsText(opts: { brand: string; code: string; locale: Locale }): string {
+function smsText(opts: { brand: string; code: string; locale: Locale }): string {
   const minutes = SMS_CODE_TTL_SECONDS / 60;
   return opts.locale === "zh-CN"
     ? `【${opts.brand}】您的验证码是 ${opts.code}，${minutes} 分钟内有效。请勿将验证码告诉他人。`

@@ -1,7 +1,7 @@
 import type { Edition, Locale, MeWithOrgs } from "@moonport/contracts";
 import type { AppContext } from "../../context.ts";
 import { type ClientInfo, createSession, type NewSession } from "../../http/session.ts";
-import { grantSignupVoucher } from "../billing/signup-voucher.ts";
+import { grantSignupVoucher } from "../billing/index.ts";
 import { createUserWithOrg } from "./create-user.ts";
 import { getMe } from "./get-me.ts";
 import { authLimiters, ensureNotBlocked } from "./limits.ts";

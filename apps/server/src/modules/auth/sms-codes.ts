@@ -10,7 +10,7 @@ import { AppError } from "../../lib/app-error.ts";
 
 export const SMS_CODE_TTL_SECONDS = 300;
 export const SMS_RESEND_SECONDS = 60;
-export const SMS_MAX_ATTEMPTS = 5;
+const SMS_MAX_ATTEMPTS = 5;
 
 export function newSmsCode(): string {
   return String(randomInt(0, 1_000_000)).padStart(6, "0");

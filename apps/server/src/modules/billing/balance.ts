@@ -1,6 +1,6 @@
 /**
  * Balance reads. An organization's spendable money is its cash plus the remaining amount of its vouchers that are
- * unexpired at the moment in question. The gateway's admission views (gateway/accounts.ts) and the balance
+ * unexpired at the moment in question. The gateway's admission views (metering/accounts.ts) and the balance
  * endpoint read it through here, so "usable voucher" has one definition.
  */
 import type { Currency } from "@moonport/contracts";

@@ -1,6 +1,6 @@
 /**
  * Charges for metered usage, many organizations at a time: the gateway's bill writer calls this inside its batch
- * transaction. The statement count is fixed whatever the number of charges or organizations (gateway/README.md,
+ * transaction. The statement count is fixed whatever the number of charges or organizations (metering/README.md,
  * "Billing"): one lock of every organization involved (in id order, so instances and the voucher write-off lock
  * in the same order), one read of their usable vouchers (locked), the allocation in memory (allocate.ts), then
  * one statement for every write: the set-based UPDATEs of vouchers and cash and the INSERT of the ledger entries
@@ -14,6 +14,7 @@ import { schema, type Tx } from "@moonport/db";
 import { asc, inArray, type SQL, sql } from "drizzle-orm";
 import { type Allocation, type AllocationVoucher, allocateCharges } from "./allocate.ts";
 import { type LedgerRow, ledgerInsertSql, newLedgerId } from "./ledger.ts";
+import { lockOrganizations } from "./lock-organizations.ts";
 
 export interface UsageCharge {
   orgId: string;
@@ -158,19 +159,4 @@ export async function chargeOrganizations(
   if (alongside) writes.push(...alongside(out, editions));
   await executeTogether(tx, writes);
   return out;
-}
-
-/**
- * Every writer of balances locks organizations first, in id order, then their vouchers: no deadlocks. Returns the
- * locked organizations' editions (the bill writer's local days), read by the lock at no extra cost.
- */
-export async function lockOrganizations(tx: Tx, orgIds: string[]): Promise<Map<string, Edition>> {
-  const editions = new Map<string, Edition>();
-  if (!orgIds.length) return editions;
-  const locked = await tx.execute(
-    sql`select id, edition from ${schema.organizations} where ${inArray(schema.organizations.id, orgIds)} order by ${schema.organizations.id} for update`,
-  );
-  for (const r of (locked as unknown as { rows: { id: string; edition: Edition }[] }).rows)
-    editions.set(r.id, r.edition);
-  return editions;
 }

@@ -12,8 +12,8 @@ import { newId, schema, type Tx } from "@moonport/db";
 import { and, eq, gt, inArray, lte, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { type AfterCommit, withTransaction } from "../../lib/transaction.ts";
-import { lockOrganizations } from "./charge-organizations.ts";
 import { insertLedgerEntries, newLedgerId } from "./ledger.ts";
+import { lockOrganizations } from "./lock-organizations.ts";
 
 export type BillingScope = { ctx: Pick<AppContext, "db" | "keyEvents" | "log">; tx?: Tx };
 

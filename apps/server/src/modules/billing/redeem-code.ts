@@ -9,8 +9,8 @@ import { newId, schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import { AppError } from "../../lib/app-error.ts";
 import { withTransaction } from "../../lib/transaction.ts";
-import { lockOrganizations } from "./charge-organizations.ts";
 import { type BillingScope, issueVoucher } from "./credit.ts";
+import { lockOrganizations } from "./lock-organizations.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";

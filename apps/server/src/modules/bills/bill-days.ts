@@ -13,7 +13,7 @@ import { nextLocalDate } from "../../lib/edition-time.ts";
 const rb = schema.requestBills;
 const db_ = schema.dailyBills;
 
-export interface DayGroup {
+interface DayGroup {
   day: string;
   projectId: string;
   model: string;
@@ -186,7 +186,7 @@ export async function dayGroups(
   return { groups, closedThrough: closed };
 }
 
-export interface Summed {
+interface Summed {
   requests: number;
   inputTokens: number;
   outputTokens: number;

@@ -10,15 +10,15 @@ import {
 import { newId, schema } from "@moonport/db";
 import { and, count, desc, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { localDate, zonedInstant } from "../../lib/edition-time.ts";
 import { withTransaction } from "../../lib/transaction.ts";
-import type { OrgAccess } from "../orgs/access.ts";
 import { pad2 } from "./bill-days.ts";
 
 export const EXPORT_JOB = "bills.export";
 /** Exports waiting or running per organization; more would only queue work nobody is waiting for. */
-export const MAX_PENDING_EXPORTS = 5;
+const MAX_PENDING_EXPORTS = 5;
 
 const nextMonth = (month: string) => {
   const [y, m] = month.split("-").map(Number) as [number, number];
@@ -52,7 +52,7 @@ export function latestExportableMonth(now: Date, timeZone: string): string {
   return month;
 }
 
-export function toWire(r: typeof schema.billExports.$inferSelect): BillExport {
+function toWire(r: typeof schema.billExports.$inferSelect): BillExport {
   return {
     id: r.id,
     month: r.month,

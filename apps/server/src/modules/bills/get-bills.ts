@@ -1,6 +1,6 @@
 import { type BillRangeQuery, type DailyBills, EDITION_TIME_ZONE, type ProductBills } from "@moonport/contracts";
 import type { AppContext } from "../../context.ts";
-import type { OrgAccess } from "../orgs/access.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { addSums, dayGroups, emptySums, groupSums, wireSums } from "./bill-days.ts";
 
 /**

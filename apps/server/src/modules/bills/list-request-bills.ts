@@ -2,15 +2,15 @@ import { EDITION_TIME_ZONE, REQUEST_DETAILS_DAYS, type RequestDetails } from "@m
 import { schema } from "@moonport/db";
 import { and, desc, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { localDate } from "../../lib/edition-time.ts";
-import type { OrgAccess } from "../orgs/access.ts";
 import { billLineColumns, keysetPast, localDaysWhere, pad2 } from "./bill-days.ts";
 
 const rb = schema.requestBills;
 
 /** The first local day request details reach: 30 days before today (edition zone). */
-export function requestDetailsFrom(now: Date, timeZone: string): string {
+function requestDetailsFrom(now: Date, timeZone: string): string {
   const today = localDate(now, timeZone);
   const d = new Date(Date.UTC(today.year, today.month - 1, today.day - REQUEST_DETAILS_DAYS));
   return `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())}`;

@@ -47,7 +47,7 @@ const HEADINGS: Record<Locale, string[]> = {
 const TOTAL: Record<Locale, string> = { "en-US": "Total", "zh-CN": "合计" };
 
 /** Exact decimal with nine places: what the CSV carries, and the XLSX numbers are parsed from. */
-export function nanosText(n: bigint): string {
+function nanosText(n: bigint): string {
   const neg = n < 0n;
   const a = neg ? -n : n;
   return `${neg ? "-" : ""}${a / 1_000_000_000n}.${(a % 1_000_000_000n).toString().padStart(9, "0")}`;

@@ -1,8 +1,8 @@
 import { newId, schema } from "@moonport/db";
 import { and, eq, gte } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import { insertBillRows } from "../billing/project-spend.ts";
-import type { OrgAccess } from "../orgs/access.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
+import { insertBillRows } from "../billing/index.ts";
 
 /**
  * Development seam (DEV_SEAMS, loopback only): copies the organization's bill rows of the last 24 hours into the

@@ -10,7 +10,7 @@ import { gatewayErrors } from "../../chat/errors.ts";
 import { countPromptTokens } from "../../chat/prompt-tokens.ts";
 
 /** JSON with object keys sorted at every level: equal content, equal text. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (value && typeof value === "object") {
     const entries = Object.entries(value as Record<string, unknown>)

@@ -11,9 +11,9 @@ import type { Currency } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { and, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import { CACHE_CREATION, CACHE_STORAGE } from "../../gateway/create-gateway-pipeline.ts";
-import type { BillLine } from "../../gateway/journal.ts";
-import { contextCachingPrices } from "../../gateway/pricing.ts";
+import { CACHE_CREATION, CACHE_STORAGE } from "../../metering/create-gateway-pipeline.ts";
+import type { BillLine } from "../../metering/journal.ts";
+import { contextCachingPrices } from "../../metering/pricing.ts";
 
 export const PREPARE_JOB = "caching.prepare";
 export const STORAGE_JOB = "caching.storage";
@@ -62,7 +62,7 @@ function line(row: CacheRow, id: string, productName: string, consumption: bigin
 }
 
 /** Minutes of the current ready period that have started by `until` (a started minute is a whole one). */
-export function startedMinutes(row: Pick<CacheRow, "readyAt" | "expiredAt">, until: Date): number {
+function startedMinutes(row: Pick<CacheRow, "readyAt" | "expiredAt">, until: Date): number {
   if (!row.readyAt) return 0;
   const end = Math.min(until.getTime(), row.expiredAt.getTime());
   const elapsed = end - row.readyAt.getTime();
@@ -82,7 +82,7 @@ export async function billStorage(ctx: AppContext, row: CacheRow, until: Date): 
   const period = Math.floor(row.readyAt.getTime() / 1000);
   for (let k = row.storageMinutesBilled; k < due; k++) {
     const at = row.readyAt.getTime() + k * MINUTE;
-    await ctx.gateway.charge({
+    await ctx.meter.charge({
       requestId: `${row.id}:storage:${period}:${k}`,
       orgId: row.orgId,
       projectId: row.projectId,
@@ -92,7 +92,7 @@ export async function billStorage(ctx: AppContext, row: CacheRow, until: Date): 
       lines: [line(row, `bill_cst_${row.id}_${period}_${k}`, CACHE_STORAGE, perMinute, 0)],
     });
   }
-  await ctx.gateway.flush();
+  await ctx.meter.flush();
   await ctx.db
     .update(cc)
     .set({ storageMinutesBilled: sql`greatest(${cc.storageMinutesBilled}, ${due})` })
@@ -111,7 +111,7 @@ export async function prepareCache(ctx: AppContext, cacheId: string): Promise<vo
   }
   if (!row.creationBilled) {
     const currency = await currencyOf(ctx, row.orgId);
-    await ctx.gateway.charge({
+    await ctx.meter.charge({
       requestId: `${row.id}:creation`,
       orgId: row.orgId,
       projectId: row.projectId,
@@ -128,7 +128,7 @@ export async function prepareCache(ctx: AppContext, cacheId: string): Promise<vo
         ),
       ],
     });
-    await ctx.gateway.flush();
+    await ctx.meter.flush();
   }
   await ctx.db
     .update(cc)

@@ -4,12 +4,12 @@ import { schema } from "@moonport/db";
 import { and, asc, desc, eq, gt, lt, type SQL } from "drizzle-orm";
 import { GatewayError, gatewayErrors } from "../../chat/errors.ts";
 import type { AppContext } from "../../context.ts";
-import type { KeyIdentity } from "../../gateway/pipeline.ts";
+import type { KeyIdentity } from "../../metering/pipeline.ts";
 import { getCache } from "./manage-caches.ts";
 
 const tags = schema.contextCacheTags;
 
-export const tagNotFound = (tag: string) =>
+const tagNotFound = (tag: string) =>
   new GatewayError(404, "resource_not_found_error", `Not found the tag ${tag.slice(0, 64)} or Permission denied`);
 
 export function checkTagName(tag: unknown): string {

@@ -3,7 +3,7 @@ import { type Db, newId, schema, type Tx } from "@moonport/db";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { gatewayErrors } from "../../chat/errors.ts";
 import type { AppContext } from "../../context.ts";
-import type { KeyIdentity } from "../../gateway/pipeline.ts";
+import type { KeyIdentity } from "../../metering/pipeline.ts";
 import { checkCacheContent, contentHash } from "./cache-content.ts";
 import { expiryFrom, optionalMetadata, optionalText } from "./cache-fields.ts";
 import { PREPARE_JOB } from "./cache-jobs.ts";
@@ -11,10 +11,10 @@ import { PREPARE_JOB } from "./cache-jobs.ts";
 const cc = schema.contextCaches;
 
 /** Caches that hold storage: what the 1M tokens per organization counts. */
-export const STORED = ["pending", "ready"] as const;
+const STORED = ["pending", "ready"] as const;
 
 /** Tokens an organization's caches hold now (in `tx`, under its row lock when the caller took it). */
-export async function storedTokens(db: Db | Tx, orgId: string): Promise<number> {
+async function storedTokens(db: Db | Tx, orgId: string): Promise<number> {
   const [r] = await db
     .select({ n: sql<string>`coalesce(sum(${cc.tokens}), 0)::text` })
     .from(cc)
@@ -53,7 +53,7 @@ export async function createCache(opts: { ctx: AppContext; key: KeyIdentity; bod
   const id = `cache-${newId("c").slice(2)}`;
   // Creating processes the tokens and bills them: the same admission as a chat call (balance, project budgets,
   // TPM/TPD with the cache's tokens), released at once since nothing keeps running.
-  const admission = await ctx.pipeline.admit({
+  const admission = await ctx.meter.admit({
     key,
     requestId: id,
     model: L.checkModel,

@@ -14,8 +14,8 @@ import {
 import { schema } from "@moonport/db";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import { CACHE_CALL, CACHE_CREATION, CACHE_STORAGE } from "../../gateway/create-gateway-pipeline.ts";
-import type { OrgAccess } from "../orgs/access.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
+import { CACHE_CALL, CACHE_CREATION, CACHE_STORAGE } from "../../metering/create-gateway-pipeline.ts";
 
 const cc = schema.contextCaches;
 const rb = schema.requestBills;

@@ -11,7 +11,7 @@ import { billStorage, PREPARE_JOB } from "./cache-jobs.ts";
 
 const cc = schema.contextCaches;
 
-export const cacheNotFound = (id: string) =>
+const cacheNotFound = (id: string) =>
   new GatewayError(
     404,
     "resource_not_found_error",

@@ -13,12 +13,12 @@ import { eq } from "drizzle-orm";
 import { gatewayErrors } from "../../chat/errors.ts";
 import type { UsedContextCache } from "../../chat/meter.ts";
 import type { AppContext } from "../../context.ts";
-import type { KeyIdentity } from "../../gateway/pipeline.ts";
+import type { KeyIdentity } from "../../metering/pipeline.ts";
 import { contentHash } from "./cache-content.ts";
 import { checkTagName, getTag } from "./cache-tags.ts";
 import { getCache, reopenCache } from "./manage-caches.ts";
 
-export interface CacheUse {
+interface CacheUse {
   /** The body to run: unchanged for the header form, the cached messages spliced in for the message form. */
   body: unknown;
   cacheId: string;

@@ -1,11 +1,11 @@
 /**
  * `/v1/caching` and `/v1/caching/refs/tags` (docs/api-compat.md §7.1), registered inside the gateway plugin
- * (gateway/routes.ts): the key is checked before the body is read, and refusals are §3 envelopes.
+ * (v1/routes.ts): the key is checked before the body is read, and refusals are §3 envelopes.
  */
 import type { FastifyRequest } from "fastify";
 import type { AppContext } from "../../context.ts";
-import type { KeyIdentity } from "../../gateway/pipeline.ts";
 import type { App } from "../../http/route.ts";
+import type { KeyIdentity } from "../../metering/pipeline.ts";
 import { toCacheObject, toTagObject } from "./cache-object.ts";
 import { createTag, deleteTag, getTag, listTags } from "./cache-tags.ts";
 import { createCache } from "./create-cache.ts";

@@ -2,9 +2,9 @@ import { FILE_LIMITS, FILE_PURPOSES, type FileObject, type FilePurpose } from "@
 import { type Db, newId, schema, type Tx } from "@moonport/db";
 import { and, eq, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import { assertProjectActive } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { withTransaction } from "../../lib/transaction.ts";
-import { assertProjectActive } from "../orgs/access.ts";
 import { isImageName, looksLikeImage, looksLikeVideo } from "./extract/detect.ts";
 import { blobKeyOf, toFileObject } from "./file-object.ts";
 import type { ReceivedUpload } from "./receive-upload.ts";

@@ -1,8 +1,8 @@
 import { schema } from "@moonport/db";
 import { and, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
-import type { OrgAccess } from "../orgs/access.ts";
 import { getFile } from "./get-file.ts";
 import { canDeleteFile } from "./list-files.ts";
 

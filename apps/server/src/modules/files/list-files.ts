@@ -2,7 +2,7 @@ import { type ConsoleFile, FILE_LIMITS, type FileObject, type FilePage } from "@
 import { schema } from "@moonport/db";
 import { and, desc, eq, ilike, or, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import type { OrgAccess } from "../orgs/access.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { fileUsage } from "./create-file.ts";
 import { type FileRow, toFileObject } from "./file-object.ts";
 

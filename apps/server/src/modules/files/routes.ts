@@ -14,9 +14,9 @@ import {
   UploadFileFields,
 } from "@moonport/contracts";
 import type { AppContext } from "../../context.ts";
+import { getProjectAccess } from "../../http/org-access.ts";
 import { type App, orgAccess } from "../../http/route.ts";
 import { AppError } from "../../lib/app-error.ts";
-import { getProjectAccess } from "../orgs/access.ts";
 import { createFile } from "./create-file.ts";
 import { deleteFile } from "./delete-file.ts";
 import { toFileObject } from "./file-object.ts";

@@ -1,6 +1,6 @@
 /**
- * `/v1/files` (docs/api-compat.md §4), registered inside the gateway plugin (gateway/routes.ts): the key is checked
- * before the upload is read, and every refusal is a §3 envelope. Domain refusals (AppError) become the recorded
+ * `/v1/files` (docs/api-compat.md §4), registered inside the gateway plugin (v1/routes.ts): the key is checked before
+ * the upload is read, and every refusal is a §3 envelope. Domain refusals (AppError) become the recorded
  * messages here, so the console routes can share the domain functions and keep their localized messages.
  */
 import multipart from "@fastify/multipart";
@@ -8,9 +8,9 @@ import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import { GatewayError, gatewayErrors } from "../../chat/errors.ts";
 import type { AppContext } from "../../context.ts";
-import type { KeyIdentity } from "../../gateway/pipeline.ts";
 import type { App } from "../../http/route.ts";
 import { AppError } from "../../lib/app-error.ts";
+import type { KeyIdentity } from "../../metering/pipeline.ts";
 import { createFile, parsePurpose } from "./create-file.ts";
 import { deleteFile } from "./delete-file.ts";
 import { toFileObject } from "./file-object.ts";

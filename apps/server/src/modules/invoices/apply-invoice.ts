@@ -23,11 +23,13 @@ import {
 import { newId, schema, type Tx } from "@moonport/db";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { withTransaction } from "../../lib/transaction.ts";
-import type { OrgAccess } from "../orgs/access.ts";
 import { type InvoiceRow, toInvoices } from "./invoice-view.ts";
-import { AUTO_ISSUE_JOB } from "./issue-invoice.ts";
+
+/** The job that issues an applied invoice (issue-invoice.ts runs it); named here, where it is enqueued. */
+export const AUTO_ISSUE_JOB = "invoices.auto-issue";
 
 /** Invoicing needs identity verification, personal or company (§6). */
 export function assertInvoicingAllowed(org: OrgAccess["org"]): void {

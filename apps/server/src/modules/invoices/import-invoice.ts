@@ -20,7 +20,7 @@ import { AppError } from "../../lib/app-error.ts";
 import { isUniqueViolation } from "../../lib/db-errors.ts";
 import { startOfLocalDay } from "../../lib/edition-time.ts";
 import { withTransaction } from "../../lib/transaction.ts";
-import { recordOperatorAction } from "../admin/record-operator-action.ts";
+import { recordOperatorAction } from "../admin/index.ts";
 import { checkAvailable, editionDate, holdInvoiceAmount, type Problem, readItems } from "./apply-invoice.ts";
 import type { InvoiceRow } from "./invoice-view.ts";
 

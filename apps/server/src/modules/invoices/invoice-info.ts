@@ -10,8 +10,8 @@ import { splitTax } from "@moonport/contracts";
 import { schema, type Tx } from "@moonport/db";
 import { and, asc, desc, eq, inArray, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
-import type { OrgAccess } from "../orgs/access.ts";
 import { renderOrderCreditNotePdf, renderOrderInvoicePdf } from "./invoice-pdf.ts";
 import { generateDocumentNo } from "./issue-invoice.ts";
 

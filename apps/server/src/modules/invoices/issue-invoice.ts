@@ -16,12 +16,11 @@ import { isUniqueViolation } from "../../lib/db-errors.ts";
 import { withTransaction } from "../../lib/transaction.ts";
 import { enqueueMail } from "../../mail/enqueue-mail.ts";
 import { renderMail } from "../../mail/templates.ts";
-import { recordOperatorAction } from "../admin/record-operator-action.ts";
+import { recordOperatorAction } from "../admin/index.ts";
 import { editionDate, invoiceStateError, lockInvoice, releaseInvoiceAmount } from "./apply-invoice.ts";
 import { renderInvoicePdf } from "./invoice-pdf.ts";
 import type { InvoiceRow } from "./invoice-view.ts";
 
-export const AUTO_ISSUE_JOB = "invoices.auto-issue";
 /** What issuing needs of the app (the CLI builds just this). */
 export type IssueContext = Pick<AppContext, "db" | "log" | "clock" | "config" | "exportFiles" | "jobs">;
 

@@ -2,7 +2,7 @@ import { type AdminInvoice, type InvoiceOverview, VAT_RATE_BP } from "@moonport/
 import { schema } from "@moonport/db";
 import { and, asc, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import type { OrgAccess } from "../orgs/access.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { toInvoices } from "./invoice-view.ts";
 import { listInvoiceTitles } from "./titles.ts";
 

@@ -20,7 +20,7 @@ import { and, asc, eq, inArray, isNull, lte } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { withTransaction } from "../../lib/transaction.ts";
-import { recordOperatorAction } from "../admin/record-operator-action.ts";
+import { recordOperatorAction } from "../admin/index.ts";
 import { invoiceStateError, lockInvoice, releaseInvoiceAmount } from "./apply-invoice.ts";
 import { renderVoidPdf } from "./invoice-pdf.ts";
 import type { InvoiceRow, RedLetterRow } from "./invoice-view.ts";

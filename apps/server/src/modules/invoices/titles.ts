@@ -6,8 +6,8 @@ import type { InvoiceTitle, InvoiceTitleRequest } from "@moonport/contracts";
 import { newId, schema } from "@moonport/db";
 import { and, desc, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
-import type { OrgAccess } from "../orgs/access.ts";
 
 type TitleRow = typeof schema.invoiceTitles.$inferSelect;
 

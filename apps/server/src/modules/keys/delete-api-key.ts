@@ -1,8 +1,8 @@
 import { type Db, schema } from "@moonport/db";
 import { and, eq, isNull, sql } from "drizzle-orm";
-import type { KeyEvents } from "../../gateway/key-events.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { withTransaction } from "../../lib/transaction.ts";
+import type { KeyEvents } from "../../metering/key-events.ts";
 import { invalidateKeysAfterCommit } from "./invalidate-keys.ts";
 
 /**

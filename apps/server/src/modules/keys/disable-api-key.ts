@@ -1,5 +1,5 @@
 import type { Db } from "@moonport/db";
-import type { KeyEvents } from "../../gateway/key-events.ts";
+import type { KeyEvents } from "../../metering/key-events.ts";
 import { setApiKeyStatus } from "./set-api-key-status.ts";
 
 /** Disables a key; the gateway refuses it within one second on every instance. Permission checks: caller. */

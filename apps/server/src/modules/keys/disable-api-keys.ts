@@ -1,11 +1,11 @@
 import { schema, type Tx } from "@moonport/db";
 import { and, eq, isNull } from "drizzle-orm";
-import type { KeyEvents } from "../../gateway/key-events.ts";
 import type { AfterCommit } from "../../lib/transaction.ts";
+import type { KeyEvents } from "../../metering/key-events.ts";
 import { invalidateKeysAfterCommit } from "./invalidate-keys.ts";
 
 /** Whose keys: a project's, a user's in an organization, or a user's in one project. */
-export type KeySelector = { orgId: string } & ({ projectId: string; createdBy?: string } | { createdBy: string });
+type KeySelector = { orgId: string } & ({ projectId: string; createdBy?: string } | { createdBy: string });
 
 /**
  * Disables every live key the selector names: the key writes of archiving a project and of removing someone from

@@ -1,5 +1,5 @@
 import type { Db } from "@moonport/db";
-import type { KeyEvents } from "../../gateway/key-events.ts";
+import type { KeyEvents } from "../../metering/key-events.ts";
 import { setApiKeyStatus } from "./set-api-key-status.ts";
 
 /** Re-enables a disabled key (it works again at once). Permission checks: caller. */

@@ -7,8 +7,8 @@
  */
 import { schema, type Tx } from "@moonport/db";
 import { and, eq } from "drizzle-orm";
-import type { KeyEvents } from "../../gateway/key-events.ts";
 import type { AfterCommit } from "../../lib/transaction.ts";
+import type { KeyEvents } from "../../metering/key-events.ts";
 
 export async function invalidateKeysAfterCommit(
   scope: { tx: Tx; afterCommit: AfterCommit; keyEvents: KeyEvents },

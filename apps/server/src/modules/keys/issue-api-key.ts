@@ -2,8 +2,8 @@ import type { ApiKeyRow } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { and, count, eq, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import { assertProjectActive, type OrgAccess, type ProjectAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
-import { assertProjectActive, type OrgAccess, type ProjectAccess } from "../orgs/access.ts";
 import { createApiKey } from "./create-api-key.ts";
 import { getVisibleKey } from "./key-access.ts";
 

@@ -1,8 +1,8 @@
 import type { ApiKeyRow } from "@moonport/contracts";
 import { type Db, schema, type Tx } from "@moonport/db";
 import { and, eq, inArray, isNull, or, type SQL } from "drizzle-orm";
+import { type OrgAccess, visibleProjects } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
-import { type OrgAccess, visibleProjects } from "../orgs/access.ts";
 
 /** The object-level rule of the key routes, as their declarations show it (http/route.ts `objectRule`). */
 export const KEY_VISIBILITY =

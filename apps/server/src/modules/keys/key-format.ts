@@ -13,6 +13,6 @@ export function hashApiKey(key: string): string {
 }
 
 /** "sk-Ab12…x9Yz": enough to recognise a key, useless to use one. */
-export function maskApiKey(key: string): string {
+function maskApiKey(key: string): string {
   return `${key.slice(0, 7)}…${key.slice(-4)}`;
 }

@@ -2,7 +2,7 @@ import type { ApiKeyRow } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { and, count, desc, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import type { OrgAccess } from "../orgs/access.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { selectKeys, toKeyRow, visibleKeysWhere } from "./key-access.ts";
 
 /** The caller's visible keys (access: organization members, then `visibleKeysWhere`), newest first, optionally of one project; one page. */

@@ -1,8 +1,8 @@
 import { type Db, schema } from "@moonport/db";
 import { and, eq, isNull } from "drizzle-orm";
-import type { KeyEvents } from "../../gateway/key-events.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { withTransaction } from "../../lib/transaction.ts";
+import type { KeyEvents } from "../../metering/key-events.ts";
 import { invalidateKeysAfterCommit } from "./invalidate-keys.ts";
 
 /** Renames a key. The gateway caches no name, but is told anyway so any future cached field stays fresh. */

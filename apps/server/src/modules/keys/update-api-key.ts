@@ -1,7 +1,7 @@
 import type { ApiKeyRow } from "@moonport/contracts";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
-import type { OrgAccess } from "../orgs/access.ts";
 import { deleteApiKey } from "./delete-api-key.ts";
 import { getVisibleKey } from "./key-access.ts";
 import { renameApiKey } from "./rename-api-key.ts";

@@ -2,8 +2,8 @@ import { type Db, schema, sha256Hex, type Tx } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import { AppError } from "../../lib/app-error.ts";
 
-export type Invitation = typeof schema.invitations.$inferSelect;
-export type InvitationState = "open" | "expired" | "used" | "revoked";
+type Invitation = typeof schema.invitations.$inferSelect;
+type InvitationState = "open" | "expired" | "used" | "revoked";
 
 export async function findInvitation(db: Db | Tx, token: string, forUpdate = false): Promise<Invitation> {
   const q = db

@@ -3,8 +3,8 @@ import type { OrgRole } from "@moonport/contracts";
 import { newId, schema, sha256Hex } from "@moonport/db";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { fieldError } from "../../lib/app-error.ts";
-import type { OrgAccess } from "../orgs/access.ts";
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600_000;
 

@@ -2,7 +2,7 @@ import { type MemberRow, maskPhone } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { and, asc, eq, gt, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import type { OrgAccess } from "../orgs/access.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 
 /**
  * Joined members, then open invitations as pending rows (access: organization admins). Organizations are small,

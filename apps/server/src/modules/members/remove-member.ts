@@ -1,10 +1,10 @@
 import { schema } from "@moonport/db";
 import { and, eq, inArray } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { withTransaction } from "../../lib/transaction.ts";
-import { disableApiKeys } from "../keys/disable-api-keys.ts";
-import type { OrgAccess } from "../orgs/access.ts";
+import { disableApiKeys } from "../keys/index.ts";
 import { assertNotLastAdmin } from "./admin-guard.ts";
 
 /**

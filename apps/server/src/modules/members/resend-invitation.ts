@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { schema, sha256Hex } from "@moonport/db";
 import { and, eq, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
-import type { OrgAccess } from "../orgs/access.ts";
 import { INVITATION_TTL_MS } from "./invite-member.ts";
 
 /**

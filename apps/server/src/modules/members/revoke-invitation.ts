@@ -1,8 +1,8 @@
 import { schema } from "@moonport/db";
 import { and, eq, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
-import type { OrgAccess } from "../orgs/access.ts";
 
 /** Revokes a pending invitation (access: organization admins); its link stops working at once. */
 export async function revokeInvitation(opts: {

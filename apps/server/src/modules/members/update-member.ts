@@ -2,8 +2,8 @@ import type { OrgRole } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { and, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
-import type { OrgAccess } from "../orgs/access.ts";
 import { assertNotLastAdmin } from "./admin-guard.ts";
 
 /** Edits a member's nickname and/or role (access: organization admins); the last admin cannot be demoted. */

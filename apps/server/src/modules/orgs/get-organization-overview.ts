@@ -2,9 +2,9 @@ import { EDITION_TIME_ZONE, type OrgOverview, tierFor } from "@moonport/contract
 import { schema } from "@moonport/db";
 import { and, count, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import { type OrgAccess, visibleProjects } from "../../http/org-access.ts";
 import { localDate, monthPeriod } from "../../lib/edition-time.ts";
-import { spendSeries } from "../usage/bill-queries.ts";
-import { type OrgAccess, visibleProjects } from "./access.ts";
+import { spendSeries } from "../usage/index.ts";
 
 /**
  * Balance, tier, this month's spend by day and counts. Balance and tier are organization facts every member

@@ -1,5 +1,5 @@
 import { EDITION_TIME_ZONE, type OrgGeneral } from "@moonport/contracts";
-import type { OrgAccess } from "./access.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 
 /** General information of an organization the caller belongs to (access: organization members). */
 export async function getOrganization(opts: { access: OrgAccess }): Promise<OrgGeneral> {

@@ -1,8 +1,8 @@
 import { parseMoney } from "@moonport/contracts";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { fieldError } from "../../lib/app-error.ts";
-import { grantBalance } from "../billing/grant-balance.ts";
-import type { OrgAccess } from "./access.ts";
+import { grantBalance } from "../billing/index.ts";
 
 /**
  * Test seam (DEV_SEAMS=true, loopback only, never in production; access: organization admins): an organization admin credits cash to their organization, so

@@ -2,7 +2,7 @@ import type { RateLimitOverride } from "@moonport/contracts";
 import { type Db, schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import { AppError } from "../../lib/app-error.ts";
-import { recordOperatorAction } from "../admin/record-operator-action.ts";
+import { recordOperatorAction } from "../admin/index.ts";
 
 /**
  * Grants an organization limits above its tier (or, with `override: null`, returns it to the tier tables).

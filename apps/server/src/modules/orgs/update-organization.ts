@@ -2,7 +2,7 @@ import type { OrgGeneral } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import type { OrgAccess } from "./access.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { toOrgGeneral } from "./get-organization.ts";
 
 /** Renames an organization (access: organization admins, declared by the route). */

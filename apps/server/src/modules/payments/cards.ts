@@ -2,8 +2,8 @@ import type { Customer, PaymentCard } from "@moonport/contracts";
 import { newId, schema } from "@moonport/db";
 import { and, asc, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
-import type { OrgAccess } from "../orgs/access.ts";
 import { providerForPayType, providerNamed } from "./providers/index.ts";
 
 const c = schema.paymentCards;

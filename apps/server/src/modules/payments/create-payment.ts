@@ -10,12 +10,12 @@ import {
 import { newId, randomString, schema } from "@moonport/db";
 import { and, count, eq, isNull, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { AppError, fieldError } from "../../lib/app-error.ts";
 import { localDate, monthPeriod } from "../../lib/edition-time.ts";
 import { withTransaction } from "../../lib/transaction.ts";
-import { lockOrganizations } from "../billing/charge-organizations.ts";
-import { snapshotOrderInvoice } from "../invoices/invoice-info.ts";
-import type { OrgAccess } from "../orgs/access.ts";
+import { lockOrganizations } from "../billing/index.ts";
+import { snapshotOrderInvoice } from "../invoices/index.ts";
 import { paymentMethod } from "./payment-methods.ts";
 import { toPayment } from "./payment-view.ts";
 import { providerForPayType, requireProvider } from "./providers/index.ts";

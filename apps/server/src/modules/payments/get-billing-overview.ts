@@ -11,10 +11,10 @@ import {
 import { schema } from "@moonport/db";
 import { desc, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { localDate, monthPeriod } from "../../lib/edition-time.ts";
-import { getOrgBalance, testRecharge } from "../billing/balance.ts";
-import type { OrgAccess } from "../orgs/access.ts";
-import { sumSpend } from "../usage/bill-queries.ts";
+import { getOrgBalance, testRecharge } from "../billing/index.ts";
+import { sumSpend } from "../usage/index.ts";
 import { blockingPayment, ordersThisMonth } from "./create-payment.ts";
 import { paymentMethod } from "./payment-methods.ts";
 import { toPayment } from "./payment-view.ts";

@@ -2,8 +2,8 @@ import type { Payment, PaymentPage, PaymentStatus, PayType } from "@moonport/con
 import { schema } from "@moonport/db";
 import { and, count, desc, eq, inArray, type SQL } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
-import type { OrgAccess } from "../orgs/access.ts";
 import { applyChargeOutcome } from "./create-payment.ts";
 import { toPayment } from "./payment-view.ts";
 import { requireProvider } from "./providers/index.ts";

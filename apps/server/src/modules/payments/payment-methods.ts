@@ -8,7 +8,7 @@ import { PAY_TYPES_BY_EDITION, type PayType } from "@moonport/contracts";
 import { type Config, PAYMENT_PROVIDER_VARIABLES } from "../../env.ts";
 import { SANDBOX } from "./sandbox-psp.ts";
 
-export type PaymentMethod =
+type PaymentMethod =
   | { payType: PayType; offered: true; provider: string; test: boolean }
   | { payType: PayType; offered: false; enableWith: string };
 
@@ -40,7 +40,7 @@ export function paymentMethod(config: Config, payType: PayType): PaymentMethod {
 
 const EDITION_PAY_TYPES = [...new Set(Object.values(PAY_TYPES_BY_EDITION).flat())];
 
-export function paymentMethods(config: Config): PaymentMethod[] {
+function paymentMethods(config: Config): PaymentMethod[] {
   return EDITION_PAY_TYPES.map((t) => paymentMethod(config, t));
 }
 

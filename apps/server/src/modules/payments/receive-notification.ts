@@ -1,7 +1,7 @@
 import type { AppContext } from "../../context.ts";
 import { AppError } from "../../lib/app-error.ts";
-import { type SettleOutcome, settlePayment } from "../billing/settle-payment.ts";
-import { settleRefundNotification } from "../refunds/manage-refund.ts";
+import { type SettleOutcome, settlePayment } from "../billing/index.ts";
+import { settleRefundNotification } from "../refunds/index.ts";
 import { providerNamed } from "./providers/index.ts";
 import type { Acknowledgement } from "./providers/provider.ts";
 

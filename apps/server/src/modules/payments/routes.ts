@@ -21,7 +21,7 @@ import {
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { type App, orgAccess } from "../../http/route.ts";
-import { generateRedemptionCodes } from "../billing/redeem-code.ts";
+import { generateRedemptionCodes } from "../billing/index.ts";
 import { bindCard, deleteCard, listCards } from "./cards.ts";
 import { createPayment } from "./create-payment.ts";
 import { getBillingOverview, getRechargeOptions } from "./get-billing-overview.ts";

@@ -1,5 +1,5 @@
+import type { Organization } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
-import type { Organization } from "../orgs/access.ts";
 
 /**
  * Whether an organization may pay by corporate transfer: only a verified company (docs/product-spec.md §6). The money

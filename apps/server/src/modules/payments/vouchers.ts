@@ -2,8 +2,8 @@ import type { Voucher, VoucherPage } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { and, count, desc, eq, gt, lte, type SQL, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import { redeemCode } from "../billing/redeem-code.ts";
-import type { OrgAccess } from "../orgs/access.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
+import { redeemCode } from "../billing/index.ts";
 
 const v = schema.vouchers;
 // What expiry wrote off is not "used": used = amount − remaining − written off.

@@ -2,8 +2,8 @@ import type { PlaygroundSession, PlaygroundSessionState } from "@moonport/contra
 import { newId, schema } from "@moonport/db";
 import { and, count, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess, ProjectAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
-import type { OrgAccess, ProjectAccess } from "../orgs/access.ts";
 import { assertWritable, MAX_SESSIONS_PER_PROJECT, toSession } from "./session-row.ts";
 
 /** Saves a new session for the caller in the project. */

@@ -1,7 +1,7 @@
 import { schema } from "@moonport/db";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess, ProjectAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
-import type { OrgAccess, ProjectAccess } from "../orgs/access.ts";
 import { assertWritable, ownSession } from "./session-row.ts";
 
 /** Deletes one of the caller's sessions. */

@@ -2,8 +2,8 @@ import { isPlaygroundKeyId, type PlaygroundRunBill } from "@moonport/contracts";
 import { schema, timeOfOrderedId } from "@moonport/db";
 import { and, eq, gte } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess, ProjectAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
-import type { OrgAccess, ProjectAccess } from "../orgs/access.ts";
 
 /**
  * What a playground run of the caller was billed: the bill rows of its request id, summed. The bill writer
@@ -19,7 +19,7 @@ export async function getPlaygroundRunBill(opts: {
 }): Promise<PlaygroundRunBill> {
   const startedAt = timeOfOrderedId(opts.requestId);
   if (startedAt === null) throw new AppError("not_found");
-  await opts.ctx.gateway.flush();
+  await opts.ctx.meter.flush();
   const rb = schema.requestBills;
   const rows = await opts.ctx.db
     .select()

@@ -1,6 +1,6 @@
 import type { PlaygroundSession } from "@moonport/contracts";
 import type { AppContext } from "../../context.ts";
-import type { OrgAccess, ProjectAccess } from "../orgs/access.ts";
+import type { OrgAccess, ProjectAccess } from "../../http/org-access.ts";
 import { findOwnSession, toSession } from "./session-row.ts";
 
 /** One of the caller's sessions with its whole state; anyone else's is `not_found`. */

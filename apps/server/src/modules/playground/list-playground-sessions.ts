@@ -2,7 +2,7 @@ import type { PlaygroundSessionSummary } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { and, count, desc, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import type { OrgAccess, ProjectAccess } from "../orgs/access.ts";
+import type { OrgAccess, ProjectAccess } from "../../http/org-access.ts";
 import { toSummary } from "./session-row.ts";
 
 /** The caller's own sessions in the project, most recently changed first; one page. */

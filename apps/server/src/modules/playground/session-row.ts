@@ -2,8 +2,8 @@ import { type PlaygroundSession, PlaygroundSessionState, type PlaygroundSessionS
 import { schema } from "@moonport/db";
 import { and, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess, ProjectAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
-import type { OrgAccess, ProjectAccess } from "../orgs/access.ts";
 
 type Row = typeof schema.playgroundSessions.$inferSelect;
 

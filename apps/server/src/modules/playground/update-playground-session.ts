@@ -1,8 +1,8 @@
 import type { PlaygroundSession, PlaygroundSessionState } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess, ProjectAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
-import type { OrgAccess, ProjectAccess } from "../orgs/access.ts";
 import { assertWritable, ownSession, toSession } from "./session-row.ts";
 
 /** Renames a session or replaces its state (the page saves as the user works). */

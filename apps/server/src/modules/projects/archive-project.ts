@@ -2,11 +2,11 @@ import type { ProjectDetail } from "@moonport/contracts";
 import { type Db, schema } from "@moonport/db";
 import { and, eq, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import type { KeyEvents } from "../../gateway/key-events.ts";
+import { assertProjectActive, type OrgAccess, type ProjectAccess } from "../../http/org-access.ts";
 import { AppError, fieldError } from "../../lib/app-error.ts";
 import { withTransaction } from "../../lib/transaction.ts";
-import { disableApiKeys } from "../keys/disable-api-keys.ts";
-import { assertProjectActive, type OrgAccess, type ProjectAccess } from "../orgs/access.ts";
+import type { KeyEvents } from "../../metering/key-events.ts";
+import { disableApiKeys } from "../keys/index.ts";
 import { toProjectDetail } from "./project-row.ts";
 
 /**

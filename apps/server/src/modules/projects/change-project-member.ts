@@ -2,10 +2,10 @@ import type { ProjectRole } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { and, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import { assertProjectActive, type ProjectAccess } from "../../http/org-access.ts";
 import { AppError, fieldError } from "../../lib/app-error.ts";
 import { withTransaction } from "../../lib/transaction.ts";
-import { disableApiKeys } from "../keys/disable-api-keys.ts";
-import { assertProjectActive, type ProjectAccess } from "../orgs/access.ts";
+import { disableApiKeys } from "../keys/index.ts";
 
 /**
  * Adds, re-roles or removes a project member (access: project admins; organization admins everywhere). Only members of

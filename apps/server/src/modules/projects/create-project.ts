@@ -2,8 +2,8 @@ import type { ProjectRow } from "@moonport/contracts";
 import { newId, schema } from "@moonport/db";
 import { and, count, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
-import type { OrgAccess } from "../orgs/access.ts";
 import { assertProjectNameFree, mapProjectNameViolation } from "./project-name.ts";
 import { toProjectRow } from "./project-row.ts";
 

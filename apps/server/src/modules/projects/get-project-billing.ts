@@ -1,8 +1,8 @@
 import { EDITION_TIME_ZONE, type ProjectBilling } from "@moonport/contracts";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess, ProjectAccess } from "../../http/org-access.ts";
 import { monthPeriod } from "../../lib/edition-time.ts";
-import type { OrgAccess, ProjectAccess } from "../orgs/access.ts";
-import { spendBy, spendSeries } from "../usage/bill-queries.ts";
+import { spendBy, spendSeries } from "../usage/index.ts";
 
 /** A project's spend in one month (edition's zone): by day and by model. Access: project members. */
 export async function getProjectBilling(opts: {

@@ -2,7 +2,7 @@ import { maskPhone } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { and, asc, eq, notInArray } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import { assertProjectActive, type ProjectAccess } from "../orgs/access.ts";
+import { assertProjectActive, type ProjectAccess } from "../../http/org-access.ts";
 
 /**
  * Organization members who are not yet in the project: the only people a project admin can add. Anyone else

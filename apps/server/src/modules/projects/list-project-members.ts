@@ -2,7 +2,7 @@ import { maskPhone, type ProjectMemberRow } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { and, asc, count, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import type { ProjectAccess } from "../orgs/access.ts";
+import type { ProjectAccess } from "../../http/org-access.ts";
 
 /** Members of a project (access: project members), with their organization nickname. */
 export async function listProjectMembers(opts: {

@@ -2,7 +2,7 @@ import type { ProjectRow } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { and, count, desc, eq, inArray, type SQL } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import { type OrgAccess, visibleProjects } from "../orgs/access.ts";
+import { type OrgAccess, visibleProjects } from "../../http/org-access.ts";
 import { toProjectRow } from "./project-row.ts";
 
 /** Projects the caller can see (access: organization members; all projects for admins), newest first, one page. */

@@ -6,7 +6,7 @@ import { isUniqueViolation } from "../../lib/db-errors.ts";
 /** The unique index `projects_org_name_lower_uq` on (org_id, lower(name)) is the final word when two requests race. */
 const NAME_INDEX = "projects_org_name_lower_uq";
 
-export function projectNameTaken(): AppError {
+function projectNameTaken(): AppError {
   return new AppError("project_name_taken", { details: [{ path: "name", message: "project_name_taken" }] });
 }
 

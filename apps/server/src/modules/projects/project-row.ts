@@ -1,5 +1,5 @@
 import { type ProjectDetail, type ProjectRole, type ProjectRow, tierFor } from "@moonport/contracts";
-import type { Organization, Project } from "../orgs/access.ts";
+import type { Organization, Project } from "../../http/org-access.ts";
 
 export function toProjectRow(p: Project, role: ProjectRole): ProjectRow {
   return {

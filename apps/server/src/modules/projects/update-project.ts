@@ -2,8 +2,8 @@ import { budgetProblems, type ProjectDetail, tierFor, type UpdateProjectRequest 
 import { schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import { assertProjectActive, type OrgAccess, type ProjectAccess } from "../../http/org-access.ts";
 import { AppError, fieldError } from "../../lib/app-error.ts";
-import { assertProjectActive, type OrgAccess, type ProjectAccess } from "../orgs/access.ts";
 import { assertProjectNameFree, mapProjectNameViolation } from "./project-name.ts";
 import { toProjectDetail } from "./project-row.ts";
 

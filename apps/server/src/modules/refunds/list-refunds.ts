@@ -2,7 +2,7 @@ import type { RefundOptions, RefundPage, RefundStatus } from "@moonport/contract
 import { schema } from "@moonport/db";
 import { and, count, desc, eq, gt, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import type { OrgAccess } from "../orgs/access.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { refundableOf, refundColumns, toRefund } from "./refund-view.ts";
 import { requestedCash } from "./request-refunds.ts";
 

@@ -13,10 +13,10 @@ import { type CreateRefundRequest, formatMoney, type Locale, parseMoney, type Re
 import { newId, schema, type Tx } from "@moonport/db";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { withTransaction } from "../../lib/transaction.ts";
-import { lockOrganizations } from "../billing/charge-organizations.ts";
-import type { OrgAccess } from "../orgs/access.ts";
+import { lockOrganizations } from "../billing/index.ts";
 import { enqueueRefundMail } from "./refund-mail.ts";
 import { type PaymentRow, type RefundRow, refundableOf, toRefund } from "./refund-view.ts";
 

@@ -1,4 +1,4 @@
-import { type Locale, RIDDLE_DIFFICULTIES, type RiddleDifficulty, RiddleRules } from "@moonport/contracts";
+import { RIDDLE_DIFFICULTIES, type RiddleDifficulty, RiddleRules } from "@moonport/contracts";
 import { z } from "zod";
 
 /**
@@ -739,5 +739,3 @@ export function builtInPositions(): Map<string, number> {
   }
   return out;
 }
-
-export type RiddleLocale = Locale;

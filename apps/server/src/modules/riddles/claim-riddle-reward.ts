@@ -2,10 +2,10 @@ import type { RiddleClaim } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { and, eq, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { withTransaction } from "../../lib/transaction.ts";
-import { issueVoucher } from "../billing/credit.ts";
-import type { OrgAccess } from "../orgs/access.ts";
+import { issueVoucher } from "../billing/index.ts";
 import { ensureRiddleCatalog, riddleReward } from "./riddle-rows.ts";
 
 /**

@@ -8,8 +8,8 @@ import {
 import { schema } from "@moonport/db";
 import { eq, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { localDate } from "../../lib/edition-time.ts";
-import type { OrgAccess } from "../orgs/access.ts";
 import {
   activeRiddles,
   ensureRiddleCatalog,
@@ -29,10 +29,7 @@ const dayNumber = (d: { year: number; month: number; day: number }) =>
  * Current and best streak from the local days with at least one solve: the current streak is alive while today or
  * yesterday had one (a player who has not solved yet today keeps yesterday's streak until the day ends).
  */
-export function streakOf(
-  days: readonly number[],
-  today: number,
-): { current: number; best: number; solvedToday: boolean } {
+function streakOf(days: readonly number[], today: number): { current: number; best: number; solvedToday: boolean } {
   const set = new Set(days);
   const sorted = [...set].sort((a, b) => a - b);
   let best = 0;

@@ -50,7 +50,7 @@ function normalizeEqual(s: string, ignoreCase: boolean): string {
 }
 
 /** A JSON object in the answer: the whole answer, or the first fenced ```json block (real models like fences). */
-export function parseJsonAnswer(answer: string): { ok: true; value: unknown } | { ok: false } {
+function parseJsonAnswer(answer: string): { ok: true; value: unknown } | { ok: false } {
   const candidates = [answer.trim()];
   const fence = /```(?:json)?\s*([\s\S]*?)```/i.exec(answer);
   if (fence) candidates.push(fence[1]!.trim());
@@ -65,12 +65,7 @@ export function parseJsonAnswer(answer: string): { ok: true; value: unknown } | 
 }
 
 /** The first way `value` breaks `schema`, or undefined when it fits. */
-export function schemaProblem(
-  value: unknown,
-  schema: RiddleJsonSchema,
-  locale: Locale,
-  path = "$",
-): string | undefined {
+function schemaProblem(value: unknown, schema: RiddleJsonSchema, locale: Locale, path = "$"): string | undefined {
   const p = (key: keyof typeof SCHEMA_PROBLEMS, extra: Record<string, string | number> = {}) =>
     fill(SCHEMA_PROBLEMS[key][locale], { path, ...extra });
   if (schema.enum && !schema.enum.some((e) => e === value)) {

@@ -2,8 +2,8 @@ import type { RiddleAttemptList } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { and, desc, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
-import type { OrgAccess } from "../orgs/access.ts";
 import { attemptView, ensureRiddleCatalog } from "./riddle-rows.ts";
 
 /** The player's own judged attempts at one riddle, newest first (the last 50). Nobody sees another's attempts. */

@@ -17,7 +17,7 @@ import { localDate, startOfLocalDay } from "../../lib/edition-time.ts";
 import { BUILT_IN_RIDDLES, builtInPositions, type RiddleDefinition } from "./catalog.ts";
 
 export type RiddleRow = typeof schema.riddles.$inferSelect;
-export type LocalText = { title: string; story: string; goal: string; system: string };
+type LocalText = { title: string; story: string; goal: string; system: string };
 
 export const riddleContent = (r: RiddleRow) => r.content as Record<Locale, LocalText>;
 export const riddleRules = (r: RiddleRow) => r.rules as RiddleRules;
@@ -113,7 +113,7 @@ export function riddleStates(
 }
 
 /** Start of the player's current day in the edition's zone (quota and streak days). */
-export function startOfToday(now: Date, edition: Edition): Date {
+function startOfToday(now: Date, edition: Edition): Date {
   const tz = EDITION_TIME_ZONE[edition];
   return new Date(startOfLocalDay(localDate(now, tz), tz));
 }

@@ -15,7 +15,7 @@ import { abortOnClose } from "../../chat/send-chat-run.ts";
 import type { AppContext } from "../../context.ts";
 import type { EngineEvent } from "../../engines/types.ts";
 import { type App, orgAccess, projectAccess } from "../../http/route.ts";
-import { playgroundError } from "../playground/playground-error.ts";
+import { playgroundError } from "../playground/index.ts";
 import { claimRiddleReward } from "./claim-riddle-reward.ts";
 import { getRiddleBoard } from "./get-riddle-board.ts";
 import { listRiddleAttempts } from "./list-riddle-attempts.ts";

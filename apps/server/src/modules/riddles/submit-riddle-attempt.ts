@@ -10,13 +10,12 @@ import { GatewayError } from "../../chat/errors.ts";
 import type { ChatAdmission, ChatMeter } from "../../chat/meter.ts";
 import { type ChatRun, startChat } from "../../chat/run-chat.ts";
 import type { AppContext } from "../../context.ts";
-import type { KeyIdentity } from "../../gateway/pipeline.ts";
+import type { OrgAccess, ProjectAccess } from "../../http/org-access.ts";
+import { assertProjectActive } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { withTransaction } from "../../lib/transaction.ts";
-import type { OrgAccess, ProjectAccess } from "../orgs/access.ts";
-import { assertProjectActive } from "../orgs/access.ts";
-import { playgroundKeyId } from "../playground/get-playground-run-bill.ts";
-import { playgroundError } from "../playground/playground-error.ts";
+import type { KeyIdentity } from "../../metering/pipeline.ts";
+import { playgroundError, playgroundKeyId } from "../playground/index.ts";
 import { judgeAnswer } from "./judge.ts";
 import {
   activeRiddles,
@@ -38,7 +37,7 @@ const FREE_METER: ChatMeter<KeyIdentity> = {
   settle: async () => {},
 };
 
-export interface StartedAttempt {
+interface StartedAttempt {
   run: ChatRun;
   attemptId: string;
   riddle: RiddleRow;
@@ -121,7 +120,7 @@ export async function startRiddleAttempt(opts: {
   };
   try {
     const run = await startChat({
-      meter: billed ? ctx.pipeline : FREE_METER,
+      meter: billed ? ctx.meter : FREE_METER,
       engines: ctx.engines,
       key: identity,
       cacheScope: identity.orgId,

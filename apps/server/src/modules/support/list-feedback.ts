@@ -2,7 +2,7 @@ import type { FeedbackItem, FeedbackPage } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { and, count, desc, eq, type SQL } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import type { OrgAccess } from "../orgs/access.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 
 type Row = typeof schema.feedback.$inferSelect & { submittedBy: string };
 

@@ -16,7 +16,7 @@ const MAX_FIELDS = 8;
 const MAX_FIELD_BYTES = 16 * 1024;
 
 /** PNG, JPEG, GIF and WebP by their first bytes. */
-export function imageType(head: Buffer): string | undefined {
+function imageType(head: Buffer): string | undefined {
   if (head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return "image/png";
   if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return "image/jpeg";
   if (head.subarray(0, 6).toString("latin1") === "GIF87a" || head.subarray(0, 6).toString("latin1") === "GIF89a") {

@@ -10,12 +10,12 @@ import {
 import { newId, schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { type Limiter, limiterFor } from "../../lib/limiter.ts";
 import { enqueueMail } from "../../mail/enqueue-mail.ts";
 import { renderMail } from "../../mail/templates.ts";
-import { rateLimited } from "../auth/limits.ts";
-import type { OrgAccess } from "../orgs/access.ts";
+import { rateLimited } from "../auth/index.ts";
 import { toFeedbackItem } from "./list-feedback.ts";
 import type { FeedbackImage } from "./receive-feedback.ts";
 

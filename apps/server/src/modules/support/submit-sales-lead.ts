@@ -11,7 +11,7 @@ import type { AppContext } from "../../context.ts";
 import { type Limiter, limiterFor } from "../../lib/limiter.ts";
 import { enqueueMail } from "../../mail/enqueue-mail.ts";
 import { renderMail } from "../../mail/templates.ts";
-import { rateLimited } from "../auth/limits.ts";
+import { rateLimited } from "../auth/index.ts";
 
 type Lead = z.output<typeof ContactSalesRequest>;
 

@@ -23,7 +23,7 @@ const TEXTS: Record<Edition, (brand: string) => { title: string; description: st
   }),
 };
 
-export function editionConfig(ctx: AppContext, edition: Edition, origin: string): EditionConfig {
+function editionConfig(ctx: AppContext, edition: Edition, origin: string): EditionConfig {
   const site = (ctx.config.sites[edition] ?? origin).replace(/\/$/, "");
   return {
     edition,

@@ -2,9 +2,9 @@ import { FUNCTION_TOOL_LIMITS, type FunctionTool, type FunctionToolInput, vmsg }
 import { newId, schema } from "@moonport/db";
 import { and, count, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess, ProjectAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { isUniqueViolation } from "../../lib/db-errors.ts";
-import type { OrgAccess, ProjectAccess } from "../orgs/access.ts";
 import { assertWritable, checkFunctionToolDefinition, toFunctionTool } from "./function-tool-row.ts";
 
 export const nameTaken = () =>

@@ -2,8 +2,8 @@ import { type CreateMcpServerRequest, MCP_LIMITS, type McpServer } from "@moonpo
 import { newId, schema } from "@moonport/db";
 import { and, count, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess, ProjectAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
-import type { OrgAccess, ProjectAccess } from "../orgs/access.ts";
 import { assertWritable } from "./function-tool-row.ts";
 import { toMcpServer } from "./mcp-server-row.ts";
 

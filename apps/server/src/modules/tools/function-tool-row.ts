@@ -3,9 +3,9 @@ import { vmsg } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { and, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess, ProjectAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { checkToolSchema, SCHEMA_CHECK_DEADLINE_MS } from "../../tools/check-tool-schema.ts";
-import type { OrgAccess, ProjectAccess } from "../orgs/access.ts";
 
 type Row = typeof schema.functionTools.$inferSelect;
 

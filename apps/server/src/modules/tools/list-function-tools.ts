@@ -2,7 +2,7 @@ import type { FunctionToolList } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { and, asc, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import type { OrgAccess, ProjectAccess } from "../orgs/access.ts";
+import type { OrgAccess, ProjectAccess } from "../../http/org-access.ts";
 import { toFunctionTool } from "./function-tool-row.ts";
 
 /** The caller's function tools in the project, by name (at most FUNCTION_TOOL_LIMITS.perProject). */

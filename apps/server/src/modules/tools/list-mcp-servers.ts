@@ -2,7 +2,7 @@ import type { McpServerList } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { and, asc, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import type { OrgAccess, ProjectAccess } from "../orgs/access.ts";
+import type { OrgAccess, ProjectAccess } from "../../http/org-access.ts";
 import { toMcpServer } from "./mcp-server-row.ts";
 
 /** The caller's MCP servers in the project, oldest first. */

@@ -2,9 +2,9 @@ import type { McpServer, McpStatus, McpToolInfo } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { and, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess, ProjectAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
 import type { McpEndpoint } from "../../tools/mcp-client.ts";
-import type { OrgAccess, ProjectAccess } from "../orgs/access.ts";
 
 export type McpServerRow = typeof schema.mcpServers.$inferSelect;
 

@@ -2,7 +2,7 @@ import type { Currency } from "@moonport/contracts";
 import { newId } from "@moonport/db";
 import { gatewayErrors } from "../../chat/errors.ts";
 import type { AppContext } from "../../context.ts";
-import { webSearchFee } from "../../gateway/pricing.ts";
+import { webSearchFee } from "../../metering/pricing.ts";
 import { type FiberResult, runFormula } from "./official/catalog.ts";
 import type { Formula } from "./official/formula.ts";
 
@@ -22,7 +22,7 @@ export async function runOfficialTool(opts: {
 }): Promise<FiberResult> {
   const { ctx, formula, caller } = opts;
   if (formula.billed) {
-    const balance = await ctx.pipeline.balance(caller.orgId);
+    const balance = await ctx.meter.balance(caller.orgId);
     if (!balance || balance.available <= 0n) throw gatewayErrors.insufficientBalance();
   }
   const result = await runFormula(formula, opts.name, opts.argumentsJson, {
@@ -32,7 +32,7 @@ export async function runOfficialTool(opts: {
     signal: opts.signal,
   });
   if (formula.billed && result.status === "succeeded") {
-    await ctx.gateway.charge({
+    await ctx.meter.charge({
       requestId: opts.requestId,
       orgId: caller.orgId,
       projectId: caller.projectId,

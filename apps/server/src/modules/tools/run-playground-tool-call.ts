@@ -2,9 +2,9 @@ import { PLAYGROUND_KEY_PREFIX, type PlaygroundToolCallRequest, type ToolRunResu
 import { newId } from "@moonport/db";
 import { GatewayError } from "../../chat/errors.ts";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess, ProjectAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { callMcpTool, McpFailure } from "../../tools/mcp-client.ts";
-import type { OrgAccess, ProjectAccess } from "../orgs/access.ts";
 import { assertWritable, findOwnTool } from "./function-tool-row.ts";
 import { endpointOf, findOwnServer } from "./mcp-server-row.ts";
 import { findFormula } from "./official/catalog.ts";

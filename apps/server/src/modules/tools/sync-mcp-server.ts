@@ -2,9 +2,9 @@ import type { McpServer } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess, ProjectAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { listMcpTools, type McpFailure } from "../../tools/mcp-client.ts";
-import type { OrgAccess, ProjectAccess } from "../orgs/access.ts";
 import { assertWritable } from "./function-tool-row.ts";
 import { endpointOf, findOwnServer, toMcpServer } from "./mcp-server-row.ts";
 

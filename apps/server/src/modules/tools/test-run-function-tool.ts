@@ -1,10 +1,10 @@
 import { type TestRunFunctionToolRequest, type ToolRunResult, vmsg } from "@moonport/contracts";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess, ProjectAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { limiterFor } from "../../lib/limiter.ts";
 import { DEFAULT_SANDBOX_LIMITS, runSandboxed } from "../../tools/run-sandboxed.ts";
 import type { SandboxOwner } from "../../tools/sandbox-scheduler.ts";
-import type { OrgAccess, ProjectAccess } from "../orgs/access.ts";
 import { assertWritable, checkFunctionToolDefinition } from "./function-tool-row.ts";
 
 /**

@@ -1,8 +1,8 @@
 import type { FunctionTool, UpdateFunctionToolRequest } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess, ProjectAccess } from "../../http/org-access.ts";
 import { isUniqueViolation } from "../../lib/db-errors.ts";
-import type { OrgAccess, ProjectAccess } from "../orgs/access.ts";
 import { nameTaken } from "./create-function-tool.ts";
 import {
   assertWritable,

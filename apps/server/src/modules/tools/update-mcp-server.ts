@@ -1,8 +1,8 @@
 import { type McpServer, mcpAuthIssues, type UpdateMcpServerRequest } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess, ProjectAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
-import type { OrgAccess, ProjectAccess } from "../orgs/access.ts";
 import { assertWritable } from "./function-tool-row.ts";
 import { findOwnServer, ownServer, toMcpServer } from "./mcp-server-row.ts";
 

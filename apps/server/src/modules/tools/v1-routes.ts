@@ -1,14 +1,14 @@
 /**
- * Official tools for API users (docs/api-compat.md §9), registered inside the gateway plugin (gateway/routes.ts): the
- * key is checked before the body is read and refusals are §3 envelopes.
+ * Official tools for API users (docs/api-compat.md §9), registered inside the gateway plugin (v1/routes.ts): the key
+ * is checked before the body is read and refusals are §3 envelopes.
  *   GET  /v1/formulas/{owner}/{name}:latest/tools   → {tools: [OpenAI function definitions]}
  *   POST /v1/formulas/{owner}/{name}:latest/fibers  {name, arguments} → {status, context: {output} | error}
  */
 import type { FastifyRequest } from "fastify";
 import { GatewayError, gatewayErrors } from "../../chat/errors.ts";
 import type { AppContext } from "../../context.ts";
-import type { KeyIdentity } from "../../gateway/pipeline.ts";
 import type { App } from "../../http/route.ts";
+import type { KeyIdentity } from "../../metering/pipeline.ts";
 import { findFormula, formulaTools } from "./official/catalog.ts";
 import { runOfficialTool } from "./run-official-tool.ts";
 

@@ -9,7 +9,7 @@ import type { Period } from "../../lib/edition-time.ts";
 
 const rb = schema.requestBills;
 
-export interface BillScope {
+interface BillScope {
   orgId: string;
   /** null = every project of the organization */
   projectIds: string[] | null;
@@ -122,22 +122,6 @@ export async function spendBy(
       const d = BigInt(b.amount) - BigInt(a.amount);
       return d > 0n ? 1 : d < 0n ? -1 : a.key.localeCompare(b.key);
     });
-}
-
-/** Requests and tokens since `since` (rolling windows for the usage-limits screen). */
-export async function usageSince(
-  db: Db | Tx,
-  orgId: string,
-  since: Date,
-): Promise<{ requests: number; tokens: number }> {
-  const [row] = await db
-    .select({
-      requests: sql<string>`count(distinct ${rb.requestId})::text`,
-      tokens: sql<string>`coalesce(sum(${rb.inputTokens} + ${rb.outputTokens}), 0)::text`,
-    })
-    .from(rb)
-    .where(and(eq(rb.orgId, orgId), sql`${rb.createdAt} >= ${since.toISOString()}::timestamptz`));
-  return { requests: Number(row?.requests ?? 0), tokens: Number(row?.tokens ?? 0) };
 }
 
 /** Requests and tokens within a calendar period in the zone (tokens per day). */

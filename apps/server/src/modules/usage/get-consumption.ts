@@ -2,8 +2,8 @@ import { type Consumption, type ConsumptionItem, EDITION_TIME_ZONE, isPlayground
 import { schema } from "@moonport/db";
 import { eq, inArray } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import { type OrgAccess, visibleProjects } from "../../http/org-access.ts";
 import { parsePeriod } from "../../lib/edition-time.ts";
-import { type OrgAccess, visibleProjects } from "../orgs/access.ts";
 import { type BillDimension, spendBy, spendSeries } from "./bill-queries.ts";
 
 /**

@@ -10,8 +10,8 @@ import {
 import { schema } from "@moonport/db";
 import { and, eq, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { dayPeriod, localDate } from "../../lib/edition-time.ts";
-import type { OrgAccess } from "../orgs/access.ts";
 import { usageIn } from "./bill-queries.ts";
 
 function toTierRow(t: Tier): TierRow {

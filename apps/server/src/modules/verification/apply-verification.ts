@@ -20,9 +20,10 @@ import {
 import { newId, schema, type Tx } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess, Organization } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { withTransaction } from "../../lib/transaction.ts";
-import type { OrgAccess, Organization } from "../orgs/access.ts";
+import { lockOrganization } from "../billing/index.ts";
 import { getVerification } from "./get-verification.ts";
 import { verificationProvider } from "./provider.ts";
 
@@ -35,12 +36,6 @@ function transitionRefusal(kind: "personal" | "company", state: State): AppError
   if (state === "unverified") return new AppError("verification_needs_personal");
   if (state === "company_changing") return new AppError("verification_in_review");
   return new AppError("verification_already_verified");
-}
-
-export async function lockOrganization(tx: Tx, orgId: string): Promise<Organization> {
-  const [org] = await tx.select().from(schema.organizations).where(eq(schema.organizations.id, orgId)).for("update");
-  if (!org) throw new AppError("not_found");
-  return org;
 }
 
 async function apply(opts: {

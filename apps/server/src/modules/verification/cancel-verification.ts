@@ -2,10 +2,10 @@ import type { VerificationStatus } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { and, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { withTransaction } from "../../lib/transaction.ts";
-import type { OrgAccess } from "../orgs/access.ts";
-import { lockOrganization } from "./apply-verification.ts";
+import { lockOrganization } from "../billing/index.ts";
 import { getVerification } from "./get-verification.ts";
 
 /**

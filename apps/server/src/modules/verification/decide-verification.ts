@@ -10,7 +10,7 @@ import { asc, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { withTransaction } from "../../lib/transaction.ts";
-import { lockOrganization } from "./apply-verification.ts";
+import { lockOrganization } from "../billing/index.ts";
 
 type Ctx = Pick<AppContext, "db" | "log" | "clock">;
 

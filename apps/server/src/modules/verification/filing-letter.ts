@@ -8,9 +8,9 @@ import { ALGORITHM_FILING_MIN_RECHARGE, EDITION_TIME_ZONE, formatMoney } from "@
 import { schema } from "@moonport/db";
 import { and, desc, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { renderPdf } from "../../lib/pdf/pdf-kit.ts";
-import type { OrgAccess } from "../orgs/access.ts";
 
 export async function renderFilingLetter(opts: { ctx: AppContext; access: OrgAccess }) {
   const { ctx } = opts;

@@ -2,12 +2,12 @@ import { ALGORITHM_FILING_MIN_RECHARGE, type VerificationStatus } from "@moonpor
 import { schema } from "@moonport/db";
 import { desc, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
-import type { OrgAccess } from "../orgs/access.ts";
+import type { OrgAccess } from "../../http/org-access.ts";
 
 /** Fields shown only by their last 4 characters outside the operator's review (ID and bank account numbers). */
 const MASKED = new Set(["idNumber", "bankAccountNumber"]);
 
-export function maskDetails(details: Record<string, string>): Record<string, string> {
+function maskDetails(details: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(details)) out[k] = MASKED.has(k) ? `••••${v.slice(-4)}` : v;
   return out;

@@ -16,7 +16,7 @@ import type { Edition } from "@moonport/contracts";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 
-export interface VerificationInput {
+interface VerificationInput {
   applicationId: string;
   orgId: string;
   edition: Edition;
@@ -24,13 +24,13 @@ export interface VerificationInput {
   details: Record<string, string>;
 }
 
-export type VerificationDecision =
+type VerificationDecision =
   | { decision: "approved"; reference?: string }
   | { decision: "rejected"; reason: string; reference?: string }
   | { decision: "review"; reference?: string }
   | { decision: "unavailable" };
 
-export interface VerificationProvider {
+interface VerificationProvider {
   readonly name: "builtin" | "http";
   decide(input: VerificationInput): Promise<VerificationDecision>;
 }

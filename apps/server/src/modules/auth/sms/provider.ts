@@ -29,7 +29,7 @@ export class SmsSendError extends Error {
  * from this machine at GET /api/dev/sms-outbox; without it nothing can deliver the code, so sending fails
  * (the user is told, nothing is counted) and the log says how to receive codes.
  */
-export function devSmsProvider(opts: { db: Db; log: FastifyBaseLogger; outbox: boolean }): SmsProvider {
+function devSmsProvider(opts: { db: Db; log: FastifyBaseLogger; outbox: boolean }): SmsProvider {
   return {
     kind: "dev",
     async send({ phone, text, code }) {

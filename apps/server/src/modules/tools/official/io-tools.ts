@@ -5,7 +5,7 @@ import { convert as htmlToText } from "html-to-text";
 import { AppError } from "../../../lib/app-error.ts";
 import { OutboundRefused } from "../../../tools/outbound.ts";
 import { runSandboxed } from "../../../tools/run-sandboxed.ts";
-import { getFile } from "../../files/get-file.ts";
+import { getFile } from "../../files/index.ts";
 import { type Formula, type FormulaCaller, ToolFailure } from "./formula.ts";
 
 /** What the fetch tool gives the model at most (characters of text); pages are cut, with a note saying so. */

@@ -48,7 +48,7 @@ export function paymentColumns(t: TFunction<"billing">, action?: DataColumn<Paym
 }
 
 /** A sandbox payment is marked wherever it is shown: it moved no real money. */
-export function TestBadge() {
+function TestBadge() {
   const { t } = useTranslation("billing");
   return (
     <Badge color="orange" variant="outline" data-testid="payment-test">

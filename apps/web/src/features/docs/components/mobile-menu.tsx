@@ -1,7 +1,7 @@
 import { Drawer } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { IconX } from "./icons.tsx";
-import { type NavItem, NavLink } from "./navbar.tsx";
+import { type NavItem, NavLink } from "./nav-link.tsx";
 import { Sidebar } from "./sidebar.tsx";
 
 /** The navbar links and the sidebar in a drawer, for narrow screens. */

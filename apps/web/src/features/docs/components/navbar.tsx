@@ -11,6 +11,7 @@ import classes from "../docs.module.css";
 import { docsHref, useDocs } from "../hooks/use-docs.ts";
 import { EARLY_SEARCH_SCRIPT } from "../search/use-search-shortcut.ts";
 import { IconLanguage, IconMonitor, IconMoon, IconSearch, IconSun } from "./icons.tsx";
+import { type NavItem, NavLink } from "./nav-link.tsx";
 
 const MobileMenu = lazy(() => import("./mobile-menu.tsx"));
 
@@ -46,14 +47,6 @@ export function Banner() {
   );
 }
 
-export interface NavItem {
-  key: string;
-  href: string;
-  label: string;
-  external?: boolean;
-  router?: boolean;
-}
-
 export function navItems(locale: Locale, t: (k: string) => string): NavItem[] {
   const p = docsConfig.navPages;
   // BLOG_URL, or the site's own /blog (a site token: known from the first render, the same in the HTML).
@@ -69,27 +62,6 @@ export function navItems(locale: Locale, t: (k: string) => string): NavItem[] {
     locale === "zh-CN" ? { key: "blog", href: blog, label: t("nav.blog"), external: true } : null,
   ];
   return items.filter((x): x is NavItem => x !== null);
-}
-
-export function NavLink({ item, active }: { item: NavItem; active: boolean }) {
-  const cls = `${classes.navLink} ${active ? classes.navLinkActive : ""}`;
-  if (item.router) {
-    return (
-      <Link className={cls} to={item.href} aria-current={active ? "page" : undefined}>
-        {item.label}
-      </Link>
-    );
-  }
-  return (
-    <a
-      className={cls}
-      href={item.href}
-      target={item.external ? "_blank" : undefined}
-      rel={item.external ? "noopener noreferrer" : undefined}
-    >
-      {item.label}
-    </a>
-  );
 }
 
 export function ThemeSwitch() {

@@ -11,7 +11,7 @@ import { resources } from "../../../i18n/resources.ts";
 import { NOT_FOUND_ROUTE } from "../page-map.ts";
 import { BadUrlBody, DocsShell, NotFoundBody } from "./docs-layout.tsx";
 
-export type SiteErrorKind = "notFound" | "badUrl";
+type SiteErrorKind = "notFound" | "badUrl";
 
 /** An address that cannot be percent-decoded ("%E0%A4%A") is malformed; so is the 400 page's own address. */
 export function siteErrorKind(pathname: string): SiteErrorKind {

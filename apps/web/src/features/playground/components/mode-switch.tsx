@@ -3,7 +3,7 @@ import type { PlaygroundMode } from "@moonport/contracts";
 import { useTranslation } from "react-i18next";
 import { MODE_SWITCH } from "../model/session.ts";
 
-export type WorkbenchMode = PlaygroundMode | "riddle";
+type WorkbenchMode = PlaygroundMode | "riddle";
 
 /** The playground's modes (chat, compare, edit, riddle); modes not built yet are shown disabled. */
 export function ModeSwitch({

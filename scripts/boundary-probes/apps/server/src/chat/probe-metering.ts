@@ -1,0 +1,2 @@
+// expect: server-leaves
+import "../metering/pipeline.ts";

@@ -1,0 +1,2 @@
+// expect: module-entry-via-index
+import "../modules/billing/credit.ts";

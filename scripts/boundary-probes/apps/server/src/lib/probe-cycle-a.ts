@@ -1,0 +1,2 @@
+// expect: no-cycles
+import "./probe-cycle-b.ts";

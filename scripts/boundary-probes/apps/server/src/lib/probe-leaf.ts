@@ -1,0 +1,2 @@
+// expect: server-leaves
+import "../modules/billing/index.ts";

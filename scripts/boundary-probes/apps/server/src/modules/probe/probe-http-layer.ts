@@ -1,0 +1,2 @@
+// expect: modules-not-http-layer
+import "../../http/errors.ts";

@@ -1,0 +1,2 @@
+// expect: domain-not-route-files
+import "../keys/routes.ts";

@@ -1,0 +1,2 @@
+// expect: server-src-not-tests
+import "../../../test/helpers.ts";

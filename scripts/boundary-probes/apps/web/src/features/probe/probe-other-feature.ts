@@ -1,0 +1,2 @@
+// expect: web-feature-isolation
+import "../docs/config.ts";

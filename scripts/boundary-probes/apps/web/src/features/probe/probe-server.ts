@@ -1,0 +1,2 @@
+// expect: web-not-server-or-db
+import "../../../../server/src/env.ts";

@@ -1,0 +1,2 @@
+// expect: contracts-no-node-builtins
+import "node:fs";

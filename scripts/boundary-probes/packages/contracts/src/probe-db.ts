@@ -1,0 +1,2 @@
+// expect: contracts-stand-alone
+import "../../db/src/ids.ts";

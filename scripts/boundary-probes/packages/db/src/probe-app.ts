@@ -1,0 +1,2 @@
+// expect: db-not-apps
+import "../../../apps/server/src/env.ts";
