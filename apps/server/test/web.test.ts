@@ -8,6 +8,21 @@ import type { App } from "../src/http/route.ts";
 import { openMemoryDatabase, TestClient } from "./helpers.ts";
 
 /** A fake web build laid out the way apps/web's prerender writes it. */
+/** The app serving a built web root (or a missing one), on its own in-memory database. */
+async function appWithRoot(root: string, env: Record<string, string> = {}) {
+  const config = buildConfig({ NODE_ENV: "test", SERVE_WEB: "true", LOG_LEVEL: "silent", ...env });
+  const database = await openMemoryDatabase();
+  const { app } = await buildApp({ config, database, logger: false, webRoot: root });
+  await app.ready();
+  return {
+    app,
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
 function writeFixture(root: string) {
   const files: Record<string, string> = {
     "index.html": "<html>spa-fallback</html>",
@@ -32,13 +47,10 @@ describe("serving the web app", () => {
   beforeAll(async () => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), "moonport-web-"));
     writeFixture(root);
-    const config = buildConfig({ NODE_ENV: "test", SERVE_WEB: "true", LOG_LEVEL: "silent" });
-    const database = await openMemoryDatabase();
-    ({ app } = await buildApp({ config, database, logger: false, webRoot: root }));
-    await app.ready();
+    const served = await appWithRoot(root);
+    app = served.app;
     close = async () => {
-      await app.close();
-      await database.close();
+      await served.close();
       fs.rmSync(root, { recursive: true, force: true });
     };
   });
@@ -127,20 +139,14 @@ describe("site tokens, analytics and not-found pages in prerendered files", () =
       fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
       fs.writeFileSync(path.join(root, rel), content);
     }
-    const config = buildConfig({
-      NODE_ENV: "test",
-      SERVE_WEB: "true",
-      LOG_LEVEL: "silent",
+    const served = await appWithRoot(root, {
       CN_API_BASE_URL: "https://api.example.cn/v1",
       BRAND_NAME: "Acme AI",
       GLOBAL_ANALYTICS: JSON.stringify([{ src: "https://stats.example.com/a.js" }, { inline: "window.x=1" }]),
     });
-    const database = await openMemoryDatabase();
-    ({ app } = await buildApp({ config, database, logger: false, webRoot: root }));
-    await app.ready();
+    app = served.app;
     close = async () => {
-      await app.close();
-      await database.close();
+      await served.close();
       fs.rmSync(root, { recursive: true, force: true });
     };
   });
@@ -202,20 +208,6 @@ describe("site tokens, analytics and not-found pages in prerendered files", () =
 
 describe("error pages when the web app cannot answer", () => {
   const html = { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" };
-
-  async function appWithRoot(root: string) {
-    const config = buildConfig({ NODE_ENV: "test", SERVE_WEB: "true", LOG_LEVEL: "silent" });
-    const database = await openMemoryDatabase();
-    const { app } = await buildApp({ config, database, logger: false, webRoot: root });
-    await app.ready();
-    return {
-      app,
-      close: async () => {
-        await app.close();
-        await database.close();
-      },
-    };
-  }
 
   it("shows a localized 503 page to a browser when the build is missing, and JSON to API calls", async () => {
     const missing = path.join(os.tmpdir(), `moonport-no-build-${process.pid}-${Date.now()}`);
@@ -300,13 +292,10 @@ describe("unknown and malformed addresses, the blog feed and BLOG_URL", () => {
       fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
       fs.writeFileSync(path.join(root, rel), content);
     }
-    const config = buildConfig({ NODE_ENV: "test", SERVE_WEB: "true", LOG_LEVEL: "silent" });
-    const database = await openMemoryDatabase();
-    ({ app } = await buildApp({ config, database, logger: false, webRoot: root }));
-    await app.ready();
+    const served = await appWithRoot(root);
+    app = served.app;
     close = async () => {
-      await app.close();
-      await database.close();
+      await served.close();
       fs.rmSync(dir, { recursive: true, force: true });
     };
   });
@@ -390,22 +379,14 @@ describe("unknown and malformed addresses, the blog feed and BLOG_URL", () => {
     c.cookies.set("locale", "zh-CN");
     expect((await c.get("/docs/x")).raw.body).toContain('<a href="/blog">');
     expect(() => buildConfig({ BLOG_URL: "javascript:alert(1)" })).toThrow(/BLOG_URL/);
-    const config = buildConfig({
-      NODE_ENV: "test",
-      SERVE_WEB: "true",
-      LOG_LEVEL: "silent",
-      BLOG_URL: "https://blog.example.com/",
-    });
-    const database = await openMemoryDatabase();
-    const other = await buildApp({ config, database, logger: false, webRoot: path.join(dir, "client") });
+    const other = await appWithRoot(path.join(dir, "client"), { BLOG_URL: "https://blog.example.com/" });
     try {
       const oc = new TestClient(other.app);
       oc.cookies.set("locale", "zh-CN");
       const res = await oc.get("/docs/x");
       expect(res.raw.body).toContain('<a href="https://blog.example.com">');
     } finally {
-      await other.app.close();
-      await database.close();
+      await other.close();
     }
   });
 });
