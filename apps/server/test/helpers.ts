@@ -116,6 +116,24 @@ export async function openTestDatabase(): Promise<{
   };
 }
 
+/**
+ * The app serving a built web root (or a missing one) on its own in-memory database; closing it leaves the web
+ * root for the caller to remove.
+ */
+export async function createWebApp(root: string, env: Record<string, string> = {}) {
+  const config = buildConfig({ NODE_ENV: "test", SERVE_WEB: "true", LOG_LEVEL: "silent", ...env });
+  const database = await openMemoryDatabase();
+  const { app } = await buildApp({ config, database, logger: false, webRoot: root });
+  await app.ready();
+  return {
+    app,
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
 /** A clock tests move by hand: real time plus `advance(ms)`, so codes and sessions expire without waiting. */
 export function testClock(): Clock & { advance(ms: number): void } {
   let offset = 0;

@@ -4,11 +4,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../src/app.ts";
-import { buildConfig } from "../src/env.ts";
 import type { App } from "../src/http/route.ts";
 import { sameSitePath } from "../src/http/web.ts";
-import { openMemoryDatabase } from "./helpers.ts";
+import { createWebApp } from "./helpers.ts";
 
 const THEME_SCRIPT = "document.documentElement.dataset.theme='dark'";
 const TOKEN_SCRIPT = 'window.__MP_SITE__={"api":"__MP_API_GLOBAL__"}';
@@ -27,15 +25,11 @@ async function webApp(env: Record<string, string>): Promise<{ app: App; close: (
     fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
     fs.writeFileSync(path.join(root, rel), content);
   }
-  const config = buildConfig({ NODE_ENV: "test", SERVE_WEB: "true", LOG_LEVEL: "silent", ...env });
-  const database = await openMemoryDatabase();
-  const { app } = await buildApp({ config, database, logger: false, webRoot: root });
-  await app.ready();
+  const { app, close } = await createWebApp(root, env);
   return {
     app,
     close: async () => {
-      await app.close();
-      await database.close();
+      await close();
       fs.rmSync(root, { recursive: true, force: true });
     },
   };

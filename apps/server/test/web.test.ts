@@ -2,27 +2,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../src/app.ts";
 import { buildConfig } from "../src/env.ts";
 import type { App } from "../src/http/route.ts";
-import { openMemoryDatabase, TestClient } from "./helpers.ts";
+import { createWebApp, TestClient } from "./helpers.ts";
 
 /** A fake web build laid out the way apps/web's prerender writes it. */
-/** The app serving a built web root (or a missing one), on its own in-memory database. */
-async function appWithRoot(root: string, env: Record<string, string> = {}) {
-  const config = buildConfig({ NODE_ENV: "test", SERVE_WEB: "true", LOG_LEVEL: "silent", ...env });
-  const database = await openMemoryDatabase();
-  const { app } = await buildApp({ config, database, logger: false, webRoot: root });
-  await app.ready();
-  return {
-    app,
-    close: async () => {
-      await app.close();
-      await database.close();
-    },
-  };
-}
-
 function writeFixture(root: string) {
   const files: Record<string, string> = {
     "index.html": "<html>spa-fallback</html>",
@@ -47,7 +31,7 @@ describe("serving the web app", () => {
   beforeAll(async () => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), "moonport-web-"));
     writeFixture(root);
-    const served = await appWithRoot(root);
+    const served = await createWebApp(root);
     app = served.app;
     close = async () => {
       await served.close();
@@ -139,7 +123,7 @@ describe("site tokens, analytics and not-found pages in prerendered files", () =
       fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
       fs.writeFileSync(path.join(root, rel), content);
     }
-    const served = await appWithRoot(root, {
+    const served = await createWebApp(root, {
       CN_API_BASE_URL: "https://api.example.cn/v1",
       BRAND_NAME: "Acme AI",
       GLOBAL_ANALYTICS: JSON.stringify([{ src: "https://stats.example.com/a.js" }, { inline: "window.x=1" }]),
@@ -211,7 +195,7 @@ describe("error pages when the web app cannot answer", () => {
 
   it("shows a localized 503 page to a browser when the build is missing, and JSON to API calls", async () => {
     const missing = path.join(os.tmpdir(), `moonport-no-build-${process.pid}-${Date.now()}`);
-    const { app, close } = await appWithRoot(missing);
+    const { app, close } = await createWebApp(missing);
     try {
       const c = new TestClient(app);
       c.locale = undefined;
@@ -242,7 +226,7 @@ describe("error pages when the web app cannot answer", () => {
   it("shows a localized 500 page to a browser when a page cannot be read, and JSON to other callers", async () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), "moonport-web-broken-"));
     writeFixture(root);
-    const { app, close } = await appWithRoot(root);
+    const { app, close } = await createWebApp(root);
     try {
       // Indexed at start, gone when asked for: the read fails.
       fs.rmSync(path.join(root, "en-US/docs/overview/index.html"));
@@ -292,7 +276,7 @@ describe("unknown and malformed addresses, the blog feed and BLOG_URL", () => {
       fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
       fs.writeFileSync(path.join(root, rel), content);
     }
-    const served = await appWithRoot(root);
+    const served = await createWebApp(root);
     app = served.app;
     close = async () => {
       await served.close();
@@ -379,7 +363,7 @@ describe("unknown and malformed addresses, the blog feed and BLOG_URL", () => {
     c.cookies.set("locale", "zh-CN");
     expect((await c.get("/docs/x")).raw.body).toContain('<a href="/blog">');
     expect(() => buildConfig({ BLOG_URL: "javascript:alert(1)" })).toThrow(/BLOG_URL/);
-    const other = await appWithRoot(path.join(dir, "client"), { BLOG_URL: "https://blog.example.com/" });
+    const other = await createWebApp(path.join(dir, "client"), { BLOG_URL: "https://blog.example.com/" });
     try {
       const oc = new TestClient(other.app);
       oc.cookies.set("locale", "zh-CN");
