@@ -22,6 +22,7 @@ import { openApiOptions } from "./http/openapi.ts";
 import { rejectNulCharacters } from "./http/reject-nul.ts";
 import type { App } from "./http/route.ts";
 import { registerSecurityHeaders } from "./http/security-headers.ts";
+import { acceptEmptyJsonBody } from "./http/empty-json-body.ts";
 import { CSRF_COOKIE, checkCsrf, loadSession, newToken, setCsrfCookie } from "./http/session.ts";
 import { registerWeb, type WebPages } from "./http/web.ts";
 import { registerJobs } from "./jobs/register-jobs.ts";
@@ -251,6 +252,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<{ app: App; ctx: 
     await site.register(
       async (api) => {
         api.setErrorHandler(consoleErrorHandler);
+        acceptEmptyJsonBody(api);
         // NUL characters are refused first; the session is loaded before validation so that operator routes can
         // answer like a missing route before their schemas are checked (http/access.ts); the CSRF check stays
         // after validation.

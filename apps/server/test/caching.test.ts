@@ -119,6 +119,9 @@ describe("context caching API", () => {
     expect(res.headers.get("msh-context-cache-id")).toBe(cacheId);
     expect(res.headers.get("msh-context-cache-token-saved")).toBe(String(tokens));
     expect(res.headers.get("msh-context-cache-token-exp")).toBe(String(Math.floor(now / 1000) + 600));
+    // The body reports the saved tokens the header names (docs/api-compat.md §2.7).
+    expect(res.body.usage.cached_tokens).toBe(tokens);
+    expect(res.body.usage.prompt_tokens_details).toEqual({ cached_tokens: tokens });
     const rows = (await bills({ cache: cacheId })).filter((b) => b.requestId === res.headers.get("msh-request-id"));
     const inference = rows.find((r) => r.productType === "model_inference")!;
     const call = rows.find((r) => r.productName === "context_cache_call")!;
@@ -130,6 +133,33 @@ describe("context caching API", () => {
       BigInt(inference.inputTokens - tokens) * perTokenNanos(model.prices.CNY.input) +
         BigInt(inference.outputTokens) * perTokenNanos(model.prices.CNY.output),
     );
+  });
+
+  it("reports the cache's tokens as cached in streamed usage", async () => {
+    const res = await fetch(`${base}/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${account.key}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        model: "moonshot-v1-8k",
+        stream: true,
+        stream_options: { include_usage: true },
+        messages: [
+          { role: "cache", content: "tag=handbook" },
+          { role: "user", content: "Refunds?" },
+        ],
+      }),
+    });
+    expect(res.headers.get("msh-context-cache-token-saved")).toBe(String(tokens));
+    const chunks = (await res.text())
+      .split("\n\n")
+      .filter((e) => e.startsWith("data: {"))
+      .map((e) => JSON.parse(e.slice(6)));
+    const finalUsage = chunks.find((c) => c.choices.length === 0).usage;
+    const choiceUsage = chunks.find((c) => c.choices[0]?.finish_reason).choices[0].usage;
+    for (const usage of [finalUsage, choiceUsage]) {
+      expect(usage.cached_tokens).toBe(tokens);
+      expect(usage.prompt_tokens_details).toEqual({ cached_tokens: tokens });
+    }
   });
 
   it("uses it by header only when the request repeats the cached messages exactly", async () => {
@@ -235,6 +265,10 @@ describe("context caching API", () => {
     });
     expect((await api("DELETE", "/caching/refs/tags/faq-v.two")).status).toBe(200);
     expect((await api("GET", "/caching/refs/tags/faq-v.two")).status).toBe(404);
+    // Digits after the first letter (docs/api-compat.md §7.1).
+    const digits = await api("POST", "/caching/refs/tags", { tag: "lease-v1", cache_id: c.body.id });
+    expect(digits.status, JSON.stringify(digits.body)).toBe(200);
+    expect((await api("GET", "/caching/refs/tags/lease-v1")).body.cache_id).toBe(c.body.id);
   });
 
   it("refuses bad input with a §3 error and stores nothing", async () => {

@@ -68,7 +68,15 @@ export class ChatTally {
   promptTokens: number | null = null;
   cachedTokens = 0;
 
-  constructor(n: number) {
+  /**
+   * `contextCached`: tokens of an explicit context cache at the start of the prompt. The engine sees an ordinary
+   * prompt and reports no cache hit for them, yet the answer header names them as saved, so the body reports
+   * them as cached too (docs/api-compat.md §2.7, §7.1).
+   */
+  constructor(
+    n: number,
+    private readonly contextCached = 0,
+  ) {
     // A loop, not Array.from({ length: n }, …): one tally per request, and Array.from took 0.33 µs against 0.03.
     this.choices = [];
     for (let i = 0; i < n; i++) {
@@ -79,7 +87,7 @@ export class ChatTally {
   add(ev: EngineEvent): void {
     if (ev.type === "usage") {
       this.promptTokens = ev.promptTokens;
-      this.cachedTokens = ev.cachedTokens;
+      this.cachedTokens = Math.max(ev.cachedTokens, Math.min(this.contextCached, ev.promptTokens));
       return;
     }
     const c = this.choices[ev.choice];

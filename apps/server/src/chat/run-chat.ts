@@ -142,7 +142,7 @@ export async function startChat<Caller, A extends ChatAdmission>(opts: {
     model: chat.requestedModel,
     fingerprint: engine.info.fingerprint,
   };
-  const tally = new ChatTally(chat.n);
+  const tally = new ChatTally(chat.n, opts.contextCache?.tokens);
   const state = { engineMs: 0, started: false };
   // Crash safety for streams: the journal samples what has been sent so far, so that a replay after a
   // crash bills it (metering/journal.ts, "progress"). Nothing produced yet: nothing to bill.

@@ -184,7 +184,9 @@ export default async function gatewayRoutes(
   const parseJson = app.getDefaultJsonParser("error", "error");
   app.removeContentTypeParser("application/json");
   app.addContentTypeParser("application/json", { parseAs: "string" }, (req, body, done) => {
-    if (tooDeep(body as string)) done(gatewayErrors.tooDeep(MAX_JSON_DEPTH), undefined);
+    // A DELETE takes no body; SDKs still send the JSON content type with nothing after it.
+    if (body === "" && req.method === "DELETE") done(null, undefined);
+    else if (tooDeep(body as string)) done(gatewayErrors.tooDeep(MAX_JSON_DEPTH), undefined);
     else parseJson(req, body as string, done);
   });
   // Clients that forget `Content-Type: application/json` (curl -d) still send JSON.

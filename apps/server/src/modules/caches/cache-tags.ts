@@ -14,7 +14,7 @@ const tagNotFound = (tag: string) =>
 
 export function checkTagName(tag: unknown): string {
   if (typeof tag !== "string" || !L.tagPattern.test(tag)) {
-    throw gatewayErrors.invalidRequest("tag must be 1-128 characters: a letter, then letters, '_', '-' or '.'");
+    throw gatewayErrors.invalidRequest("tag must be 1-128 characters: a letter, then letters, digits, '_', '-' or '.'");
   }
   return tag;
 }

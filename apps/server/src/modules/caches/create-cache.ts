@@ -44,7 +44,7 @@ export async function createCache(opts: { ctx: AppContext; key: KeyIdentity; bod
   if (b.tags !== undefined && b.tags !== null) {
     if (!Array.isArray(b.tags) || b.tags.some((t) => typeof t !== "string" || !L.tagPattern.test(t))) {
       throw gatewayErrors.invalidRequest(
-        "tags must be a list of names of 1-128 characters: a letter, then letters, '_', '-' or '.'",
+        "tags must be a list of names of 1-128 characters: a letter, then letters, digits, '_', '-' or '.'",
       );
     }
   }
