@@ -23,6 +23,8 @@ const USER = "mcp-user";
 const PASSWORD = "s3cret-password-value";
 
 let t: TestApp;
+/** What the app logged at warn and above. */
+const logs: { level: number; msg: string; code?: string; err?: { stack?: string } }[] = [];
 let mcp: http.Server;
 let mcpBase: string;
 
@@ -48,11 +50,19 @@ function sdkServer() {
     { description: "Upper-case a text", inputSchema: { text: z.string() } },
     async ({ text }) => ({ content: [{ type: "text", text: text.toUpperCase() }] }),
   );
+  server.registerTool("report", { description: "Link to a report", inputSchema: {} }, async () => ({
+    content: [
+      { type: "text", text: "The report is ready." },
+      { type: "resource_link", uri: "https://files.example.com/r/42.txt", name: "report-42", mimeType: "text/plain" },
+    ],
+  }));
   return server;
 }
 
 beforeAll(async () => {
   mcp = http.createServer(async (req, res) => {
+    // A server slow to answer: a sync of it can be watched while it runs.
+    if (req.url?.startsWith("/slow")) await new Promise((r) => setTimeout(r, 400));
     if (req.url?.startsWith("/broken")) {
       res.writeHead(500).end("boom");
       return;
@@ -76,7 +86,10 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => mcp.listen(3211, "127.0.0.1", r));
   mcpBase = `http://127.0.0.1:${(mcp.address() as AddressInfo).port}`;
-  t = await createTestApp({ OUTBOUND_ALLOW_HOSTS: "127.0.0.1" });
+  t = await createTestApp(
+    { OUTBOUND_ALLOW_HOSTS: "127.0.0.1" },
+    { logger: { level: "warn", stream: { write: (line: string) => void logs.push(JSON.parse(line)) } } },
+  );
 });
 afterAll(async () => {
   mcp.close();
@@ -150,6 +163,20 @@ describe("MCP servers", () => {
     expect(d.body.error.code, JSON.stringify(d.body)).toBe("mcp_sync_network_error");
   });
 
+  it("shows connecting while a sync runs, then connected", async () => {
+    const u = await signUp(t);
+    const s = McpServer.parse((await u.client.post(M(u), { name: "slow", url: `${mcpBase}/slow/mcp` })).body);
+    const running = u.client.post(`${M(u)}/${s.id}/sync`, {});
+    let seen: string | undefined;
+    for (let i = 0; i < 200 && seen !== "connecting"; i++) {
+      seen = McpServer.parse((await u.client.get(M(u))).body.items[0]).status;
+      if (seen === "connected") break;
+    }
+    expect(seen).toBe("connecting");
+    expect((await running).body.status).toBe("connected");
+    expect(McpServer.parse((await u.client.get(M(u))).body.items[0]).status).toBe("connected");
+  });
+
   it("refuses loopback, private and metadata URLs without the allow-list, before connecting", async () => {
     const u = await signUp(t);
     const allowed = t.ctx.outbound;
@@ -167,6 +194,13 @@ describe("MCP servers", () => {
         const res = await u.client.post(`${M(u)}/${s.id}/sync`, {});
         expect(res.body.error?.code, url).toBe("mcp_sync_network_error");
         expect(res.body.error.message, url).toMatch(/refused/);
+      }
+      // The user's address was refused: a warning with the reason, not an error with a stack.
+      const refusals = logs.filter((l) => l.code === "mcp_sync_network_error");
+      expect(refusals.length).toBeGreaterThanOrEqual(6);
+      for (const l of refusals) {
+        expect(l.level).toBe(40);
+        expect(l.err).toBeUndefined();
       }
     } finally {
       await t.ctx.outbound.close();
@@ -268,6 +302,16 @@ describe("MCP servers", () => {
       arguments: JSON.stringify({ a: 2, b: 3 }),
     });
     expect(add.body).toMatchObject({ state: "success", output: "5" });
+    const report = await u.client.post(`${P}/tool-calls`, {
+      kind: "mcp",
+      target: server.id,
+      name: "report",
+      arguments: "{}",
+    });
+    expect(report.body).toMatchObject({
+      state: "success",
+      output: "The report is ready.\n[resource_link report-42 https://files.example.com/r/42.txt text/plain]",
+    });
     const badArgs = await u.client.post(`${P}/tool-calls`, {
       kind: "mcp",
       target: server.id,

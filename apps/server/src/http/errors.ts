@@ -119,6 +119,13 @@ export const STATUS = {
   internal: 500,
 } as const satisfies Record<ErrorCode, number>;
 
+/** 5xx answers that report a third party's failure (the message names it) rather than one of ours. */
+const REMOTE_FAILURES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  "mcp_sync_unauthorized",
+  "mcp_sync_server_error",
+  "mcp_sync_network_error",
+]);
+
 function zodDetails(err: ZodError, locale: Locale, prefix: string[] = []): FieldError[] {
   return err.issues.map((i) => ({
     path: [...prefix, ...i.path.map(String)].join("."),
@@ -174,7 +181,11 @@ export function consoleErrorHandler(err: FastifyError | Error, req: FastifyReque
     appErr = new AppError("internal", { params: { requestId: req.id } });
   }
   const status = STATUS[appErr.code];
-  if (status >= 500 && appErr.code !== "internal") req.log.error({ err }, "server error");
+  // A user's MCP server that failed, refused credentials or sits at an address the outbound guard refuses is
+  // the user's to fix, not a fault of this server: a warning with its reason, no stack.
+  if (REMOTE_FAILURES.has(appErr.code)) {
+    req.log.warn({ code: appErr.code, reason: appErr.params.reason }, "remote server failed");
+  } else if (status >= 500 && appErr.code !== "internal") req.log.error({ err }, "server error");
   else if (status >= 400) req.log.warn({ code: appErr.code }, "request failed");
   if (appErr.headers) reply.headers(appErr.headers);
   return reply.status(status).send({

@@ -136,6 +136,31 @@ export async function listMcpTools(endpoint: McpEndpoint, outbound: Outbound): P
   });
 }
 
+interface McpContentPart {
+  type: string;
+  text?: string;
+  mimeType?: string;
+  uri?: string;
+  name?: string;
+  resource?: { uri?: string; text?: string; mimeType?: string };
+}
+
+/**
+ * A result part as text for the model: text as it is; a link or an embedded resource with what lets the model
+ * refer to it (its name and URI, an embedded text itself); images and audio by their type only.
+ */
+function describePart(p: McpContentPart): string {
+  const mime = p.mimeType ? ` ${p.mimeType}` : "";
+  if (p.type === "text") return p.text ?? "";
+  if (p.type === "resource_link") return `[resource_link ${p.name ?? ""} ${p.uri ?? ""}${mime}]`;
+  if (p.type === "resource" && p.resource) {
+    if (typeof p.resource.text === "string") return p.resource.text;
+    const rmime = p.resource.mimeType ? ` ${p.resource.mimeType}` : "";
+    return `[resource ${p.resource.uri ?? ""}${rmime}]`;
+  }
+  return `[${p.type}${mime}]`;
+}
+
 /** Calls one tool; the result's text parts joined (other parts described), and whether the server said it failed. */
 export async function callMcpTool(
   endpoint: McpEndpoint,
@@ -145,10 +170,8 @@ export async function callMcpTool(
 ): Promise<{ isError: boolean; output: string }> {
   return withClient(endpoint, outbound, async (client) => {
     const res = await client.callTool({ name, arguments: args }, undefined, { timeout: endpoint.timeoutMs });
-    const parts = (res.content as { type: string; text?: string; mimeType?: string }[] | undefined) ?? [];
-    const text = parts
-      .map((p) => (p.type === "text" ? (p.text ?? "") : `[${p.type}${p.mimeType ? ` ${p.mimeType}` : ""}]`))
-      .join("\n");
+    const parts = (res.content as McpContentPart[] | undefined) ?? [];
+    const text = parts.map(describePart).join("\n");
     const structured = (res as { structuredContent?: unknown }).structuredContent;
     return {
       isError: res.isError === true,
