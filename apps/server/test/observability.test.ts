@@ -4,8 +4,11 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { schema } from "@moonport/db";
 import { afterEach, describe, expect, it } from "vitest";
+import { grantBalance } from "../src/modules/billing/grant-balance.ts";
 import { type MetricsServer, startMetricsServer } from "../src/observability/metrics-server.ts";
+import { signUp } from "./console-helpers.ts";
 import { seedAccount } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 
@@ -75,7 +78,8 @@ describe("Prometheus metrics", () => {
     const before = await scrape(server, token);
     expect(before.status).toBe(200);
     expect(before.type).toContain("text/plain");
-    expect(sample(before.text, "moonport_gateway_overhead_seconds_count")).toBe(0);
+    // Histograms by model have no samples before the first request.
+    expect(before.text).not.toContain("moonport_gateway_overhead_seconds_count");
 
     const rich = await seedAccount(t.ctx, { cash: "100", tierOverride: 1 });
     const tier0 = await seedAccount(t.ctx, { cash: "100", tierOverride: 0 }); // cn Tier0: 3 RPM
@@ -92,6 +96,20 @@ describe("Prometheus metrics", () => {
     const models = await t.app.inject({ url: "/v1/models", headers: { authorization: `Bearer ${rich.key}` } });
     expect(models.statusCode).toBe(200);
     expect((await t.app.inject({ url: "/healthz" })).statusCode).toBe(200);
+    // A playground run: the same pipeline, counted under its own route with its model.
+    const member = await signUp(t);
+    await grantBalance({
+      ctx: t.ctx,
+      orgId: member.orgId,
+      amount: 10_000_000_000n,
+      note: "test",
+      createdBy: member.userId,
+    });
+    const run = await member.client.post(
+      `/api/orgs/${member.orgId}/projects/${member.defaultProjectId}/playground/chat`,
+      { model: "kimi-k2-0905-preview", messages: [{ role: "user", content: "hi" }] },
+    );
+    expect(run.status, JSON.stringify(run.body)).toBe(200);
     await t.ctx.meter.flush();
 
     // A job that succeeds and one that fails (each run counts, the failure too).
@@ -129,15 +147,51 @@ describe("Prometheus metrics", () => {
     expect(sample(text, "moonport_gateway_overhead_seconds_bucket", { le: "+Inf" })).toBe(13);
     expect(sample(text, "moonport_gateway_upstream_seconds_count")).toBe(7);
     expect(sample(text, "moonport_gateway_upstream_seconds_sum")).toBeGreaterThan(0);
-    // The seven completions reached the bill writer and are committed; refusals were never admitted.
-    expect(sample(text, "moonport_bill_commit_lag_seconds_count")).toBe(7);
+    // By the model the body names and the mode: 6 JSON completions, the 400 and the two 429s; one stream.
+    const v8k = { model: "moonshot-v1-8k" };
+    expect(sample(text, "moonport_gateway_overhead_seconds_count", { ...v8k, mode: "json" })).toBe(9);
+    expect(sample(text, "moonport_gateway_overhead_seconds_count", { ...v8k, mode: "stream" })).toBe(1);
+    expect(sample(text, "moonport_gateway_overhead_seconds_count", { model: "other" })).toBe(1);
+    expect(sample(text, "moonport_gateway_upstream_seconds_count", { ...v8k, mode: "json" })).toBe(6);
+    expect(sample(text, "moonport_gateway_upstream_seconds_count", { ...v8k, mode: "stream" })).toBe(1);
+    // Whole requests by route and status.
+    const duration = (labels: Record<string, string>) =>
+      sample(text, "moonport_http_request_duration_seconds_count", labels);
+    expect(duration({ route: "/v1/chat/completions", method: "POST", status: "200" })).toBe(7);
+    expect(duration({ route: "/v1/chat/completions", method: "POST", status: "429" })).toBe(2);
+    expect(duration({ route: "/v1/models", status: "200" })).toBe(1);
+    expect(
+      sample(text, "moonport_http_request_duration_seconds_sum", { route: "/v1/chat/completions" }),
+    ).toBeGreaterThan(0);
+    const playgroundRoute = "/api/orgs/:orgId/projects/:projectId/playground/chat";
+    expect(
+      sample(text, "moonport_http_requests_total", {
+        route: playgroundRoute,
+        model: "kimi-k2-0905-preview",
+        status: "200",
+      }),
+    ).toBe(1);
+    // Tokens by billed model, the same figures as the bills.
+    const inference = (await t.ctx.db.select().from(schema.requestBills)).filter(
+      (b) => b.productType === "model_inference",
+    );
+    for (const model of ["moonshot-v1-8k", "kimi-k2-0905-preview"]) {
+      const rows = inference.filter((b) => b.model === model);
+      const tokens = (kind: string) => sample(text, "moonport_gateway_tokens_total", { model, kind });
+      expect(tokens("prompt")).toBe(rows.reduce((n, b) => n + b.inputTokens, 0));
+      expect(tokens("completion")).toBe(rows.reduce((n, b) => n + b.outputTokens, 0));
+      expect(tokens("cached")).toBe(rows.reduce((n, b) => n + b.cachedTokens, 0));
+      expect(tokens("prompt")).toBeGreaterThan(0);
+    }
+    // The seven completions and the playground run reached the bill writer and are committed; refusals were never admitted.
+    expect(sample(text, "moonport_bill_commit_lag_seconds_count")).toBe(8);
     expect(sample(text, "moonport_bill_queue_depth")).toBe(0);
     expect(sample(text, "moonport_journal_backlog")).toBe(0);
     expect(sample(text, "moonport_gateway_open_streams")).toBe(0);
-    // With Redis, the admissions (7 admitted, 2 refused by the script) by path; without, none.
+    // With Redis, the admissions (8 admitted, 2 refused by the script) by path; without, none.
     const script = sample(text, "moonport_gateway_limit_admissions_total", { path: "script" });
     const allowance = sample(text, "moonport_gateway_limit_admissions_total", { path: "allowance" });
-    expect(script + allowance).toBe(t.ctx.redis ? 7 : 0);
+    expect(script + allowance).toBe(t.ctx.redis ? 8 : 0);
 
     expect(sample(text, "moonport_job_runs_total", { name: "test.ok" })).toBe(1);
     expect(sample(text, "moonport_job_failures_total", { name: "test.ok" })).toBe(0);

@@ -290,6 +290,7 @@ export function createGatewayPipeline(ctx: BaseContext & { keyEvents: KeyEvents 
         const now = Date.now();
         const tracked = admission instanceof PipelineAdmission;
         if (tracked && admission.tracked) journal.untrack(admission.lineId);
+        ctx.observability.metrics.tokensUsed(model.id, req.usage);
         const cache = req.contextCache;
         // The cached prefix is paid for by the cache (creation, storage, the call fee), not as input again.
         const cachedPrefix = cache ? Math.min(cache.tokens, req.usage.promptTokens) : 0;

@@ -70,8 +70,12 @@ function hooks<T>(h: T | T[] | undefined): T[] {
   return h === undefined ? [] : Array.isArray(h) ? h : [h];
 }
 
-/** Routes whose JSON body names a model (the request counter's `model` label). */
-const MODEL_ROUTES = new Set(["/v1/chat/completions", "/v1/tokenizers/estimate-token-count"]);
+/** Routes whose JSON body names a model (the request counter's `model` label): the API's and the playground's. */
+const MODEL_ROUTES = new Set([
+  "/v1/chat/completions",
+  "/v1/tokenizers/estimate-token-count",
+  "/api/orgs/:orgId/projects/:projectId/playground/chat",
+]);
 
 /**
  * Installs the hooks. Must run before routes are registered: request counting is attached per route in onRoute, so
@@ -100,7 +104,10 @@ export function installObservability(app: FastifyInstance, obs: Observability) {
       (single ?? byMethod.get(req.method))?.bump(withModel ? modelLabel(req.body) : "", status);
     const count: onResponseHookHandler = (req, reply, done) => {
       // A request counted as abandoned (below) is not counted again if its response later ends in an error.
-      if ((req as Marked)[ABANDONED] !== true) bump(req, reply.statusCode);
+      if ((req as Marked)[ABANDONED] !== true) {
+        bump(req, reply.statusCode);
+        (single ?? byMethod.get(req.method))?.timed(reply.statusCode, reply.elapsedTime / 1000);
+      }
       done();
     };
     // A client that disconnects before its request has been read gets no onResponse: counted as 499, nginx's
@@ -159,12 +166,17 @@ function refusalKind(err: GatewayError): RefusalKind | null {
   return null;
 }
 
-/** Gateway hook (v1/routes.ts): the Server-Timing figures of a /v1 response, in milliseconds. */
+/**
+ * Gateway hook (v1/routes.ts): the Server-Timing figures of a /v1 response, in milliseconds, by the model the
+ * body names and whether it asked for a stream.
+ */
 export function recordGatewayTiming(req: FastifyRequest, overheadMs: number, engineMs: number) {
   const m = req.server.observability?.metrics;
   if (!m) return;
-  m.gatewayOverhead.observe(overheadMs / 1000);
-  if (engineMs > 0) m.upstreamLatency.observe(engineMs / 1000);
+  const model = modelLabel(req.body);
+  const stream = model !== "" && (req.body as { stream?: unknown }).stream === true;
+  m.gatewayOverhead.observe(model, stream, overheadMs / 1000);
+  if (engineMs > 0) m.upstreamLatency.observe(model, stream, engineMs / 1000);
 }
 
 /**

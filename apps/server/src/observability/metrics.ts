@@ -25,65 +25,141 @@ const OVERHEAD_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0
 const UPSTREAM_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 const LAG_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
 const JOB_BUCKETS = [0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 60, 300, 1800];
+/** Whole requests, from a static file to a five-minute completion. */
+const DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 
-/**
- * An unlabelled histogram kept in a Float64Array; `observe` allocates nothing. It is registered in prom-client's
- * registry as a metric object whose get() returns the exposition values in prom-client's own shape.
- */
-class HotHistogram {
-  readonly type = "histogram";
-  readonly aggregator = "sum";
-  private readonly counts: Float64Array;
-  private sum = 0;
-  private count = 0;
-  constructor(
-    readonly name: string,
-    readonly help: string,
-    private readonly bounds: number[],
-  ) {
-    this.counts = new Float64Array(bounds.length);
+/** Tokens of settled chat completions per model: prompt, completion and cached (part of prompt). */
+interface TokenCounts {
+  prompt: number;
+  completion: number;
+  cached: number;
+}
+
+/** One histogram's numbers in a Float64Array; `observe` allocates nothing. */
+class HistogramCell {
+  readonly counts: Float64Array;
+  sum = 0;
+  count = 0;
+  constructor(size: number) {
+    this.counts = new Float64Array(size);
   }
 
-  observe(value: number) {
+  observe(bounds: readonly number[], value: number) {
     if (!(value >= 0)) return; // NaN and negatives (clock steps) are dropped, not thrown
     this.sum += value;
     this.count++;
-    const b = this.bounds;
-    for (let i = 0; i < b.length; i++) {
-      if (value <= (b[i] as number)) {
+    for (let i = 0; i < bounds.length; i++) {
+      if (value <= (bounds[i] as number)) {
         (this.counts as Float64Array)[i]!++;
         return;
       }
     }
   }
+}
+
+type ExpositionValue = { labels: Record<string, string | number>; value: number; metricName: string };
+
+/** A cell's bucket, sum and count samples in prom-client's shape, with the cell's labels. */
+function cellValues(
+  name: string,
+  bounds: readonly number[],
+  labels: Record<string, string>,
+  cell: HistogramCell,
+  out: ExpositionValue[],
+) {
+  let cumulative = 0;
+  for (let i = 0; i < bounds.length; i++) {
+    cumulative += cell.counts[i] as number;
+    out.push({ labels: { ...labels, le: bounds[i] as number }, value: cumulative, metricName: `${name}_bucket` });
+  }
+  out.push({ labels: { ...labels, le: "+Inf" }, value: cell.count, metricName: `${name}_bucket` });
+  out.push({ labels, value: cell.sum, metricName: `${name}_sum` });
+  out.push({ labels, value: cell.count, metricName: `${name}_count` });
+}
+
+/**
+ * A histogram registered in prom-client's registry as a metric object whose get() returns the exposition values
+ * in prom-client's own shape, read from cells that `observe` fills without allocating.
+ */
+abstract class HotMetric {
+  readonly type = "histogram";
+  readonly aggregator = "sum";
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    protected readonly bounds: number[],
+  ) {}
+
+  protected abstract values(out: ExpositionValue[]): void;
 
   async get() {
-    const values: { labels: Record<string, string | number>; value: number; metricName: string }[] = [];
-    let cumulative = 0;
-    for (let i = 0; i < this.bounds.length; i++) {
-      cumulative += this.counts[i] as number;
-      values.push({ labels: { le: this.bounds[i] as number }, value: cumulative, metricName: `${this.name}_bucket` });
-    }
-    values.push({ labels: { le: "+Inf" }, value: this.count, metricName: `${this.name}_bucket` });
-    values.push({ labels: {}, value: this.sum, metricName: `${this.name}_sum` });
-    values.push({ labels: {}, value: this.count, metricName: `${this.name}_count` });
+    const values: ExpositionValue[] = [];
+    this.values(values);
     return { name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator };
-  }
-
-  reset() {
-    this.counts.fill(0);
-    this.sum = 0;
-    this.count = 0;
   }
 }
 
-/** Request counts of one route: model → status → count. Filled on first use of each pair, then only bumped. */
+/** An unlabelled histogram. */
+class HotHistogram extends HotMetric {
+  private readonly cell = new HistogramCell(this.bounds.length);
+
+  observe(value: number) {
+    this.cell.observe(this.bounds, value);
+  }
+
+  protected values(out: ExpositionValue[]) {
+    cellValues(this.name, this.bounds, {}, this.cell, out);
+  }
+}
+
+/**
+ * A histogram by model (a `modelLabel`) and mode (`stream` or `json`): a cell pair per model, made on the
+ * model's first request; no label object or key string per observation.
+ */
+class ModelHistogram extends HotMetric {
+  private readonly byModel = new Map<string, [HistogramCell, HistogramCell]>();
+
+  observe(model: string, stream: boolean, value: number) {
+    let pair = this.byModel.get(model);
+    if (!pair) {
+      pair = [new HistogramCell(this.bounds.length), new HistogramCell(this.bounds.length)];
+      this.byModel.set(model, pair);
+    }
+    pair[stream ? 1 : 0].observe(this.bounds, value);
+  }
+
+  protected values(out: ExpositionValue[]) {
+    for (const [model, pair] of this.byModel) {
+      for (const [i, cell] of pair.entries()) {
+        if (cell.count > 0) cellValues(this.name, this.bounds, { model, mode: i ? "stream" : "json" }, cell, out);
+      }
+    }
+  }
+}
+
+/**
+ * Request counts of one route: model → status → count, and durations by status. Filled on first use of each
+ * pair, then only bumped.
+ */
 class RouteCells {
   readonly byModel = new Map<string, Map<number, { n: number }>>();
+  readonly durations = new Map<number, HistogramCell>();
   constructor(
     readonly route: string,
     readonly method: string,
   ) {}
+
+  /** `seconds` from the request's arrival to its response's end; negative when unknown (not recorded). */
+  timed(status: number, seconds: number) {
+    if (seconds < 0) return;
+    let cell = this.durations.get(status);
+    if (!cell) {
+      cell = new HistogramCell(DURATION_BUCKETS.length);
+      this.durations.set(status, cell);
+    }
+    cell.observe(DURATION_BUCKETS, seconds);
+  }
+
   bump(model: string, status: number) {
     let byStatus = this.byModel.get(model);
     if (!byStatus) {
@@ -122,16 +198,17 @@ export type RefusalKind = (typeof REFUSAL_KINDS)[number];
 
 export class Metrics {
   readonly registry = new Registry();
-  readonly gatewayOverhead = new HotHistogram(
+  readonly gatewayOverhead = new ModelHistogram(
     "moonport_gateway_overhead_seconds",
-    "Time a /v1 request spent in the gateway itself (the whole request minus engine time; streams: until the headers)",
+    "Time a /v1 request spent in the gateway itself (the whole request minus engine time; streams: until the headers), by model and mode (json or stream)",
     OVERHEAD_BUCKETS,
   );
-  readonly upstreamLatency = new HotHistogram(
+  readonly upstreamLatency = new ModelHistogram(
     "moonport_gateway_upstream_seconds",
-    "Time a chat completion waited for its engine (simulator or upstream) before the response head: the whole answer for JSON, the first event for streams",
+    "Time a chat completion waited for its engine (simulator or upstream) before the response head: the whole answer for JSON, the first event for streams; by model and mode",
     UPSTREAM_BUCKETS,
   );
+  private readonly tokens = new Map<string, TokenCounts>();
   readonly commitLag = new HotHistogram(
     "moonport_bill_commit_lag_seconds",
     "Time from a bill's settlement to its commit in the database",
@@ -162,6 +239,35 @@ export class Metrics {
               this.inc({ route: r.route, method: r.method, model, status }, cell.n);
             }
           }
+        }
+      },
+    });
+    const durations = new (class extends HotMetric {
+      protected values(out: ExpositionValue[]) {
+        for (const r of routes) {
+          for (const [status, cell] of r.durations) {
+            cellValues(this.name, this.bounds, { route: r.route, method: r.method, status: String(status) }, cell, out);
+          }
+        }
+      }
+    })(
+      "moonport_http_request_duration_seconds",
+      "Time from a request's arrival to the end of its response, by route pattern, method and status",
+      DURATION_BUCKETS,
+    );
+    this.registry.registerMetric(durations as unknown as Metric);
+    const tokens = this.tokens;
+    new Counter({
+      name: "moonport_gateway_tokens_total",
+      help: "Tokens of settled chat completions (API and playground), by billed model and kind: prompt, completion, cached (the part of prompt served from a cache)",
+      labelNames: ["model", "kind"],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [model, t] of tokens) {
+          this.inc({ model, kind: "prompt" }, t.prompt);
+          this.inc({ model, kind: "completion" }, t.completion);
+          this.inc({ model, kind: "cached" }, t.cached);
         }
       },
     });
@@ -242,6 +348,18 @@ export class Metrics {
 
   watchGateway(source: GatewayGaugeSource) {
     this.gateway = source;
+  }
+
+  /** A settled chat completion's usage; `model` is a catalog id (the billed model). */
+  tokensUsed(model: string, usage: { promptTokens: number; completionTokens: number; cachedTokens: number }) {
+    let t = this.tokens.get(model);
+    if (!t) {
+      t = { prompt: 0, completion: 0, cached: 0 };
+      this.tokens.set(model, t);
+    }
+    t.prompt += usage.promptTokens;
+    t.completion += usage.completionTokens;
+    t.cached += usage.cachedTokens;
   }
 
   refused(kind: RefusalKind) {
