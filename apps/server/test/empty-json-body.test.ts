@@ -80,9 +80,14 @@ describe("an empty JSON body on /api", () => {
       projectId: user.defaultProjectId,
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const del = await user.client.request("DELETE", `/api/orgs/${user.orgId}/api-keys/${created.body.key.id}`, undefined, {
-      "content-type": "application/json",
-    });
+    const del = await user.client.request(
+      "DELETE",
+      `/api/orgs/${user.orgId}/api-keys/${created.body.key.id}`,
+      undefined,
+      {
+        "content-type": "application/json",
+      },
+    );
     expect(del.status, JSON.stringify(del.body)).toBe(200);
     expect(del.body).toEqual({ ok: true });
 

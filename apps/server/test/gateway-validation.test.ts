@@ -184,8 +184,8 @@ describe("request validation messages", () => {
     ],
     [
       "an unsupported response_format",
-      { ...base, response_format: { type: "json_schema" } },
-      "response_format.type must be one of text, json_object",
+      { ...base, response_format: { type: "xml" } },
+      "response_format.type must be one of text, json_object, json_schema",
     ],
     [
       "six stop sequences",
@@ -243,9 +243,9 @@ describe("request validation messages", () => {
     [
       "tool_choice required",
       { ...base, tools: [tool("lookup")], tool_choice: "required" },
-      "tool_choice 'required' is not supported; use 'auto' or 'none'",
+      "model moonshot-v1-8k does not support tool_choice 'required'; use 'auto' or 'none'",
     ],
-    ["an unknown tool_choice", { ...base, tool_choice: "always" }, "tool_choice must be one of none, auto"],
+    ["an unknown tool_choice", { ...base, tool_choice: "always" }, "tool_choice must be one of none, auto, required"],
     [
       "functions instead of tools",
       { ...base, functions: [{ name: "f" }] },

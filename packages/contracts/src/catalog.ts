@@ -22,6 +22,10 @@ export interface ModelCapabilities {
   vision: boolean;
   toolCalls: boolean;
   jsonMode: boolean;
+  /** `response_format` `json_schema` (structured output, docs/api-compat.md §2.1). */
+  jsonSchema: boolean;
+  /** `tool_choice: "required"` (docs/api-compat.md §2.1); never together with thinking. */
+  toolChoiceRequired: boolean;
   partial: boolean;
   webSearch: boolean;
   reasoning: boolean;
@@ -51,6 +55,8 @@ const V1: ModelCapabilities = {
   vision: false,
   toolCalls: true,
   jsonMode: true,
+  jsonSchema: false,
+  toolChoiceRequired: false,
   partial: true,
   webSearch: true,
   reasoning: false,
@@ -58,11 +64,13 @@ const V1: ModelCapabilities = {
 };
 const VISION: ModelCapabilities = { ...V1, vision: true, webSearch: false };
 const LATEST: ModelCapabilities = { ...V1, vision: true, autoCaching: true };
-const K2: ModelCapabilities = { ...V1, autoCaching: true };
+const K2: ModelCapabilities = { ...V1, autoCaching: true, jsonSchema: true, toolChoiceRequired: true };
 const THINKING: ModelCapabilities = {
   vision: true,
   toolCalls: false,
   jsonMode: false,
+  jsonSchema: false,
+  toolChoiceRequired: false,
   partial: false,
   webSearch: false,
   reasoning: true,
@@ -245,8 +253,8 @@ export const CONTEXT_CACHE_LIMITS = {
   maxMetadataPairs: 16,
   maxMetadataKeyChars: 64,
   maxMetadataValueChars: 512,
-  /** Tag names: a letter, then letters, `_`, `-`, `.`; 1–128 characters (docs/api-compat.md §7.1). */
-  tagPattern: /^[A-Za-z][A-Za-z_.-]{0,127}$/,
+  /** Tag names: a letter, then letters, digits, `_`, `-`, `.`; 1–128 characters (docs/api-compat.md §7.1). */
+  tagPattern: /^[A-Za-z][A-Za-z0-9_.-]{0,127}$/,
 } as const;
 
 export interface ToolPrice {

@@ -67,6 +67,28 @@ function checkSchema(s: unknown, at: string, depth: number): void {
       for (const [i, sub] of s.items.entries()) checkSchema(sub, `${at}.items[${i}]`, depth + 1);
     } else checkSchema(s.items, `${at}.items`, depth + 1);
   }
+  for (const k of ["minLength", "maxLength"] as const) {
+    const v = s[k];
+    if (v !== undefined && !(typeof v === "number" && Number.isInteger(v) && v >= 0)) {
+      throw invalid(`${at}.${k} must be a non-negative integer`);
+    }
+  }
+  for (const k of ["anyOf", "oneOf", "allOf"] as const) {
+    const list = s[k];
+    if (list === undefined) continue;
+    if (!Array.isArray(list) || list.length === 0) throw invalid(`${at}.${k} must be a non-empty array of schemas`);
+    for (const [i, sub] of list.entries()) checkSchema(sub, `${at}.${k}[${i}]`, depth + 1);
+  }
+  for (const k of ["$defs", "definitions"] as const) {
+    const defs = s[k];
+    if (defs === undefined) continue;
+    if (!isObject(defs)) throw invalid(`${at}.${k} must be an object`);
+    for (const [name, sub] of Object.entries(defs)) checkSchema(sub, `${at}.${k}.${clip(name, 32)}`, depth + 1);
+  }
+  // Only references inside the schema itself: nothing is ever fetched.
+  if (s.$ref !== undefined && !(typeof s.$ref === "string" && s.$ref.startsWith("#"))) {
+    throw invalid(`${at}.$ref must be a reference inside the schema, starting with #`);
+  }
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -319,10 +341,23 @@ function parseStop(raw: unknown): string[] {
   return list as string[];
 }
 
-function parseToolChoice(raw: unknown, tools: ToolDef[]): ChatRequest["toolChoice"] {
+function parseToolChoice(
+  raw: unknown,
+  tools: ToolDef[],
+  model: ModelEntry,
+  thinking: boolean,
+): ChatRequest["toolChoice"] {
   if (raw === undefined || raw === null || raw === "auto") return "auto";
   if (raw === "none") return "none";
-  if (raw === "required") throw invalid("tool_choice 'required' is not supported; use 'auto' or 'none'");
+  if (raw === "required") {
+    // Era B: K2 models may be told to call a tool, but not while thinking (docs/api-compat.md §2.1).
+    if (!model.capabilities.toolChoiceRequired) {
+      throw invalid(`model ${model.id} does not support tool_choice 'required'; use 'auto' or 'none'`);
+    }
+    if (thinking) throw invalid("tool_choice 'required' is not supported with thinking enabled; use 'auto' or 'none'");
+    if (tools.length === 0) throw invalid("tool_choice 'required' needs at least one tool in tools");
+    return "required";
+  }
   if (isObject(raw) && raw.type === "function" && isObject(raw.function) && typeof raw.function.name === "string") {
     const name = raw.function.name;
     if (!tools.some((t) => t.name === name)) {
@@ -330,7 +365,56 @@ function parseToolChoice(raw: unknown, tools: ToolDef[]): ChatRequest["toolChoic
     }
     return { name };
   }
-  throw invalid("tool_choice must be one of none, auto");
+  throw invalid("tool_choice must be one of none, auto, required");
+}
+
+/** Whether the model thinks on this request: thinking models do unless told not to (docs/api-compat.md §2.1). */
+function parseThinking(raw: unknown, model: ModelEntry): boolean {
+  if (raw === undefined || raw === null) return model.capabilities.reasoning;
+  if (!isObject(raw) || (raw.type !== "enabled" && raw.type !== "disabled")) {
+    throw invalid("thinking.type must be one of enabled, disabled");
+  }
+  return raw.type === "enabled";
+}
+
+const SCHEMA_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/**
+ * `text`, `json_object`, or Era B's `json_schema` with `{name, strict?, description?, schema}` (docs/api-compat.md
+ * §2.1). The schema gets the guards of a tool's parameters and is passed on untouched.
+ */
+function parseResponseFormat(raw: unknown, model: ModelEntry): Pick<ChatRequest, "responseFormat" | "jsonSchema"> {
+  if (raw === undefined || raw === null) return { responseFormat: "text", jsonSchema: null };
+  if (!isObject(raw) || (raw.type !== "text" && raw.type !== "json_object" && raw.type !== "json_schema")) {
+    throw invalid("response_format.type must be one of text, json_object, json_schema");
+  }
+  if (raw.type === "text") return { responseFormat: "text", jsonSchema: null };
+  if (raw.type === "json_object") {
+    if (!model.capabilities.jsonMode) throw invalid(`model ${model.id} does not support response_format json_object`);
+    return { responseFormat: "json_object", jsonSchema: null };
+  }
+  if (!model.capabilities.jsonSchema) throw invalid(`model ${model.id} does not support response_format json_schema`);
+  const at = "response_format.json_schema";
+  const js = raw.json_schema;
+  if (!isObject(js)) throw invalid(`${at} must be an object with name and schema`);
+  if (typeof js.name !== "string" || !SCHEMA_NAME_PATTERN.test(js.name)) {
+    throw invalid(`${at}.name must match ^[a-zA-Z0-9_-]{1,64}$`);
+  }
+  if (js.strict !== undefined && js.strict !== null && typeof js.strict !== "boolean") {
+    throw invalid(`${at}.strict must be a boolean`);
+  }
+  if (js.description !== undefined && js.description !== null && typeof js.description !== "string") {
+    throw invalid(`${at}.description must be a string`);
+  }
+  const schema = js.schema;
+  if (!isObject(schema) || schema.type !== "object") {
+    throw invalid(`${at}.schema must be a JSON schema whose root has type object`);
+  }
+  checkSchema(schema, `${at}.schema`, 1);
+  return {
+    responseFormat: "json_schema",
+    jsonSchema: { name: js.name, strict: js.strict === true, schema: schema as JsonSchema },
+  };
 }
 
 /** Validates everything about a chat body except token limits, which need the prompt count. */
@@ -359,17 +443,7 @@ export function parseChatRequest(body: unknown): ChatRequest {
   const presencePenalty = optionalNumber(body, "presence_penalty", -2, 2) ?? 0;
   const frequencyPenalty = optionalNumber(body, "frequency_penalty", -2, 2) ?? 0;
 
-  let responseFormat: ChatRequest["responseFormat"] = "text";
-  if (body.response_format !== undefined && body.response_format !== null) {
-    const rf = body.response_format;
-    if (!isObject(rf) || (rf.type !== "text" && rf.type !== "json_object")) {
-      throw invalid("response_format.type must be one of text, json_object");
-    }
-    responseFormat = rf.type;
-    if (responseFormat === "json_object" && !model.capabilities.jsonMode) {
-      throw invalid(`model ${model.id} does not support response_format json_object`);
-    }
-  }
+  const { responseFormat, jsonSchema } = parseResponseFormat(body.response_format, model);
 
   const stop = parseStop(body.stop);
   if (body.stream !== undefined && body.stream !== null && typeof body.stream !== "boolean") {
@@ -387,7 +461,7 @@ export function parseChatRequest(body: unknown): ChatRequest {
   }
 
   const tools = parseTools(body.tools, model);
-  const toolChoice = parseToolChoice(body.tool_choice, tools);
+  const toolChoice = parseToolChoice(body.tool_choice, tools, model, parseThinking(body.thinking, model));
   const seed = optionalInteger(body, "seed", Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
 
   const lastMsg = messages[messages.length - 1]!;
@@ -395,6 +469,7 @@ export function parseChatRequest(body: unknown): ChatRequest {
   if (lastMsg.partial) {
     if (!model.capabilities.partial) throw invalid(`model ${model.id} does not support partial mode`);
     partial = { prefix: lastMsg.content, ...(lastMsg.name ? { name: lastMsg.name } : {}) };
+    if (toolChoice === "required") throw invalid("tool_choice 'required' cannot be combined with partial mode");
   }
 
   return {
@@ -410,6 +485,7 @@ export function parseChatRequest(body: unknown): ChatRequest {
     presencePenalty,
     frequencyPenalty,
     responseFormat,
+    jsonSchema,
     stop,
     stream,
     includeUsage,

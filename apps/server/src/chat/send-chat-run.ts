@@ -53,7 +53,10 @@ export async function sendChatRun(opts: {
   signal: AbortSignal;
   /** Called once just before the response head goes out, to add headers that measure the run (Server-Timing). */
   onHead?: () => void;
-  /** Failures mid-stream that are not API errors (logged by the caller; the client gets a server_error event). */
+  /**
+   * Failures mid-stream that are not API errors (the client gets a server_error event) or are 5xx ones (the client
+   * gets them as they are); logged by the caller.
+   */
   onStreamError: (e: unknown) => void;
 }): Promise<FastifyReply | undefined> {
   const { run, reply, signal } = opts;

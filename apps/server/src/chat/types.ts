@@ -69,12 +69,14 @@ export interface ChatRequest {
   n: number;
   presencePenalty: number;
   frequencyPenalty: number;
-  responseFormat: "text" | "json_object";
+  responseFormat: "text" | "json_object" | "json_schema";
+  /** The schema of `response_format: json_schema`, validated (chat-request.ts); null otherwise. */
+  jsonSchema: { name: string; strict: boolean; schema: JsonSchema } | null;
   stop: string[];
   stream: boolean;
   includeUsage: boolean;
   tools: ToolDef[];
-  toolChoice: "none" | "auto" | { name: string };
+  toolChoice: "none" | "auto" | "required" | { name: string };
   seed: number | undefined;
   /** Partial mode: the last assistant message is the prefix the reply continues (docs/api-compat.md §2.3). */
   partial: { prefix: string; name?: string } | null;

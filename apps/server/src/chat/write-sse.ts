@@ -107,7 +107,8 @@ function sseHead(reply: FastifyReply): string[] {
 /**
  * Streams a run as SSE. The caller has waited for the first batch of engine events (`first`), so a failure before it is an
  * ordinary HTTP error; headers set on `reply` so far go out with the stream's. `onError` hears of failures that
- * are not API errors (they reach the client as a generic server_error event).
+ * are not API errors (they reach the client as a generic server_error event) and of server-side API errors
+ * (5xx: an upstream that failed or sent what cannot be read), which reach the client as they are.
  */
 export async function streamRun(
   run: ChatRun,
@@ -181,7 +182,8 @@ export async function streamRun(
     status = signal.aborted ? "client_closed" : "upstream_error";
     if (!signal.aborted) {
       const g = e instanceof GatewayError ? e : gatewayErrors.serverError();
-      if (!(e instanceof GatewayError)) onError(e);
+      // An upstream's failure is an API error for the client and, like the 5xx answers, a line in the log.
+      if (!(e instanceof GatewayError) || g.status >= 500) onError(e);
       await run.settle(status);
       out.write(sseError(g.type, g.message) + SSE_DONE);
     }

@@ -5,6 +5,7 @@
  * (connection errors and 502/503/504); afterwards they end the stream. Usage comes from the upstream when it
  * reports it, otherwise it is counted with the gateway tokenizer.
  */
+import { createParser, type EventSourceParser } from "eventsource-parser";
 import { Pool, errors as undiciErrors } from "undici";
 import { countTokens } from "../../chat/tokenizer.ts";
 import type { ChatRequest } from "../../chat/types.ts";
@@ -202,7 +203,13 @@ class UpstreamBatches implements AsyncIterableIterator<EngineEvent[]> {
   private produced!: Map<number, string>;
   private choiceUsage!: Map<number, UpstreamUsage>;
   private usage: UpstreamUsage | null = null;
-  private buffer = "";
+  /**
+   * The stream's events by the SSE rules (docs/api-compat.md §2.8): an event's `data:` lines joined, `id:`,
+   * `retry:` and comments ignored, CR/LF/CRLF line ends; made when the stream starts.
+   */
+  private parser!: EventSourceParser;
+  /** The events of the read being parsed. */
+  private batch: EngineEvent[] = [];
   /** [DONE] (or an error frame) seen: the rest of the body is read and ignored. */
   private sawDone = false;
 
@@ -249,6 +256,7 @@ class UpstreamBatches implements AsyncIterableIterator<EngineEvent[]> {
         this.finish = new Map();
         this.produced = new Map();
         this.choiceUsage = new Map();
+        this.parser = createParser({ onEvent: (e) => this.event(e.data) });
         this.phase = "stream";
       }
       if (this.phase === "done") return { value: undefined, done: true };
@@ -286,63 +294,69 @@ class UpstreamBatches implements AsyncIterableIterator<EngineEvent[]> {
     }
   }
 
-  /** The events of the complete frames in the buffer after `chunk`. */
+  /** The events of the complete SSE events in the stream so far, after `chunk`. */
   private frames(chunk: string): EngineEvent[] {
-    const batch: EngineEvent[] = [];
-    const buffer = this.buffer + chunk;
-    let start = 0;
-    for (let end = buffer.indexOf("\n"); end !== -1; start = end + 1, end = buffer.indexOf("\n", start)) {
-      if (!buffer.startsWith("data:", start)) continue;
-      const data = buffer.slice(start + 5, end).trim();
-      if (data === "[DONE]") {
-        this.sawDone = true;
-        break;
-      }
-      const text = textDelta(data);
-      if (text) {
-        // The common frame, read without JSON.parse (text-delta.ts); the same event as the full reading below.
-        this.count(text.choice, text.content);
-        if (text.content) batch.push({ type: "delta", choice: text.choice, content: text.content });
-        continue;
-      }
-      let json: UpstreamBody;
-      try {
-        json = JSON.parse(data) as UpstreamBody;
-      } catch {
-        continue;
-      }
-      if (json.error) {
-        // What came before the error in this read still reaches the client (and is billed) first.
-        this.pendingError = new EngineError("upstream", json.error.message ?? "upstream error", false);
-        this.sawDone = true;
-        break;
-      }
-      if (json.usage) this.usage = json.usage;
-      for (const c of json.choices ?? []) {
-        const i = c.index ?? 0;
-        const d = c.delta ?? {};
-        const ev: Extract<EngineEvent, { type: "delta" }> = { type: "delta", choice: i };
-        if (d.content) ev.content = d.content;
-        if (d.reasoning_content) ev.reasoning = d.reasoning_content;
-        if (d.tool_calls?.length) {
-          ev.toolCalls = d.tool_calls.map((t, k) => ({
-            index: t.index ?? k,
-            ...(t.id ? { id: t.id } : {}),
-            ...(toolType(t.type) ? { type: toolType(t.type) } : {}),
-            ...(t.function?.name ? { name: t.function.name } : {}),
-            arguments: t.function?.arguments ?? "",
-          }));
-          for (const t of d.tool_calls) this.count(i, (t.function?.name ?? "") + (t.function?.arguments ?? ""));
-        }
-        this.count(i, d.content);
-        this.count(i, d.reasoning_content);
-        if (ev.content || ev.reasoning || ev.toolCalls) batch.push(ev);
-        if (c.finish_reason) this.finish.set(i, finishReasonOf(c.finish_reason));
-        if (c.usage) this.choiceUsage.set(i, c.usage);
-      }
+    this.batch = [];
+    this.parser.feed(chunk);
+    return this.batch;
+  }
+
+  private event(data: string): void {
+    if (this.sawDone || data === "") return;
+    const batch = this.batch;
+    if (data === "[DONE]") {
+      this.sawDone = true;
+      return;
     }
-    this.buffer = this.sawDone ? "" : buffer.slice(start);
-    return batch;
+    const text = textDelta(data);
+    if (text) {
+      // The common frame, read without JSON.parse (text-delta.ts); the same event as the full reading below.
+      this.count(text.choice, text.content);
+      if (text.content) batch.push({ type: "delta", choice: text.choice, content: text.content });
+      return;
+    }
+    let json: UpstreamBody;
+    try {
+      json = JSON.parse(data) as UpstreamBody;
+    } catch {
+      // Skipping it would hand the client a shorter answer (or an empty one) as if nothing had gone wrong.
+      this.pendingError = new EngineError(
+        "upstream",
+        `The upstream model sent an event that could not be read: ${JSON.stringify(data.slice(0, 120))}`,
+        false,
+      );
+      this.sawDone = true;
+      return;
+    }
+    if (json.error) {
+      // What came before the error in this read still reaches the client (and is billed) first.
+      this.pendingError = new EngineError("upstream", json.error.message ?? "upstream error", false);
+      this.sawDone = true;
+      return;
+    }
+    if (json.usage) this.usage = json.usage;
+    for (const c of json.choices ?? []) {
+      const i = c.index ?? 0;
+      const d = c.delta ?? {};
+      const ev: Extract<EngineEvent, { type: "delta" }> = { type: "delta", choice: i };
+      if (d.content) ev.content = d.content;
+      if (d.reasoning_content) ev.reasoning = d.reasoning_content;
+      if (d.tool_calls?.length) {
+        ev.toolCalls = d.tool_calls.map((t, k) => ({
+          index: t.index ?? k,
+          ...(t.id ? { id: t.id } : {}),
+          ...(toolType(t.type) ? { type: toolType(t.type) } : {}),
+          ...(t.function?.name ? { name: t.function.name } : {}),
+          arguments: t.function?.arguments ?? "",
+        }));
+        for (const t of d.tool_calls) this.count(i, (t.function?.name ?? "") + (t.function?.arguments ?? ""));
+      }
+      this.count(i, d.content);
+      this.count(i, d.reasoning_content);
+      if (ev.content || ev.reasoning || ev.toolCalls) batch.push(ev);
+      if (c.finish_reason) this.finish.set(i, finishReasonOf(c.finish_reason));
+      if (c.usage) this.choiceUsage.set(i, c.usage);
+    }
   }
 
   private count(i: number, text: string | null | undefined) {

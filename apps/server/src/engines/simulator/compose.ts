@@ -334,15 +334,60 @@ function exampleObject(messages: readonly ChatMessage[]): Record<string, unknown
   return undefined;
 }
 
+const KEY_WORD = /\b(?:keys?|fields?|properties|attributes)\b|字段|键/i;
+const NOT_KEYS = new Set(
+  "the and or with a an named called following json object key keys field fields property properties attributes return reply answer respond only in as of format exactly these those three two four five".split(
+    " ",
+  ),
+);
+
+/**
+ * Keys a prompt names for its JSON answer ("reply with the keys name, age and city", "包含 name、age 两个字段"):
+ * quoted names if the sentence quotes any, else the words after the keyword (in Chinese, the sentence's Latin
+ * words, since the keyword follows the list).
+ */
+function namedKeys(messages: readonly ChatMessage[]): string[] | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role !== "system" && m.role !== "user") continue;
+    for (const sentence of m.content.split(/[.。!?！？;；\n]+/)) {
+      const kw = KEY_WORD.exec(sentence);
+      if (!kw) continue;
+      const quoted = [...sentence.matchAll(/[`"'“‘]([A-Za-z_][\w-]{0,63})[`"'”’]/g)].map((x) => x[1]!);
+      const scope = CJK.test(sentence) ? sentence : sentence.slice(kw.index + kw[0].length);
+      const words = quoted.length ? quoted : (scope.match(/[A-Za-z_][\w-]{0,63}/g) ?? []);
+      const keys = [...new Set(words.filter((w) => !NOT_KEYS.has(w.toLowerCase())))].slice(0, 32);
+      if (keys.length) return keys;
+    }
+  }
+  return undefined;
+}
+
+/** A value for a key the prompt named, of the kind its name suggests. */
+function valueForKey(key: string, input: ComposeInput, answer: string, question: string): unknown {
+  if (/answer|content|text|reply|summary|description|explanation/i.test(key)) return answer;
+  if (/^(is|has|can|should)[_A-Z]|valid|enabled|correct/i.test(key)) return !/\b(no|not|false)\b|不/.test(question);
+  if (/age|count|number|total|price|amount|score|year|quantity|rating/i.test(key)) {
+    const n = /-?\d+(?:\.\d+)?/.exec(question);
+    return n ? Number(n[0]) : 1 + input.rng.int(99);
+  }
+  if (/(?:tags|items|topics|keywords|list|steps)$/i.test(key)) return keyTerms(question);
+  if (/lang/i.test(key)) return languageOf(question) === "zh" ? "zh-CN" : "en-US";
+  return stringFor(key, {}, question);
+}
+
 /**
  * A JSON object answering the conversation. If the prompt shows an example object, the answer has the same
- * keys and value types; otherwise it carries the answer text with its topic and language.
+ * keys and value types; if it names the keys, it has those; otherwise it carries the answer text with its topic
+ * and language.
  */
 export function composeJson(input: ComposeInput): Record<string, unknown> {
   const answer = composeAnswer(input);
   const question = lastQuestion(input.messages);
   const example = exampleObject(input.messages);
   if (!example) {
+    const keys = namedKeys(input.messages);
+    if (keys) return Object.fromEntries(keys.map((k) => [k, valueForKey(k, input, answer, question)]));
     return { answer, topics: keyTerms(question), language: languageOf(question) === "zh" ? "zh-CN" : "en-US" };
   }
   const fillLike = (v: unknown, key: string): unknown => {
@@ -435,7 +480,7 @@ function valueFor(key: string, s: JsonSchema, question: string, rng: Rng): unkno
   }
 }
 
-function stringFor(key: string, s: JsonSchema, question: string): string {
+export function stringFor(key: string, s: JsonSchema, question: string): string {
   const k = key.toLowerCase();
   const quoted = /["“「'](.+?)["”」']/.exec(question)?.[1];
   if (/date/.test(k) || s.format === "date") return /\d{4}-\d{2}-\d{2}/.exec(question)?.[0] ?? "today";

@@ -20,6 +20,7 @@ import {
   toolScore,
 } from "./compose.ts";
 import { createRng, hash32, type Rng } from "./rng.ts";
+import { valueFromSchema } from "./schema-value.ts";
 import type { SearchProvider, SearchResult } from "./search.ts";
 
 const SIMULATOR_FINGERPRINT = "moonport-simulator";
@@ -154,6 +155,7 @@ export class SimulatorEngine implements Engine {
         req.messages,
         req.tools,
         req.responseFormat,
+        req.jsonSchema,
         req.seed ?? null,
         req.temperature,
       ]),
@@ -240,7 +242,10 @@ export class SimulatorEngine implements Engine {
     let content: string;
     if (ctx.searchAnswer !== undefined) content = ctx.searchAnswer;
     else if (last.role === "tool") content = composeToolFollowUp(req.messages, rng);
-    else if (req.responseFormat === "json_object") {
+    else if (req.jsonSchema) {
+      const answer = composeAnswer({ messages: req.messages, modelId: req.requestedModel, rng, docs: ctx.docs });
+      content = JSON.stringify(valueFromSchema(req.jsonSchema.schema, { question: ctx.question, answer, rng }));
+    } else if (req.responseFormat === "json_object") {
       content = JSON.stringify(
         composeJson({ messages: req.messages, modelId: req.requestedModel, rng, docs: ctx.docs }),
       );
@@ -269,7 +274,8 @@ export class SimulatorEngine implements Engine {
     announcedSearchTokens: number,
   ): PlannedChoice["toolCalls"] {
     const last = req.messages[req.messages.length - 1]!;
-    if (!req.tools.length || req.toolChoice === "none" || req.partial || last.role === "tool") return [];
+    const required = req.toolChoice === "required";
+    if (!req.tools.length || req.toolChoice === "none" || req.partial || (last.role === "tool" && !required)) return [];
     let tool: ToolDef | undefined;
     if (typeof req.toolChoice === "object") {
       const forced = req.toolChoice.name;
@@ -286,6 +292,8 @@ export class SimulatorEngine implements Engine {
           }
         }
       }
+      // "required": a call even when no tool fits the question.
+      if (!tool && required) tool = req.tools[0];
     }
     if (!tool) return [];
     if (tool.name === "$web_search") {
