@@ -119,7 +119,7 @@ describe("MCP servers", () => {
       const s = McpServer.parse(synced.body);
       expect(s.status).toBe("connected");
       expect(s.lastConnectedAt).not.toBeNull();
-      expect(s.tools.map((x) => x.name).sort()).toEqual(["add", "shout"]);
+      expect(s.tools.map((x) => x.name).sort()).toEqual(["add", "report", "shout"]);
       expect(s.tools.find((x) => x.name === "add")?.inputSchema).toMatchObject({ type: "object" });
       for (const res of [created, synced]) {
         const text = JSON.stringify(res.body);
