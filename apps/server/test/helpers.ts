@@ -152,7 +152,7 @@ export function testClock(): Clock & { advance(ms: number): void } {
  */
 export async function createTestApp(
   env: Record<string, string> = {},
-  opts: Pick<BuildAppOptions, "clock" | "sms" | "pipeline"> & { database?: Database } = {},
+  opts: Pick<BuildAppOptions, "clock" | "sms" | "pipeline" | "logger"> & { database?: Database } = {},
 ): Promise<TestApp> {
   const { database: sharedDatabase, ...buildOpts } = opts;
   const journalDir = env.BILLING_JOURNAL_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "moonport-journal-"));

@@ -166,6 +166,8 @@ const CAPABILITIES: (keyof ModelCapabilities)[] = [
   "vision",
   "toolCalls",
   "jsonMode",
+  "jsonSchema",
+  "toolChoiceRequired",
   "partial",
   "webSearch",
   "reasoning",
