@@ -46,8 +46,9 @@ async function rechargeCn(page: Page) {
   await expect(page.getByTestId("payment-status")).toHaveText("待支付");
   const phone = await page.context().newPage();
   await phone.goto((await qr.getAttribute("data-qr-content"))!);
-  await phone.getByRole("button", { name: /Pay/ }).click();
-  await expect(phone.getByTestId("sandbox-result")).toHaveText("Payment sent");
+  // The sandbox's page speaks the payer's language; its test ids do not change with it.
+  await phone.getByTestId("sandbox-pay").click();
+  await expect(phone.getByTestId("sandbox-result")).toHaveAttribute("data-outcome", "paid");
   await phone.close();
   // The recharge page waits for the signed notification and updates by itself.
   await expect(page.getByTestId("payment-status")).toHaveText("支付成功", { timeout: 15_000 });

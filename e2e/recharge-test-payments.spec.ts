@@ -26,10 +26,22 @@ test("a sandbox card payment is a test payment everywhere; a failed attempt says
   const error = page.getByTestId("recharge-error");
   await expect(error).toContainText("Payment failed: The card issuer had a temporary problem.");
   await expect(error).not.toContainText("Payment failed: Payment failed");
+  // The open order is listed first, and a new one waits until it is paid, cancelled or closed.
+  const waiting = page.getByTestId("waiting-order");
+  await expect(waiting).toContainText("$20.00 · Credit card");
 
   await bindCard(page, "4242 4242 4242 4242");
   await expect(page.getByRole("dialog")).toBeHidden();
   await page.getByText("VISA •••• 4242").click();
+  await page.getByTestId("recharge-pay").click();
+  await expect(error).toContainText(
+    "Payment failed: Your unpaid order of $20.00 by credit card is still waiting for payment. Continue or cancel it (at the top of the recharge page) before starting a new one.",
+  );
+  await waiting.getByTestId("waiting-cancel").click();
+  await expect(page.getByRole("dialog")).toContainText("The $20.00 order by Credit card will be closed");
+  await page.getByTestId("cancel-order-confirm").click();
+  await expect(waiting).toHaveCount(0);
+  await expect(page.getByTestId("payment-row").filter({ hasText: "Closed" })).toHaveCount(1);
   await page.getByTestId("recharge-pay").click();
   await expect(page.getByTestId("payment-status")).toHaveText("Succeeded", { timeout: 15_000 });
   await expect(page.getByTestId("payment-panel").getByTestId("payment-test")).toHaveText("Test payment");

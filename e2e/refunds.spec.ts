@@ -71,8 +71,9 @@ async function recharge(page: Page, orgId: string, edition: "cn" | "global", amo
     ).json();
     const payer = await page.context().newPage();
     await payer.goto(order.qrContent);
-    await payer.getByRole("button", { name: /Pay/ }).click();
-    await expect(payer.getByTestId("sandbox-result")).toHaveText("Payment sent");
+    // The sandbox's page speaks the payer's language; its test ids do not change with it.
+    await payer.getByTestId("sandbox-pay").click();
+    await expect(payer.getByTestId("sandbox-result")).toHaveAttribute("data-outcome", "paid");
     await payer.close();
   } else {
     // A global card payment needs the organization's invoice information first (§6).

@@ -7,7 +7,7 @@ import { demoKeyCommand } from "../src/cli/demo-key.ts";
 import { confirmPaymentCommand, voucherCodesCommand } from "../src/cli/payments.ts";
 import { generateRedemptionCodes } from "../src/modules/billing/redeem-code.ts";
 import { confirmPayment } from "../src/modules/billing/settle-payment.ts";
-import { signNotification, tokenizeCard } from "../src/modules/payments/sandbox-psp.ts";
+import { signNotification, TEST_CARDS, tokenizeCard } from "../src/modules/payments/sandbox-psp.ts";
 import { saveInvoiceInfo, signUp } from "./console-helpers.ts";
 import { orgMoney } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp, testClock } from "./helpers.ts";
@@ -85,6 +85,41 @@ describe("recharge (cn): wxpay through the sandbox checkout", () => {
     await expectInvariants(u.orgId);
   });
 
+  it("the sandbox checkout page speaks the visitor's language and lists the test cards", async () => {
+    const u = await signUp(t, { edition: "cn" });
+    const res = await u.client.post(`/api/orgs/${u.orgId}/payments`, {
+      amount: "60",
+      payType: "wxpay",
+      agreement: true,
+    });
+    const open = (url: string, headers: Record<string, string>, method: "GET" | "POST" = "GET") =>
+      t.app.inject({ method, url, headers });
+    const zh = await open(res.body.qrContent, { cookie: "locale=zh-CN" });
+    expect(zh.body).toContain('<html lang="zh-CN">');
+    expect(zh.body).toContain("微信支付收银台");
+    expect(zh.body).toContain("支付 ¥60.00");
+    expect(zh.body).toContain("测试卡");
+    const en = await open(res.body.qrContent, { "accept-language": "en-US,en;q=0.9" });
+    expect(en.body).toContain("WeChat Pay checkout");
+    expect(en.body).toContain("Pay ¥60.00");
+    expect(en.body).not.toMatch(/[\u4e00-\u9fff]/);
+    for (const number of Object.keys(TEST_CARDS)) {
+      const shown = number.replace(/(\d{4})(?=\d)/g, "$1 ");
+      expect(zh.body).toContain(shown);
+      expect(en.body).toContain(shown);
+    }
+    expect(en.body).toContain("Declined: “The card information is wrong.”");
+    const sent = await open(
+      res.body.qrContent.replace("/checkout?", "/checkout/pay?"),
+      { cookie: "locale=zh-CN" },
+      "POST",
+    );
+    expect(sent.body).toContain("已付款");
+    const unknown = await open("/sandbox-psp/checkout?c=chk_x.y", { cookie: "locale=zh-CN" });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.body).toContain("收银台链接无效");
+  });
+
   it("refuses bad input in the user's language and changes nothing", async () => {
     const u = await signUp(t, { edition: "cn" });
     u.client.locale = "zh-CN";
@@ -125,57 +160,64 @@ describe("recharge (cn): wxpay through the sandbox checkout", () => {
     expect(list.body.total).toBe(0);
   });
 
-  it("an unviewed unpaid order blocks a new one until viewed; cancel; 30 per month; auto-close after a day", async () => {
+  it("a waiting order blocks a new one until it ends, named in the user's language; cancel; auto-close after a day", async () => {
     const u = await signUp(t, { edition: "cn" });
-    const first = await u.client.post(`/api/orgs/${u.orgId}/payments`, {
-      amount: "10",
-      payType: "alipay",
-      agreement: true,
-    });
-    const blocked = await u.client.post(`/api/orgs/${u.orgId}/payments`, {
-      amount: "10",
-      payType: "alipay",
-      agreement: true,
-    });
+    const order = { amount: "10", payType: "alipay", agreement: true };
+    const first = await u.client.post(`/api/orgs/${u.orgId}/payments`, order);
+    expect(first.status).toBe(201);
+    const blocked = await u.client.post(`/api/orgs/${u.orgId}/payments`, { ...order, amount: "20" });
     expect(blocked.status).toBe(409);
     expect(blocked.body.error.code).toBe("payment_pending");
-    await u.client.get(`/api/orgs/${u.orgId}/payments/${first.body.id}`);
-    const second = await u.client.post(`/api/orgs/${u.orgId}/payments`, {
-      amount: "10",
-      payType: "alipay",
-      agreement: true,
-    });
-    expect(second.status).toBe(201);
-    const cancelled = await u.client.post(`/api/orgs/${u.orgId}/payments/${second.body.id}/cancel`);
+    expect(blocked.body.error.message).toBe(
+      "Your unpaid order of ¥10.00 by Alipay is still waiting for payment. Continue or cancel it (at the top of the recharge page) before starting a new one.",
+    );
+    // Looking at the order (the console's order panel polls it) does not let a second one start.
+    expect((await u.client.get(`/api/orgs/${u.orgId}/payments/${first.body.id}`)).body.status).toBe("waiting");
+    u.client.locale = "zh-CN";
+    const stillBlocked = await u.client.post(`/api/orgs/${u.orgId}/payments`, order);
+    expect(stillBlocked.status).toBe(409);
+    expect(stillBlocked.body.error.message).toBe(
+      "您有一笔 ¥10.00 的支付宝订单尚未支付。请先在充值页顶部继续支付或取消该订单，再发起新的充值。",
+    );
+    u.client.locale = "en-US";
+    const options = await u.client.get(`/api/orgs/${u.orgId}/recharge/options`);
+    expect(options.body.blockingPaymentId).toBe(first.body.id);
+    expect((await u.client.get(`/api/orgs/${u.orgId}/payments`)).body.total).toBe(1);
+
+    const cancelled = await u.client.post(`/api/orgs/${u.orgId}/payments/${first.body.id}/cancel`);
     expect(cancelled.body.status).toBe("closed");
-    const again = await u.client.post(`/api/orgs/${u.orgId}/payments/${second.body.id}/cancel`);
+    const again = await u.client.post(`/api/orgs/${u.orgId}/payments/${first.body.id}/cancel`);
     expect(again.body.error.code).toBe("payment_not_cancellable");
+    expect((await u.client.get(`/api/orgs/${u.orgId}/recharge/options`)).body.blockingPaymentId).toBeNull();
     // A payment arriving for the cancelled order is flagged, not credited.
     const flagged = await notify({
       id: "evt_late",
       type: "payment.succeeded",
-      data: { paymentId: second.body.id, amount: second.body.amount },
+      data: { paymentId: first.body.id, amount: first.body.amount },
     });
     expect(flagged.json().outcome).toBe("flagged");
     expect((await org(u.orgId)).cashBalance).toBe(0n);
     // An operator who checked it credits it once.
-    expect(await confirmPayment({ ctx: t.ctx, paymentId: second.body.id, operator: "op", now: clock.now() })).toBe(
+    expect(await confirmPayment({ ctx: t.ctx, paymentId: first.body.id, operator: "op", now: clock.now() })).toBe(
       "credited",
     );
-    expect(await confirmPayment({ ctx: t.ctx, paymentId: second.body.id, operator: "op", now: clock.now() })).toBe(
+    expect(await confirmPayment({ ctx: t.ctx, paymentId: first.body.id, operator: "op", now: clock.now() })).toBe(
       "already",
     );
     expect((await org(u.orgId)).cashBalance).toBe(parseMoney("10"));
+
+    const second = await u.client.post(`/api/orgs/${u.orgId}/payments`, order);
+    expect(second.status).toBe(201);
     clock.advance(24 * 60 * 60 * 1000 + 120_000);
     await t.ctx.jobs.runDue();
-    const closed = await u.client.get(`/api/orgs/${u.orgId}/payments/${first.body.id}`);
+    const closed = await u.client.get(`/api/orgs/${u.orgId}/payments/${second.body.id}`);
     expect(closed.body.status).toBe("closed");
     // Money the provider charged for an order only the timer closed (say the server was down when it arrived) is
     // credited once: the order ends `success`, not flagged.
-    const late = { type: "payment.succeeded", data: { paymentId: first.body.id, amount: first.body.amount } };
+    const late = { type: "payment.succeeded", data: { paymentId: second.body.id, amount: second.body.amount } };
     expect((await notify({ id: "evt_after_timeout", ...late })).json().outcome).toBe("credited");
     expect((await notify({ id: "evt_after_timeout", ...late })).json().outcome).toBe("duplicate");
-    expect((await u.client.get(`/api/orgs/${u.orgId}/payments/${first.body.id}`)).body.status).toBe("success");
+    expect((await u.client.get(`/api/orgs/${u.orgId}/payments/${second.body.id}`)).body.status).toBe("success");
     expect((await org(u.orgId)).cashBalance).toBe(parseMoney("20"));
     // Fill the month to 30 orders.
     const rows = Array.from({ length: 28 }, (_, i) => ({
@@ -202,6 +244,9 @@ describe("recharge (cn): wxpay through the sandbox checkout", () => {
 
   it("corporate transfer shows bank details and a reference; credited when an operator confirms (admin route)", async () => {
     const u = await signUp(t, { edition: "cn" });
+    // The recharge screen learns before Pay that transfer needs a verified company.
+    const options = () => u.client.get(`/api/orgs/${u.orgId}/recharge/options`);
+    expect((await options()).body.companyVerificationNeeded).toEqual(["b2btransfer"]);
     const refused = await u.client.post(`/api/orgs/${u.orgId}/payments`, {
       amount: "100",
       payType: "b2btransfer",
@@ -210,6 +255,7 @@ describe("recharge (cn): wxpay through the sandbox checkout", () => {
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe("verification_required");
     await companyVerified(u.orgId);
+    expect((await options()).body.companyVerificationNeeded).toEqual([]);
     const res = await u.client.post(`/api/orgs/${u.orgId}/payments`, {
       amount: "100",
       payType: "b2btransfer",

@@ -216,9 +216,11 @@ export const ERROR_MESSAGES = {
     "en-US": "This page is temporarily unavailable. Try again in a few minutes.",
     "zh-CN": "页面暂时无法访问，请稍后再试。",
   },
+  // Names the waiting order, so the payer knows which one to finish: it is listed at the top of the recharge page.
   payment_pending: {
-    "en-US": "You have an unpaid order. Open it to continue paying, or cancel it, before starting a new one.",
-    "zh-CN": "您有一笔未支付的订单，请先查看并继续支付或取消后再发起新的充值。",
+    "en-US":
+      "Your unpaid order of {amount} by {payType} is still waiting for payment. Continue or cancel it (at the top of the recharge page) before starting a new one.",
+    "zh-CN": "您有一笔 {amount} 的{payType}订单尚未支付。请先在充值页顶部继续支付或取消该订单，再发起新的充值。",
   },
   payment_monthly_limit: {
     "en-US": "At most {max} recharge orders per month. Try again next month or contact us.",
@@ -390,8 +392,14 @@ export const ERROR_PAGE_TEXT = {
 } as const satisfies Record<string, Localized>;
 export const ERROR_CODES = Object.keys(ERROR_MESSAGES) as ErrorCode[];
 
-export function errorMessage(code: ErrorCode, locale: Locale, params: Record<string, string | number> = {}): string {
-  return fillTemplate(ERROR_MESSAGES[code][locale], params, locale);
+/** A placeholder's value: the same in every language, or given in each (a pay type's name). */
+export type ErrorParam = string | number | Localized;
+
+export function errorMessage(code: ErrorCode, locale: Locale, params: Record<string, ErrorParam> = {}): string {
+  const filled = Object.fromEntries(
+    Object.entries(params).map(([k, v]) => [k, typeof v === "object" ? v[locale] : v] as const),
+  );
+  return fillTemplate(ERROR_MESSAGES[code][locale], filled, locale);
 }
 
 /**

@@ -514,9 +514,9 @@ export const mailOutbox = pgTable(
 /**
  * A recharge order (docs/product-spec.md §3 Payment, §4 states). `waiting` until the provider confirms (→ success,
  * credited through the billing core with the payment id as the ledger reference), declines (→ failed), or the order is
- * cancelled / auto-closed after a day (→ closed). `viewedAt` records that the payer looked at a waiting order (an
- * unviewed waiting order blocks a new one). `flag` marks a provider notification that arrived for a closed order:
- * never credited automatically, left to an operator (see modules/payments/README.md).
+ * cancelled / auto-closed after a day (→ closed); while one waits, the organization cannot start another. `flag`
+ * marks a provider notification that arrived for a closed order: never credited automatically, left to an operator
+ * (see modules/payments/README.md).
  */
 export const payments = pgTable(
   "payments",
@@ -549,7 +549,6 @@ export const payments = pgTable(
     flag: text("flag"),
     createdBy: text("created_by").notNull(),
     createdAt: createdAt(),
-    viewedAt: ts("viewed_at"),
     finishedAt: ts("finished_at"),
     /** How much of `amount` is held by invoices that are not voided; written only by modules/invoices. */
     invoicedAmount: money("invoiced_amount").notNull().default(sql`0`),

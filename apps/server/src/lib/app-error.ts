@@ -1,15 +1,15 @@
-import type { ErrorCode } from "@moonport/contracts";
+import type { ErrorCode, ErrorParam } from "@moonport/contracts";
 
 /** The one error type domain code throws. It knows nothing of HTTP; `STATUS` in http/errors.ts does. */
 export class AppError extends Error {
   readonly code: ErrorCode;
-  readonly params: Record<string, string | number>;
+  readonly params: Record<string, ErrorParam>;
   readonly details?: { path: string; message: string }[];
   readonly headers?: Record<string, string>;
   constructor(
     code: ErrorCode,
     opts: {
-      params?: Record<string, string | number>;
+      params?: Record<string, ErrorParam>;
       /** Field errors; `message` is a validation key (see contracts/validation.ts) or plain text. */
       details?: { path: string; message: string }[];
       headers?: Record<string, string>;

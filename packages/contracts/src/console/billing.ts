@@ -3,6 +3,7 @@
  */
 import { z } from "zod";
 import { Currency, type Edition, Edition as EditionSchema } from "../edition.ts";
+import type { Localized } from "../locale.ts";
 import { parseMoney } from "../money.ts";
 import { vmsg } from "../validation.ts";
 import { Nanos, PageQuery, paged } from "./common.ts";
@@ -11,6 +12,17 @@ import { TierRow, TierSource } from "./usage.ts";
 export const PAY_TYPES = ["wxpay", "alipay", "unionpay", "publicpay", "b2bbank", "b2btransfer", "credit_card"] as const;
 export const PayType = z.enum(PAY_TYPES);
 export type PayType = z.infer<typeof PayType>;
+
+/** Pay types as the server names them in its messages (the web app's own labels are in its billing namespace). */
+export const PAY_TYPE_NAMES: Record<PayType, Localized> = {
+  wxpay: { "en-US": "WeChat Pay", "zh-CN": "微信支付" },
+  alipay: { "en-US": "Alipay", "zh-CN": "支付宝" },
+  unionpay: { "en-US": "UnionPay", "zh-CN": "银联" },
+  publicpay: { "en-US": "corporate payment", "zh-CN": "对公支付" },
+  b2bbank: { "en-US": "corporate online banking", "zh-CN": "企业网银" },
+  b2btransfer: { "en-US": "corporate transfer", "zh-CN": "对公转账" },
+  credit_card: { "en-US": "credit card", "zh-CN": "信用卡" },
+};
 
 /**
  * What each edition offers at the recharge screen (docs/product-spec.md §9 pay types; corporate transfer is
@@ -114,7 +126,12 @@ export const RechargeOptions = z.object({
     tokenizeUrl: z.string().nullable(),
     publishableKey: z.string().nullable(),
   }),
-  /** A waiting order the payer has not looked at yet (blocks a new one). */
+  /**
+   * Offered pay types this organization may use only once it is a verified company (corporate transfer,
+   * docs/product-spec.md §6): the screen disables them with the reason instead of failing after Pay.
+   */
+  companyVerificationNeeded: z.array(PayType),
+  /** The waiting order that blocks a new one until it is paid, cancelled or closed (docs/product-spec.md §4). */
   blockingPaymentId: z.string().nullable(),
   ordersThisMonth: z.number().int(),
   monthlyLimit: z.number().int(),

@@ -1,14 +1,16 @@
 import {
   type CreatePaymentRequest,
   EDITION_TIME_ZONE,
+  formatMoney,
   MONTHLY_RECHARGE_ORDERS,
+  PAY_TYPE_NAMES,
   PAY_TYPES_BY_EDITION,
   type Payment,
   parseMoney,
   rechargeAmountProblem,
 } from "@moonport/contracts";
 import { newId, randomString, schema } from "@moonport/db";
-import { and, count, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import type { OrgAccess } from "../../http/org-access.ts";
 import { AppError, fieldError } from "../../lib/app-error.ts";
@@ -39,16 +41,20 @@ export async function ordersThisMonth(ctx: AppContext, org: OrgAccess["org"], db
   return row?.n ?? 0;
 }
 
-/** A waiting order nobody has looked at since it was created blocks a new one (§4). */
-export async function blockingPayment(ctx: AppContext, orgId: string, db = ctx.db): Promise<string | null> {
+/**
+ * The waiting order that blocks a new one (§4): a payer who starts a second order while one is open risks paying
+ * twice, so the open one must be paid, cancelled or closed first. The console lists it at the top of the recharge
+ * screen with Continue and Cancel; the oldest is named when several wait (orders from before this rule).
+ */
+export async function blockingPayment(ctx: AppContext, orgId: string, db = ctx.db) {
+  const p = schema.payments;
   const [row] = await db
-    .select({ id: schema.payments.id })
-    .from(schema.payments)
-    .where(
-      and(eq(schema.payments.orgId, orgId), eq(schema.payments.status, "waiting"), isNull(schema.payments.viewedAt)),
-    )
+    .select({ id: p.id, amount: p.amount, currency: p.currency, payType: p.payType })
+    .from(p)
+    .where(and(eq(p.orgId, orgId), eq(p.status, "waiting")))
+    .orderBy(asc(p.createdAt), asc(p.id))
     .limit(1);
-  return row?.id ?? null;
+  return row ?? null;
 }
 
 function transferReference(): string {
@@ -57,8 +63,8 @@ function transferReference(): string {
 }
 
 /**
- * Starts a recharge. Checks the edition's pay types and bounds, the monthly order limit and an unviewed unpaid
- * order under the organization's lock (two tabs cannot both slip past), then creates the waiting order. Card
+ * Starts a recharge. Checks the edition's pay types and bounds, the monthly order limit and a waiting order
+ * under the organization's lock (two tabs cannot both slip past), then creates the waiting order. Card
  * payments are charged at once through the provider with the bound card's token: a decline fails the order and
  * answers "card information is wrong"; success arrives by the provider's signed notification like every other
  * payment, so there is one crediting path.
@@ -99,7 +105,12 @@ export async function createPayment(opts: {
   const now = ctx.clock.now();
   const payment = await withTransaction(ctx, async (tx) => {
     await lockOrganizations(tx, [org.id]);
-    if (await blockingPayment(ctx, org.id, tx)) throw new AppError("payment_pending");
+    const blocking = await blockingPayment(ctx, org.id, tx);
+    if (blocking) {
+      throw new AppError("payment_pending", {
+        params: { amount: formatMoney(blocking.amount, blocking.currency), payType: PAY_TYPE_NAMES[blocking.payType] },
+      });
+    }
     if ((await ordersThisMonth(ctx, org, tx)) >= MONTHLY_RECHARGE_ORDERS) {
       throw new AppError("payment_monthly_limit", { params: { max: MONTHLY_RECHARGE_ORDERS } });
     }
@@ -118,9 +129,6 @@ export async function createPayment(opts: {
         cardId: card?.id ?? null,
         createdBy: access.userId,
         createdAt: now,
-        // The payer is looking at the order they just created: it blocks a new one only once they have left
-        // it unpaid and come back (then they must view or cancel it).
-        viewedAt: null,
       })
       .returning();
     // §6: a global card payment needs the international invoice information; its invoice is recorded with it.
@@ -143,7 +151,7 @@ export async function createPayment(opts: {
     ctx.log.warn({ paymentId: payment.id, provider: provider.name, err: (err as Error).message }, "order not opened");
     await ctx.db
       .update(schema.payments)
-      .set({ status: "closed", failureReason: "provider_error", finishedAt: now, viewedAt: now })
+      .set({ status: "closed", failureReason: "provider_error", finishedAt: now })
       .where(eq(schema.payments.id, payment.id));
     throw new AppError("payment_provider_unavailable");
   }
@@ -158,18 +166,15 @@ export async function createPayment(opts: {
 /**
  * What a card charge means for the order: `pending` leaves it waiting for the provider's signed notification
  * (the one crediting path); a decline fails it ("card information is wrong"); a processing error keeps it
- * waiting, viewed, so the payer may continue or cancel it.
+ * waiting, so the payer may continue or cancel it (until then it blocks a new order).
  */
 export async function applyChargeOutcome(ctx: AppContext, payment: PaymentRow, outcome: ChargeOutcome, now: Date) {
   if (outcome === "declined") {
     await ctx.db
       .update(schema.payments)
-      .set({ status: "failed", failureReason: "card_declined", finishedAt: now, viewedAt: now })
+      .set({ status: "failed", failureReason: "card_declined", finishedAt: now })
       .where(and(eq(schema.payments.id, payment.id), eq(schema.payments.status, "waiting")));
     throw new AppError("card_invalid");
   }
-  if (outcome === "retry") {
-    await ctx.db.update(schema.payments).set({ viewedAt: now }).where(eq(schema.payments.id, payment.id));
-    throw new AppError("payment_retry");
-  }
+  if (outcome === "retry") throw new AppError("payment_retry");
 }

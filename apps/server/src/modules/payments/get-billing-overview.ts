@@ -20,6 +20,7 @@ import { paymentMethod } from "./payment-methods.ts";
 import { toPayment } from "./payment-view.ts";
 import { providerForPayType } from "./providers/index.ts";
 import { SANDBOX } from "./sandbox-psp.ts";
+import { transferAllowed } from "./transfer-eligibility.ts";
 
 const row = (t: Tier) => ({
   tier: t.tier,
@@ -73,11 +74,12 @@ export async function getRechargeOptions(opts: { ctx: AppContext; access: OrgAcc
   const { ctx } = opts;
   const { org } = opts.access;
   const methods = PAY_TYPES_BY_EDITION[org.edition].map((t) => paymentMethod(ctx.config, t));
+  const payTypes = methods.flatMap((m) => (m.offered ? [m.payType] : []));
   return {
     edition: org.edition,
     currency: org.currency,
     ...RECHARGE_BOUNDS[org.edition],
-    payTypes: methods.flatMap((m) => (m.offered ? [m.payType] : [])),
+    payTypes,
     testPayTypes: methods.flatMap((m) => (m.offered && m.test ? [m.payType] : [])),
     unavailablePayTypes: methods.flatMap((m) => (m.offered ? [] : [m.payType])),
     cardProvider: providerForPayType(ctx, "credit_card")?.cardClient ?? {
@@ -85,7 +87,8 @@ export async function getRechargeOptions(opts: { ctx: AppContext; access: OrgAcc
       tokenizeUrl: null,
       publishableKey: null,
     },
-    blockingPaymentId: await blockingPayment(ctx, org.id),
+    companyVerificationNeeded: !transferAllowed(org) && payTypes.includes("b2btransfer") ? ["b2btransfer"] : [],
+    blockingPaymentId: (await blockingPayment(ctx, org.id))?.id ?? null,
     ordersThisMonth: await ordersThisMonth(ctx, org),
     monthlyLimit: MONTHLY_RECHARGE_ORDERS,
   };

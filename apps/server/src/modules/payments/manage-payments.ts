@@ -57,12 +57,9 @@ async function findPayment(ctx: AppContext, access: OrgAccess, paymentId: string
   return row;
 }
 
-/** One order; looking at a waiting order marks it viewed, which lifts its block on new orders (§4). */
+/** One order, as the console's order panel polls it. */
 export async function getPayment(opts: { ctx: AppContext; access: OrgAccess; paymentId: string }): Promise<Payment> {
   const row = await findPayment(opts.ctx, opts.access, opts.paymentId);
-  if (row.status === "waiting" && !row.viewedAt) {
-    await opts.ctx.db.update(p).set({ viewedAt: opts.ctx.clock.now() }).where(eq(p.id, row.id));
-  }
   const cards = await cardsOf(opts.ctx, [row]);
   return toPayment(opts.ctx, row, row.cardId ? (cards.get(row.cardId) ?? null) : null);
 }
@@ -74,7 +71,7 @@ export async function cancelPayment(opts: { ctx: AppContext; access: OrgAccess; 
   const now = ctx.clock.now();
   const [row] = await ctx.db
     .update(p)
-    .set({ status: "closed", finishedAt: now, failureReason: "cancelled", viewedAt: now })
+    .set({ status: "closed", finishedAt: now, failureReason: "cancelled" })
     .where(and(eq(p.id, opts.paymentId), eq(p.status, "waiting")))
     .returning();
   if (!row) throw new AppError("payment_not_cancellable");

@@ -18,7 +18,7 @@ export const SANDBOX_PREFIX = "/sandbox-psp";
 export const NOTIFY_JOB = "payments.sandbox-notify";
 export const SIGNATURE_HEADER = "x-sandbox-signature";
 
-type Behaviour = "succeed" | "decline" | "retry" | "refund_fail";
+export type Behaviour = "succeed" | "decline" | "retry" | "refund_fail";
 /** Test cards, as PSPs document theirs. Any other valid number succeeds. */
 export const TEST_CARDS: Record<string, { brand: string; behaviour: Behaviour }> = {
   "4242424242424242": { brand: "visa", behaviour: "succeed" },

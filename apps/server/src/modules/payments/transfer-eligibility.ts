@@ -6,6 +6,10 @@ import { AppError } from "../../lib/app-error.ts";
  * arrives from the company's bank account, which the verification put on record; an organization whose company change
  * is still under review is refused like a personal one.
  */
+export function transferAllowed(org: Organization): boolean {
+  return org.verification === "company";
+}
+
 export function assertTransferAllowed(org: Organization): void {
-  if (org.verification !== "company") throw new AppError("verification_required");
+  if (!transferAllowed(org)) throw new AppError("verification_required");
 }

@@ -73,27 +73,34 @@ export function FormDialog({
   );
 }
 
-/** A yes/no dialog for one action (delete, revoke, remove): the text, its failure, Cancel and the action. */
+/**
+ * A yes/no dialog for one action (delete, revoke, remove): the text, its failure, Cancel and the action.
+ * `cancelLabel` replaces "Cancel" where the action is itself a cancellation ("Keep the order" / "Cancel order").
+ */
 export function ConfirmDialog({
   opened,
   onClose,
   title,
   children,
   confirmLabel,
+  cancelLabel,
   onConfirm,
   pending,
   error,
   danger = true,
+  confirmTestId,
 }: {
   opened: boolean;
   onClose: () => void;
   title: ReactNode;
   children: ReactNode;
   confirmLabel: ReactNode;
+  cancelLabel?: ReactNode;
   onConfirm: () => void;
   pending: boolean;
   error?: string;
   danger?: boolean;
+  confirmTestId?: string;
 }) {
   return (
     <Modal opened={opened} onClose={onClose} title={title} centered>
@@ -102,10 +109,12 @@ export function ConfirmDialog({
         <FormError message={error} />
         <DialogButtons
           onCancel={onClose}
+          cancelLabel={cancelLabel}
           submitLabel={confirmLabel}
           loading={pending}
           danger={danger}
           onClick={onConfirm}
+          submitTestId={confirmTestId}
         />
       </Stack>
     </Modal>
@@ -114,6 +123,7 @@ export function ConfirmDialog({
 
 function DialogButtons({
   onCancel,
+  cancelLabel,
   submitLabel,
   loading,
   danger,
@@ -123,6 +133,7 @@ function DialogButtons({
   submitTestId,
 }: {
   onCancel: () => void;
+  cancelLabel?: ReactNode;
   submitLabel: ReactNode;
   loading: boolean;
   danger: boolean;
@@ -135,7 +146,7 @@ function DialogButtons({
   return (
     <Group justify="flex-end" gap="sm">
       <Button variant="default" onClick={onCancel}>
-        {t("common:cancel")}
+        {cancelLabel ?? t("common:cancel")}
       </Button>
       <Button
         type={submit ? "submit" : "button"}

@@ -11,12 +11,14 @@ import {
   RedeemVoucherResponse,
   VoucherPage,
 } from "@moonport/contracts";
-import { queryOptions } from "@tanstack/react-query";
+import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import { useCallback } from "react";
 import { orgApi, orgKey, queryString, useOrgMutation } from "../../../components/console-kit/org-api.ts";
 import { api, externalFetch } from "../../../lib/api.ts";
 
 /** Cache keys of the billing reads, under the organization's root key. */
-export const billingKeys = {
+const billingKeys = {
+  all: (orgId: string) => [...orgKey(orgId), "billing"] as const,
   overview: (orgId: string) => [...orgKey(orgId), "billing", "overview"] as const,
   options: (orgId: string) => [...orgKey(orgId), "billing", "options"] as const,
   payments: (orgId: string, q: object) => [...orgKey(orgId), "billing", "payments", q] as const,
@@ -49,6 +51,19 @@ export const paymentsQuery = (orgId: string, q: PaymentFilter) =>
     queryFn: () => api(`${orgApi(orgId)}/payments${queryString({ ...q })}`, { schema: PaymentPage }),
   });
 
+/** The organization's waiting orders, listed at the top of the recharge screen (each blocks a new order, §4). */
+export const waitingPaymentsQuery = (orgId: string) =>
+  paymentsQuery(orgId, { page: 1, pageSize: 5, status: "waiting" });
+
+/**
+ * Refreshes every billing read (payment lists, the waiting orders, recharge options, the overview's balance). The
+ * order panel calls it when its order changes state, so the lists below it show what it shows.
+ */
+export function useRefreshBilling(orgId: string) {
+  const qc = useQueryClient();
+  return useCallback(() => qc.invalidateQueries({ queryKey: billingKeys.all(orgId) }), [qc, orgId]);
+}
+
 /** One order, polled while it waits (the page updates by itself when the provider's notification lands). */
 export const paymentQuery = (orgId: string, id: string) =>
   queryOptions({
@@ -69,14 +84,23 @@ export const vouchersQuery = (orgId: string, q: { page: number; pageSize: number
     queryFn: () => api(`${orgApi(orgId)}/vouchers${queryString({ ...q })}`, { schema: VoucherPage }),
   });
 
+/**
+ * A write to an order. A refusal can still change orders (a declined card leaves a failed order, a card the issuer
+ * could not process yet a waiting one), so the organization's reads are refreshed whatever the answer.
+ */
+function useOrderMutation<TVars>(orgId: string, fn: (vars: TVars) => Promise<Payment>) {
+  const qc = useQueryClient();
+  return useMutation({ mutationFn: fn, onSettled: () => qc.invalidateQueries({ queryKey: orgKey(orgId) }) });
+}
+
 export function useCreatePayment(orgId: string) {
-  return useOrgMutation(orgId, (body: CreatePaymentRequest) =>
+  return useOrderMutation(orgId, (body: CreatePaymentRequest) =>
     api(`${orgApi(orgId)}/payments`, { body, schema: Payment }),
   );
 }
 
 export function usePaymentAction(orgId: string) {
-  return useOrgMutation(orgId, (v: { id: string; action: "cancel" | "continue" }) =>
+  return useOrderMutation(orgId, (v: { id: string; action: "cancel" | "continue" }) =>
     api(`${orgApi(orgId)}/payments/${encodeURIComponent(v.id)}/${v.action}`, {
       method: "POST",
       body: {},

@@ -3,13 +3,14 @@ import type { Payment } from "@moonport/contracts";
 import { useQuery } from "@tanstack/react-query";
 import type { TFunction } from "i18next";
 import QRCode from "qrcode";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { DateTimeCell } from "../../../components/console-kit/cells.tsx";
 import type { DataColumn } from "../../../components/console-kit/data-table.tsx";
 import { money } from "../../../components/console-kit/money.ts";
 import { ApiError } from "../../../lib/api.ts";
-import { paymentQuery, usePaymentAction } from "../api/billing-api.ts";
+import { paymentQuery, usePaymentAction, useRefreshBilling } from "../api/billing-api.ts";
+import { CancelOrderDialog } from "./cancel-order-dialog.tsx";
 
 export const STATUS_COLOR: Record<Payment["status"], string> = {
   success: "green",
@@ -66,29 +67,36 @@ function Qr({ content }: { content: string }) {
   return src ? <Image src={src} w={200} h={200} alt="QR" data-testid="payment-qr" data-qr-content={content} /> : null;
 }
 
+/**
+ * Refreshes the billing reads whenever the order's state differs from what this panel last saw (paid, failed,
+ * closed): the lists and the balance around the panel then show what the panel shows, without a reload.
+ */
+function useRefreshOnStatus(orgId: string, status: Payment["status"] | undefined) {
+  const refresh = useRefreshBilling(orgId);
+  const seen = useRef<Payment["status"] | undefined>(undefined);
+  useEffect(() => {
+    if (!status || status === seen.current) return;
+    // The first sight of a waiting order changes nothing the lists do not already show.
+    if (seen.current !== undefined || status !== "waiting") void refresh();
+    seen.current = status;
+  }, [status, refresh]);
+}
+
 /** One order: how to pay it while it waits (QR, hosted checkout, bank details), its state, continue or cancel. */
 export function PaymentPanel({ orgId, paymentId, onClose }: { orgId: string; paymentId: string; onClose: () => void }) {
   const { t } = useTranslation("billing");
   const q = useQuery(paymentQuery(orgId, paymentId));
   const action = usePaymentAction(orgId);
   const [error, setError] = useState<string | null>(null);
+  const [cancelling, setCancelling] = useState(false);
+  useRefreshOnStatus(orgId, q.data?.status);
   const p = q.data;
   if (!p) return null;
-  const run = (a: "cancel" | "continue") => {
+  const payAgain = () => {
     setError(null);
     action.mutate(
-      { id: p.id, action: a },
-      {
-        onSuccess: () => q.refetch(),
-        onError: (e) =>
-          setError(
-            a === "cancel"
-              ? t("failure.cancel", { reason: e instanceof ApiError ? e.message : t("failure.tryLater") })
-              : e instanceof ApiError
-                ? e.message
-                : t("failure.tryLater"),
-          ),
-      },
+      { id: p.id, action: "continue" },
+      { onError: (e) => setError(e instanceof ApiError ? e.message : t("failure.tryLater")) },
     );
   };
   return (
@@ -145,14 +153,18 @@ export function PaymentPanel({ orgId, paymentId, onClose }: { orgId: string; pay
             </Alert>
             <Group>
               {p.paymentType === "credit_card" ? (
-                <Button onClick={() => run("continue")} loading={action.isPending}>
+                <Button onClick={payAgain} loading={action.isPending} data-testid="payment-pay-again">
                   {t("payment.continue")}
                 </Button>
               ) : null}
-              <Button variant="default" onClick={() => run("cancel")} loading={action.isPending}>
+              <Button variant="default" onClick={() => setCancelling(true)} data-testid="payment-cancel">
                 {t("payment.cancel")}
               </Button>
+              <Button variant="subtle" onClick={onClose} data-testid="payment-later">
+                {t("payment.later")}
+              </Button>
             </Group>
+            <CancelOrderDialog orgId={orgId} payment={cancelling ? p : null} onClose={() => setCancelling(false)} />
           </>
         ) : (
           <>

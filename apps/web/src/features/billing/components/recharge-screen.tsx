@@ -1,26 +1,11 @@
-import {
-  Alert,
-  Anchor,
-  Button,
-  Card,
-  Checkbox,
-  Group,
-  Radio,
-  Select,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from "@mantine/core";
-import { type Payment, type PayType, rechargeAmountProblem, translateValidation } from "@moonport/contracts";
-import { IconReceipt } from "@tabler/icons-react";
+import { Alert, Anchor, Button, Card, Checkbox, Group, Radio, Stack, Text, TextInput } from "@mantine/core";
+import { type PayType, rechargeAmountProblem, translateValidation } from "@moonport/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
 import { money } from "../../../components/console-kit/money.ts";
-import { EmptyState, LoadError, LoadingBlock } from "../../../components/console-kit/states.tsx";
+import { LoadError, LoadingBlock } from "../../../components/console-kit/states.tsx";
 import { PageHeader } from "../../../components/page-header.tsx";
 import { useLocale } from "../../../i18n/index.ts";
 import { ApiError } from "../../../lib/api.ts";
@@ -28,14 +13,14 @@ import { paths } from "../../../lib/paths.ts";
 import {
   cardsQuery,
   invoiceInfoQuery,
-  type PaymentFilter,
-  paymentsQuery,
   rechargeOptionsQuery,
   useCreatePayment,
   useDeleteCard,
 } from "../api/billing-api.ts";
 import { BindCardDialog } from "./bind-card-dialog.tsx";
-import { PaymentPanel, paymentColumns } from "./payment-panel.tsx";
+import { PaymentPanel } from "./payment-panel.tsx";
+import { RechargeDetails } from "./recharge-details.tsx";
+import { WaitingOrders } from "./waiting-orders.tsx";
 
 /** Recharge: amount, pay type (per edition), card choice, the payment agreement, pay; then the order itself. */
 export function RechargeScreen({ orgId }: { orgId: string }) {
@@ -58,7 +43,9 @@ export function RechargeScreen({ orgId }: { orgId: string }) {
   if (options.isPending) return <LoadingBlock rows={6} />;
   if (options.isError) return <LoadError error={options.error} onRetry={() => options.refetch()} />;
   const o = options.data;
-  const type = payType ?? o.payTypes[0]!;
+  // A method this organization may not use yet (transfer before company verification) is shown, not chosen.
+  const usable = o.payTypes.filter((p) => !o.companyVerificationNeeded.includes(p));
+  const type = payType ?? usable[0] ?? o.payTypes[0]!;
   const cardList = cards.data?.items ?? [];
   const chosenCard = cardId ?? cardList[0]?.id ?? null;
   const list = (types: PayType[]) =>
@@ -94,6 +81,7 @@ export function RechargeScreen({ orgId }: { orgId: string }) {
   return (
     <Stack gap="lg">
       <PageHeader title={t("recharge.title")} description={t("recharge.description")} />
+      <WaitingOrders orgId={orgId} openId={current} onContinue={setCurrent} />
       {current ? (
         <PaymentPanel orgId={orgId} paymentId={current} onClose={() => setCurrent(null)} />
       ) : (
@@ -115,10 +103,24 @@ export function RechargeScreen({ orgId }: { orgId: string }) {
             <Radio.Group label={t("recharge.payType")} value={type} onChange={(v) => setPayType(v as PayType)}>
               <Group mt="xs">
                 {o.payTypes.map((p) => (
-                  <Radio key={p} value={p} label={t(`payType.${p}`)} data-testid={`paytype-${p}`} />
+                  <Radio
+                    key={p}
+                    value={p}
+                    label={t(`payType.${p}`)}
+                    disabled={o.companyVerificationNeeded.includes(p)}
+                    data-testid={`paytype-${p}`}
+                  />
                 ))}
               </Group>
             </Radio.Group>
+            {o.companyVerificationNeeded.length ? (
+              <Alert color="gray" variant="light" data-testid="transfer-needs-verification">
+                {t("recharge.needsCompany", { methods: list(o.companyVerificationNeeded) })}{" "}
+                <Anchor component={Link} to={paths.organization("authentication")} data-testid="verify-link">
+                  {t("recharge.verifyLink")}
+                </Anchor>
+              </Alert>
+            ) : null}
             {o.unavailablePayTypes.length ? (
               <Alert color="gray" variant="light" data-testid="recharge-unavailable">
                 {t("recharge.unavailable", { methods: list(o.unavailablePayTypes) })}
@@ -236,76 +238,6 @@ export function RechargeScreen({ orgId }: { orgId: string }) {
         </Card>
       )}
       <RechargeDetails orgId={orgId} onOpen={setCurrent} />
-    </Stack>
-  );
-}
-
-/** Recharge details: createdAt, amount, payment type, status; filters and pagination. */
-function RechargeDetails({ orgId, onOpen }: { orgId: string; onOpen: (id: string) => void }) {
-  const { t } = useTranslation("billing");
-  const [filter, setFilter] = useState<PaymentFilter>({ page: 1, pageSize: 10 });
-  const q = useQuery(paymentsQuery(orgId, filter));
-  const columns: DataColumn<Payment>[] = paymentColumns(t, {
-    id: "view",
-    header: "",
-    align: "right",
-    cell: (p) =>
-      p.status === "waiting" ? (
-        <Anchor component="button" size="sm" onClick={() => onOpen(p.id)}>
-          {t("details.view")}
-        </Anchor>
-      ) : null,
-  });
-  return (
-    <Stack gap="sm">
-      <Group justify="space-between" wrap="wrap">
-        <Title order={4}>{t("details.title")}</Title>
-        <Group gap="xs">
-          <Select
-            w={150}
-            clearable
-            placeholder={t("details.anyStatus")}
-            data={(["success", "failed", "waiting", "closed"] as const).map((s) => ({
-              value: s,
-              label: t(`status.${s}`),
-            }))}
-            value={filter.status ?? null}
-            onChange={(v) => setFilter((f) => ({ ...f, page: 1, status: v ?? undefined }))}
-          />
-          <Select
-            w={170}
-            clearable
-            placeholder={t("details.anyType")}
-            data={(["wxpay", "alipay", "unionpay", "b2btransfer", "credit_card"] as const).map((s) => ({
-              value: s,
-              label: t(`payType.${s}`),
-            }))}
-            value={filter.paymentType ?? null}
-            onChange={(v) => setFilter((f) => ({ ...f, page: 1, paymentType: v ?? undefined }))}
-          />
-        </Group>
-      </Group>
-      <div data-testid="recharge-details">
-        <DataTable
-          columns={columns}
-          rows={q.data?.items}
-          query={q}
-          getRowId={(p) => p.id}
-          empty={<EmptyState icon={IconReceipt} title={t("details.empty")} text={t("details.emptyText")} />}
-          pagination={
-            q.data
-              ? {
-                  page: filter.page,
-                  pageSize: filter.pageSize,
-                  total: q.data.total,
-                  onChange: (page) => setFilter((f) => ({ ...f, page })),
-                }
-              : undefined
-          }
-          minWidth={520}
-          rowTestId="payment-row"
-        />
-      </div>
     </Stack>
   );
 }
