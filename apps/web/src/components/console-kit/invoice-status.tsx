@@ -6,8 +6,8 @@ import {
   type RedLetterRound,
   redLetterStateText,
 } from "@moonport/contracts";
-import { useLocale } from "../../i18n/index.ts";
 import type { ReactNode } from "react";
+import { useLocale } from "../../i18n/index.ts";
 import { money } from "./money.ts";
 
 const COLOR: Record<InvoiceStatus, string> = {
