@@ -66,6 +66,16 @@ async function rechargeGlobal(page: Page) {
   await expect(page.getByTestId("invoice-info-needed")).toHaveCount(0);
   await page.getByTestId("recharge-amount").fill("25");
   await page.getByTestId("recharge-agreement").check();
+  // The dialog starts from what the invoice information says; the cardholder's name and phone are not in it.
+  await page.getByTestId("bind-card").click();
+  await expect(page.getByTestId("card-email")).toHaveValue("billing@ada.example");
+  await expect(page.getByTestId("card-street")).toHaveValue("1 Main St");
+  await expect(page.getByTestId("card-city")).toHaveValue("San Francisco");
+  await expect(page.getByTestId("card-state")).toHaveValue("CA");
+  await expect(page.getByTestId("card-postcode")).toHaveValue("94105");
+  await expect(page.getByTestId("card-countryCode")).toHaveValue("US");
+  await expect(page.getByTestId("card-firstName")).toHaveValue("");
+  await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
   const bind = (number: string) => bindCard(page, number);
   await bind("4242 4242 4242 4241");
   await expect(page.getByTestId("card-error")).toHaveText("The card information is wrong.");

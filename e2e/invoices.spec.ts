@@ -34,6 +34,15 @@ import {
  */
 test.setTimeout(420_000);
 
+/** Counts the page's POST requests to a matching URL from now on. */
+function countPosts(page: Page, url: RegExp): () => number {
+  let n = 0;
+  page.on("request", (r) => {
+    if (r.method() === "POST" && url.test(new URL(r.url()).pathname)) n += 1;
+  });
+  return () => n;
+}
+
 async function shots(browser: Browser, page: Page, name: string, url: string, prepare?: (p: Page) => Promise<void>) {
   fs.mkdirSync(".tmp/shots", { recursive: true });
   const state = await page.context().storageState();
@@ -120,10 +129,13 @@ test("cn: verify, transfer, apply, issue in the back office, PDF by e-mail and d
   await dialog.getByText("增值税专用发票").click();
   await dialog.getByTestId("apply-email").fill(email);
   await dialog.getByTestId("apply-payment-pick").check();
-  // More than the recharge: refused with the available amount, nothing applied.
+  // More than the recharge: refused by the form with the available amount, nothing sent, nothing applied.
+  const applications = countPosts(customer, /\/invoices$/);
   await dialog.getByTestId("apply-payment-amount").fill("1000.01");
   await dialog.getByTestId("apply-submit").click();
   await expect(dialog).toContainText("不能超过可开票金额 ¥1,000.00");
+  await expect(dialog.getByTestId("apply-error")).toHaveCount(0);
+  expect(applications()).toBe(0);
   await dialog.getByTestId("apply-payment-amount").fill("654.32");
   await expect(dialog.getByTestId("apply-total")).toContainText("¥600.29");
   fs.mkdirSync(".tmp/shots", { recursive: true });
@@ -179,7 +191,11 @@ test("cn: verify, transfer, apply, issue in the back office, PDF by e-mail and d
     await p.getByTestId("invoice-queue-filter").locator("label").nth(1).click();
     await expect(p.getByTestId("invoice-queue-row").first()).toBeVisible();
   });
+  // Confirming asks first, naming the invoice and the buyer's reason.
   await voiding.getByTestId("red-letter-confirm").click();
+  await expect(op.getByTestId("red-letter-confirm-text")).toContainText(number);
+  await expect(op.getByTestId("red-letter-confirm-text")).toContainText("金额有误");
+  await dialogSubmit(op);
   await expect(voiding).toContainText("04 Confirmed by both");
   await voiding.getByTestId("red-letter-complete").click();
   await op.getByTestId("invoice-number").fill(`R${number.slice(1)}`);
@@ -190,6 +206,8 @@ test("cn: verify, transfer, apply, issue in the back office, PDF by e-mail and d
   await expect(row.getByTestId("invoice-status")).toHaveAttribute("data-status", "refunded");
   await expect(row).toContainText("已红冲");
   await expect(row.getByTestId("red-letter-state")).toHaveAttribute("data-state", "04");
+  // Done, not about to be done.
+  await expect(row.getByTestId("red-letter-state")).toHaveText("04 购销双方已确认：已开具红字发票。");
   // The voided amount is available again.
   const overview = await (await customer.request.get(`/api/orgs/${orgId}/invoices/overview`)).json();
   expect(overview.payments[0].available).toBe("1000000000000");
@@ -256,9 +274,12 @@ test("global: verify, wire transfer, request a tax invoice, issue in the back of
   await expect(dialog.getByTestId("apply-bill-to")).toContainText("Ada Lovelace Ltd");
   await dialog.getByTestId("apply-email").fill(email);
   await dialog.getByTestId("apply-payment-pick").check();
+  const applications = countPosts(customer, /\/tax-invoices$/);
   await dialog.getByTestId("apply-payment-amount").fill("1000.01");
   await dialog.getByTestId("apply-submit").click();
   await expect(dialog).toContainText("At most the available amount of $1,000.00.");
+  await expect(dialog.getByTestId("apply-error")).toHaveCount(0);
+  expect(applications()).toBe(0);
   await dialog.getByTestId("apply-payment-amount").fill("654.32");
   await expect(dialog.getByTestId("apply-total")).toContainText("net $600.29, GST $54.03 at 9 %");
   await customer.screenshot({ path: ".tmp/shots/invoices-apply-en-US.png", fullPage: true });
@@ -301,6 +322,8 @@ test("global: verify, wire transfer, request a tax invoice, issue in the back of
   await op.getByTestId("invoice-queue-filter").getByText("Issued and voiding").click();
   const voiding = op.getByTestId("invoice-queue-row").filter({ hasText: number });
   await voiding.getByTestId("red-letter-confirm").click();
+  await expect(op.getByTestId("red-letter-confirm-text")).toContainText("the credit note next");
+  await dialogSubmit(op);
   await expect(voiding).toContainText("the platform issues the credit note");
   await voiding.getByTestId("red-letter-complete").click();
   await dialogSubmit(op);
@@ -309,6 +332,7 @@ test("global: verify, wire transfer, request a tax invoice, issue in the back of
   await customer.reload();
   await expect(row.getByTestId("invoice-status")).toHaveAttribute("data-status", "refunded");
   await expect(row).toContainText("Voided by a credit note");
+  await expect(row.getByTestId("red-letter-state")).toHaveText("04 Confirmed by both: the credit note was issued.");
   await expect.poll(async () => (await caughtMail(customer, email)).length, { timeout: 30_000 }).toBeGreaterThan(1);
   const credit = (await caughtMail(customer, email)).find((m) => m.subject.includes("voided"))!;
   expect(credit.attachments[0]!.filename).toMatch(/^credit-note-CN-\d{8}-[0-9A-Z]{6}\.pdf$/);

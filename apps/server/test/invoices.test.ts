@@ -760,6 +760,27 @@ describe("global: tax invoices applied for, issued, e-mailed and voided by a cre
     );
   });
 
+  it("a company-verified organization is a company buyer without a tax ID: voiding needs both sides (03, not 01)", async () => {
+    const u = await signUp(t, { edition: "global" });
+    await verifyGlobal(u);
+    const { tax_id: _none, ...noTaxId } = info;
+    expect((await u.client.put(`/api/orgs/${u.orgId}/invoice-info`, noTaxId)).status).toBe(200);
+    const p = await transfer(u, "200");
+    const r = await u.client.post(`/api/orgs/${u.orgId}/tax-invoices`, {
+      email: "ap@ada.example",
+      items: [{ paymentId: p, amount: "200" }],
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.body).toMatchObject({ titleType: "company", uscc: null });
+    expect((await operator.client.post(`${A}/${r.body.id}/issue`, {})).status).toBe(200);
+    const voiding = await u.client.post(`${I(u)}/${r.body.id}/red-letter`, { reason: "Wrong amount" });
+    expect(voiding.body.redLetters[0].state).toBe("03");
+    // The seller cannot issue the credit note before confirming.
+    expect((await operator.client.post(`${A}/${r.body.id}/red-letter/complete`, {})).body.error.code).toBe(
+      "red_letter_state",
+    );
+  });
+
   it("a card order has its own invoice: it cannot be applied for again", async () => {
     const u = await signUp(t, { edition: "global" });
     await verifyGlobal(u);

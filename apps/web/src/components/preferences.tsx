@@ -1,10 +1,61 @@
 import { ActionIcon, Menu, useMantineColorScheme } from "@mantine/core";
 import { LOCALES, type Locale } from "@moonport/contracts";
 import { IconCheck, IconDeviceDesktop, IconLanguage, IconMoon, IconSun } from "@tabler/icons-react";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { switchLocale, useLocale } from "../i18n/index.ts";
 
 const LOCALE_NAMES: Record<Locale, string> = { "zh-CN": "简体中文", "en-US": "English" };
+
+interface Choice {
+  key: string;
+  label: string;
+  icon?: ReactNode;
+  lang?: string;
+  testId: string;
+  onPick: () => void;
+}
+
+/** A header icon opening a list of choices, the current one checked. */
+function ChoiceMenu({
+  label,
+  icon,
+  testId,
+  current,
+  choices,
+}: {
+  label: string;
+  icon: ReactNode;
+  testId: string;
+  current: string;
+  choices: Choice[];
+}) {
+  return (
+    <Menu position="bottom-end" width={160} withinPortal>
+      <Menu.Target>
+        {/* A native title, not a Tooltip: these sit on every public page, where each floating element costs
+            hydration time (Lighthouse TBT) for a hint the aria-label already gives screen readers. */}
+        <ActionIcon variant="default" size="lg" aria-label={label} title={label} data-testid={testId}>
+          {icon}
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        {choices.map((c) => (
+          <Menu.Item
+            key={c.key}
+            lang={c.lang}
+            leftSection={c.icon}
+            rightSection={c.key === current ? <IconCheck size={14} /> : null}
+            onClick={c.onPick}
+            data-testid={c.testId}
+          >
+            {c.label}
+          </Menu.Item>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
 
 /** Light / dark / system; the choice is stored in localStorage `theme` by the colour-scheme manager. */
 export function ThemeSwitch() {
@@ -17,34 +68,19 @@ export function ThemeSwitch() {
   ] as const;
   const Current = options.find((o) => o.value === colorScheme)?.icon ?? IconDeviceDesktop;
   return (
-    <Menu position="bottom-end" width={160} withinPortal>
-      <Menu.Target>
-        {/* A native title, not a Tooltip: these sit on every public page, where each floating element costs
-            hydration time (Lighthouse TBT) for a hint the aria-label already gives screen readers. */}
-        <ActionIcon
-          variant="default"
-          size="lg"
-          aria-label={t("theme.label")}
-          title={t("theme.label")}
-          data-testid="theme-switch"
-        >
-          <Current size={18} stroke={1.6} />
-        </ActionIcon>
-      </Menu.Target>
-      <Menu.Dropdown>
-        {options.map(({ value, label, icon: Icon }) => (
-          <Menu.Item
-            key={value}
-            leftSection={<Icon size={16} stroke={1.6} />}
-            rightSection={colorScheme === value ? <IconCheck size={14} /> : null}
-            onClick={() => setColorScheme(value)}
-            data-testid={`theme-${value === "auto" ? "system" : value}`}
-          >
-            {label}
-          </Menu.Item>
-        ))}
-      </Menu.Dropdown>
-    </Menu>
+    <ChoiceMenu
+      label={t("theme.label")}
+      icon={<Current size={18} stroke={1.6} />}
+      testId="theme-switch"
+      current={colorScheme}
+      choices={options.map(({ value, label, icon: Icon }) => ({
+        key: value,
+        label,
+        icon: <Icon size={16} stroke={1.6} />,
+        testId: `theme-${value === "auto" ? "system" : value}`,
+        onPick: () => setColorScheme(value),
+      }))}
+    />
   );
 }
 
@@ -53,31 +89,18 @@ export function LocaleSwitch() {
   const { t } = useTranslation();
   const locale = useLocale();
   return (
-    <Menu position="bottom-end" width={160} withinPortal>
-      <Menu.Target>
-        <ActionIcon
-          variant="default"
-          size="lg"
-          aria-label={t("language")}
-          title={t("language")}
-          data-testid="locale-switch"
-        >
-          <IconLanguage size={18} stroke={1.6} />
-        </ActionIcon>
-      </Menu.Target>
-      <Menu.Dropdown>
-        {LOCALES.map((l) => (
-          <Menu.Item
-            key={l}
-            lang={l}
-            rightSection={l === locale ? <IconCheck size={14} /> : null}
-            onClick={() => l !== locale && switchLocale(l)}
-            data-testid={`locale-${l}`}
-          >
-            {LOCALE_NAMES[l]}
-          </Menu.Item>
-        ))}
-      </Menu.Dropdown>
-    </Menu>
+    <ChoiceMenu
+      label={t("language")}
+      icon={<IconLanguage size={18} stroke={1.6} />}
+      testId="locale-switch"
+      current={locale}
+      choices={LOCALES.map((l) => ({
+        key: l,
+        label: LOCALE_NAMES[l],
+        lang: l,
+        testId: `locale-${l}`,
+        onPick: () => l !== locale && switchLocale(l),
+      }))}
+    />
   );
 }

@@ -19,8 +19,8 @@ export function useFieldMessage() {
 
 /**
  * Puts a failed request's field errors next to the matching inputs and returns the message for the form as a
- * whole (the server's localized message, wrapped by `wrap`, e.g. "Password update failed: {reason}"), or
- * undefined when every problem was attached to a field.
+ * whole (the server's localized message, wrapped by `wrap`, e.g. "Password update failed: {reason}"; `wrap` also
+ * gets the error, for a form whose words depend on its kind), or undefined when every problem was attached to a field.
  */
 export function useApplyApiError() {
   const { t } = useTranslation();
@@ -29,11 +29,11 @@ export function useApplyApiError() {
       error: unknown,
       setError: UseFormSetError<T>,
       fields: readonly Path<T>[],
-      wrap?: (reason: string) => string,
+      wrap?: (reason: string, error: unknown) => string,
     ): string | undefined => {
       if (!(error instanceof ApiError)) {
         const reason = t("common:networkError");
-        return wrap ? wrap(reason) : reason;
+        return wrap ? wrap(reason, error) : reason;
       }
       let attached = 0;
       for (const d of error.details) {
@@ -44,7 +44,7 @@ export function useApplyApiError() {
         }
       }
       if (attached > 0 && attached === error.details.length) return undefined;
-      return wrap ? wrap(error.message) : error.message;
+      return wrap ? wrap(error.message, error) : error.message;
     },
     [t],
   );

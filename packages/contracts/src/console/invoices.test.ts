@@ -6,6 +6,7 @@ import {
   formatRate,
   InvoiceInfoRequest,
   InvoiceTitleRequest,
+  redLetterStateText,
   splitTax,
   VAT_RATE_BP,
 } from "./invoices.ts";
@@ -86,5 +87,22 @@ describe("forms", () => {
     expect(InvoiceInfoRequest.safeParse({ ...ok, email: "jane@" }).success).toBe(false);
     expect(InvoiceInfoRequest.safeParse({ ...ok, city: " " }).success).toBe(false);
     expect(COUNTRY_CODES).toHaveLength(249);
+  });
+});
+
+describe("red-letter state words", () => {
+  it("01 and 04 tell the coming document while the round is open, and that it was issued once it closed", () => {
+    const open = { state: "04", closedAt: null } as const;
+    const closed = { state: "04", closedAt: "2026-01-02T00:00:00.000Z" } as const;
+    expect(redLetterStateText(open, "CNY")["en-US"]).toBe(
+      "04 Confirmed by both: the platform issues the red-letter invoice.",
+    );
+    expect(redLetterStateText(closed, "CNY")["en-US"]).toBe("04 Confirmed by both: the red-letter invoice was issued.");
+    expect(redLetterStateText(closed, "CNY")["zh-CN"]).toBe("04 购销双方已确认：已开具红字发票。");
+    expect(redLetterStateText({ ...closed, state: "01" }, "USD")["en-US"]).toBe(
+      "01 No confirmation needed (individual): the credit note was issued.",
+    );
+    // The other closed states already say how the round ended.
+    expect(redLetterStateText({ ...closed, state: "08" }, "CNY")["en-US"]).toBe("08 Void: withdrawn by its initiator.");
   });
 });

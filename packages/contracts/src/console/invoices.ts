@@ -177,9 +177,44 @@ export function invoiceStatusText(status: InvoiceStatus, currency: Currency) {
   return (currency === "USD" ? CREDIT_NOTE_STATUS_TEXT[status] : undefined) ?? INVOICE_STATUS_TEXT[status];
 }
 
-/** A voiding round's state in the invoice's edition: red-letter invoice (cn) or credit note (global). */
-export function redLetterStateText(state: RedLetterState, currency: Currency): Localized {
-  return (currency === "USD" ? CREDIT_NOTE_STATE_TEXT[state] : undefined) ?? RED_LETTER_STATE_TEXT[state];
+/**
+ * 01 and 04 say what the platform is about to do; once it issued the voiding document the round is closed in the
+ * same state, and these say it was done.
+ */
+const ISSUED_STATE_TEXT: Record<"cn" | "global", Partial<Record<RedLetterState, Localized>>> = {
+  cn: {
+    "01": {
+      "en-US": "01 No confirmation needed (personal title): the red-letter invoice was issued.",
+      "zh-CN": "01 无需确认（个人抬头）：已开具红字发票。",
+    },
+    "04": {
+      "en-US": "04 Confirmed by both: the red-letter invoice was issued.",
+      "zh-CN": "04 购销双方已确认：已开具红字发票。",
+    },
+  },
+  global: {
+    "01": {
+      "en-US": "01 No confirmation needed (individual): the credit note was issued.",
+      "zh-CN": "01 无需确认（个人）：已开具贷项通知单。",
+    },
+    "04": {
+      "en-US": "04 Confirmed by both: the credit note was issued.",
+      "zh-CN": "04 双方已确认：已开具贷项通知单。",
+    },
+  },
+};
+
+/**
+ * A voiding round's state in the invoice's edition: red-letter invoice (cn) or credit note (global). A round in
+ * 01 or 04 that is closed ended with the document issued (the other ways out move it to 05–09).
+ */
+export function redLetterStateText(
+  round: { state: RedLetterState; closedAt: string | null },
+  currency: Currency,
+): Localized {
+  const { state } = round;
+  const issued = round.closedAt !== null ? ISSUED_STATE_TEXT[currency === "USD" ? "global" : "cn"][state] : undefined;
+  return issued ?? (currency === "USD" ? CREDIT_NOTE_STATE_TEXT[state] : undefined) ?? RED_LETTER_STATE_TEXT[state];
 }
 
 /** Red-letter confirmation times out after 72 hours (§9). */

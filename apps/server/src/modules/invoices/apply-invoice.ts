@@ -160,7 +160,8 @@ export async function applyInvoice(opts: {
 /**
  * global: a tax invoice with GST over paid orders without an invoice of their own (corporate transfers). The
  * bill-to block is the organization's invoice information as it is now; an operator issues it (§2 records).
- * With a tax ID on record the buyer is a company (voiding then needs both sides' confirmation), else a person.
+ * The buyer is a company (voiding then needs both sides' confirmation, §4 02/03) when the organization is verified
+ * as one or a tax ID is on record, else a person (01).
  */
 export async function applyTaxInvoice(opts: {
   ctx: AppContext;
@@ -198,7 +199,7 @@ export async function applyTaxInvoice(opts: {
     rateBp: ctx.config.invoices.gstRateBp,
     values: {
       method: "electronic",
-      titleType: info.taxId ? "company" : "personal",
+      titleType: info.taxId || org.verification === "company" ? "company" : "personal",
       invoiceType: "general",
       title: info.name,
       uscc: info.taxId,

@@ -23,6 +23,7 @@ export function FormDialog({
   extraAction,
   formTestId,
   submitTestId,
+  errorTestId,
 }: {
   opened: boolean;
   onClose: () => void;
@@ -38,6 +39,7 @@ export function FormDialog({
   extraAction?: ReactNode;
   formTestId?: string;
   submitTestId?: string;
+  errorTestId?: string;
 }) {
   const { t } = useTranslation();
   const buttons = (
@@ -57,7 +59,7 @@ export function FormDialog({
         <fieldset disabled={submitting} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
           <Stack>
             {children}
-            <FormError message={error} />
+            <FormError message={error} testId={errorTestId} />
             {extraAction ? (
               <Group justify="space-between" gap="sm" wrap="wrap">
                 {extraAction}

@@ -6,6 +6,7 @@ import {
   type RedLetterRound,
   redLetterStateText,
 } from "@moonport/contracts";
+import type { ReactNode } from "react";
 import { useLocale } from "../../i18n/index.ts";
 import { money } from "./money.ts";
 
@@ -48,7 +49,7 @@ export function InvoiceStatusCell({
       </Text>
       {redLetter ? (
         <Text size="xs" data-testid="red-letter-state" data-state={redLetter.state}>
-          {redLetterStateText(redLetter.state, currency)[locale]}
+          {redLetterStateText(redLetter, currency)[locale]}
         </Text>
       ) : null}
     </Stack>
@@ -72,6 +73,29 @@ export function InvoiceAmountCell({
       <Text size="xs" c="dimmed">
         {caption({ net: money(net, currency), tax: money(tax, currency) })}
       </Text>
+    </Stack>
+  );
+}
+
+/** Whom the invoice is made out to, with its kind under it ("Special VAT invoice · Electronic") and any more lines. */
+export function InvoiceTitleCell({
+  title,
+  caption,
+  children,
+}: {
+  title: string;
+  caption: string;
+  children?: ReactNode;
+}) {
+  return (
+    <Stack gap={0}>
+      <Text size="sm" fw={500}>
+        {title}
+      </Text>
+      <Text size="xs" c="dimmed">
+        {caption}
+      </Text>
+      {children}
     </Stack>
   );
 }

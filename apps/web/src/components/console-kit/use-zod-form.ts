@@ -37,7 +37,7 @@ export function useZodForm<TIn extends FieldValues, TOut extends FieldValues>(
    * above the form as `wrap(reason)` ("Project creation failed: …").
    */
   const onSubmit = useCallback(
-    (onValid: (values: TOut) => Promise<unknown>, wrap?: (reason: string) => string) =>
+    (onValid: (values: TOut) => Promise<unknown>, wrap?: (reason: string, error: unknown) => string) =>
       form.handleSubmit(
         async (values) => {
           setFormError(undefined);
@@ -81,7 +81,7 @@ export function useDialogForm<TIn extends FieldValues, TOut extends FieldValues>
     opened: boolean;
     onClose: () => void;
     submit: (values: TOut) => Promise<unknown>;
-    failure?: (reason: string) => string;
+    failure?: (reason: string, error: unknown) => string;
   },
 ) {
   const zodForm = useZodForm(schema, options);

@@ -4,15 +4,19 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
-import { FormDialog } from "../../../components/console-kit/form-dialog.tsx";
-import { InvoiceAmountCell, InvoiceStatusCell } from "../../../components/console-kit/invoice-status.tsx";
+import { ConfirmDialog, FormDialog } from "../../../components/console-kit/form-dialog.tsx";
+import {
+  InvoiceAmountCell,
+  InvoiceStatusCell,
+  InvoiceTitleCell,
+} from "../../../components/console-kit/invoice-status.tsx";
 import { EmptyState } from "../../../components/console-kit/states.tsx";
 import { useDialogForm } from "../../../components/console-kit/use-zod-form.ts";
 import { adminInvoicePdfUrl, invoiceQueueQuery, useSellerAction } from "../api/invoices.ts";
 import { ImportInvoiceDialog } from "./import-invoice-dialog.tsx";
 import { queueColumns } from "./queue-columns.tsx";
 
-type Dialog = { row: AdminInvoice; kind: "issue" | "complete" | "fail" | "void" } | null;
+type Dialog = { row: AdminInvoice; kind: "issue" | "complete" | "fail" | "void" | "confirm" } | null;
 
 /**
  * Queues → Invoices: applications to issue (with the tax system's number) or fail (with a reason), and issued
@@ -33,20 +37,17 @@ export function InvoicesQueue() {
       id: "title",
       header: t("invoices.title"),
       cell: (r) => (
-        <Stack gap={0}>
-          <Text size="sm" fw={500}>
-            {r.title}
-          </Text>
-          <Text size="xs" c="dimmed">
-            {[
-              r.currency === "CNY"
-                ? `${t(`invoices.types.${r.invoiceType}`)} · ${t(`invoices.methods.${r.method}`)}`
-                : t("invoices.taxInvoice"),
-              r.email,
-            ]
-              .filter(Boolean)
-              .join(" · ")}
-          </Text>
+        <InvoiceTitleCell
+          title={r.title}
+          caption={[
+            r.currency === "CNY"
+              ? `${t(`invoices.types.${r.invoiceType}`)} · ${t(`invoices.methods.${r.method}`)}`
+              : t("invoices.taxInvoice"),
+            r.email,
+          ]
+            .filter(Boolean)
+            .join(" · ")}
+        >
           {r.uscc ? <Text size="xs">{r.currency === "CNY" ? `USCC ${r.uscc}` : `Tax ID ${r.uscc}`}</Text> : null}
           {r.billTo ? (
             <Text size="xs">
@@ -58,7 +59,7 @@ export function InvoicesQueue() {
               {[r.bankName, r.bankAccount, r.companyAddress, r.companyPhone].filter(Boolean).join(" · ")}
             </Text>
           ) : null}
-        </Stack>
+        </InvoiceTitleCell>
       ),
     },
     {
@@ -91,68 +92,60 @@ export function InvoicesQueue() {
         </Stack>
       ),
     },
-    {
-      id: "actions",
-      header: "",
-      align: "right",
-      width: 220,
-      cell: (r) => {
-        const round = r.redLetters[0];
-        const open = round && round.closedAt === null ? round : null;
-        const button = (label: string, onClick: () => void, testId: string, color?: string) => (
-          <Button
-            key={testId}
-            size="xs"
-            variant={color ? "light" : "filled"}
-            color={color}
-            onClick={onClick}
-            data-testid={testId}
-          >
-            {label}
-          </Button>
+    queueColumns.actions("actions", 220, (r) => {
+      const round = r.redLetters[0];
+      const open = round && round.closedAt === null ? round : null;
+      const button = (label: string, onClick: () => void, testId: string, color?: string) => (
+        <Button
+          key={testId}
+          size="xs"
+          variant={color ? "light" : "filled"}
+          color={color}
+          onClick={onClick}
+          data-testid={testId}
+        >
+          {label}
+        </Button>
+      );
+      const buttons = [];
+      if (r.status === "waiting") {
+        buttons.push(button(t("invoices.issue"), () => setDialog({ row: r, kind: "issue" }), "invoice-issue"));
+        buttons.push(button(t("invoices.fail"), () => setDialog({ row: r, kind: "fail" }), "invoice-fail", "red"));
+      }
+      if (r.status === "success") {
+        buttons.push(button(t("invoices.void"), () => setDialog({ row: r, kind: "void" }), "invoice-void", "orange"));
+      }
+      if (open?.state === "03") {
+        buttons.push(button(t("invoices.confirm"), () => setDialog({ row: r, kind: "confirm" }), "red-letter-confirm"));
+        buttons.push(
+          button(t("invoices.deny"), () => act.mutate({ id: r.id, kind: "deny" }), "red-letter-deny", "red"),
         );
-        const buttons = [];
-        if (r.status === "waiting") {
-          buttons.push(button(t("invoices.issue"), () => setDialog({ row: r, kind: "issue" }), "invoice-issue"));
-          buttons.push(button(t("invoices.fail"), () => setDialog({ row: r, kind: "fail" }), "invoice-fail", "red"));
-        }
-        if (r.status === "success") {
-          buttons.push(button(t("invoices.void"), () => setDialog({ row: r, kind: "void" }), "invoice-void", "orange"));
-        }
-        if (open?.state === "03") {
-          buttons.push(
-            button(t("invoices.confirm"), () => act.mutate({ id: r.id, kind: "confirm" }), "red-letter-confirm"),
-          );
-          buttons.push(
-            button(t("invoices.deny"), () => act.mutate({ id: r.id, kind: "deny" }), "red-letter-deny", "red"),
-          );
-        }
-        if (open && (open.state === "01" || open.state === "04")) {
-          buttons.push(
-            button(
-              r.currency === "CNY" ? t("invoices.complete") : t("invoices.completeCredit"),
-              () => setDialog({ row: r, kind: "complete" }),
-              "red-letter-complete",
-            ),
-          );
-        }
-        if (open && open.initiator === "seller") {
-          buttons.push(
-            button(
-              t("invoices.withdraw"),
-              () => act.mutate({ id: r.id, kind: "withdraw" }),
-              "red-letter-withdraw",
-              "gray",
-            ),
-          );
-        }
-        return (
-          <Group gap={6} justify="flex-end">
-            {buttons}
-          </Group>
+      }
+      if (open && (open.state === "01" || open.state === "04")) {
+        buttons.push(
+          button(
+            r.currency === "CNY" ? t("invoices.complete") : t("invoices.completeCredit"),
+            () => setDialog({ row: r, kind: "complete" }),
+            "red-letter-complete",
+          ),
         );
-      },
-    },
+      }
+      if (open && open.initiator === "seller") {
+        buttons.push(
+          button(
+            t("invoices.withdraw"),
+            () => act.mutate({ id: r.id, kind: "withdraw" }),
+            "red-letter-withdraw",
+            "gray",
+          ),
+        );
+      }
+      return (
+        <Group gap={6} justify="flex-end">
+          {buttons}
+        </Group>
+      );
+    }),
   ];
   return (
     <Stack>
@@ -193,6 +186,7 @@ export function InvoicesQueue() {
         target={dialog?.kind === "fail" || dialog?.kind === "void" ? dialog : null}
         onClose={() => setDialog(null)}
       />
+      <ConfirmVoidingDialog target={dialog?.kind === "confirm" ? dialog.row : null} onClose={() => setDialog(null)} />
       <ImportInvoiceDialog
         opened={importing}
         onClose={() => setImporting(false)}
@@ -270,5 +264,37 @@ function ReasonDialog({ target, onClose }: { target: Dialog; onClose: () => void
       </Text>
       <Textarea label={t("invoices.reason")} autosize minRows={2} {...field("reason")} data-testid="invoice-reason" />
     </FormDialog>
+  );
+}
+
+/**
+ * Confirming the buyer's voiding request (03 → 04) cannot be taken back by the seller's side alone: the next step
+ * issues the red-letter invoice or credit note, so the operator sees what is confirmed first.
+ */
+function ConfirmVoidingDialog({ target, onClose }: { target: AdminInvoice | null; onClose: () => void }) {
+  const { t } = useTranslation("admin");
+  const act = useSellerAction();
+  const close = () => {
+    act.reset();
+    onClose();
+  };
+  return (
+    <ConfirmDialog
+      opened={target !== null}
+      onClose={close}
+      title={t("invoices.confirm")}
+      confirmLabel={t("invoices.confirm")}
+      pending={act.isPending}
+      error={act.error ? t("queues.failed", { reason: act.error.message }) : undefined}
+      onConfirm={() => act.mutate({ id: target!.id, kind: "confirm" }, { onSuccess: close })}
+    >
+      <Text size="sm" data-testid="red-letter-confirm-text">
+        {t(target?.currency === "USD" ? "invoices.confirmTextGlobal" : "invoices.confirmText", {
+          title: target?.title ?? "",
+          no: target?.invoiceNo ?? "",
+          reason: target?.redLetters[0]?.reason ?? "",
+        })}
+      </Text>
+    </ConfirmDialog>
   );
 }

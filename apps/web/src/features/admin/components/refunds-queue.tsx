@@ -68,40 +68,34 @@ export function RefundsQueue() {
         </Stack>
       ),
     },
-    {
-      id: "actions",
-      header: "",
-      align: "right",
-      width: 220,
-      cell: (r) => (
-        <Group gap={6} justify="flex-end" wrap="nowrap">
-          {r.status === "requested" ? (
-            <>
-              <Button
-                size="xs"
-                onClick={() => setConfirming({ refund: r, action: "approve" })}
-                data-testid="refund-approve"
-              >
-                {t("queues.approve")}
-              </Button>
-              <Button size="xs" color="red" variant="light" onClick={() => setRejecting(r)} data-testid="refund-reject">
-                {t("queues.reject")}
-              </Button>
-            </>
-          ) : null}
-          {r.status === "failed" ? (
-            <Button size="xs" onClick={() => setConfirming({ refund: r, action: "retry" })} data-testid="refund-retry">
-              {t("refunds.retry")}
+    queueColumns.actions("actions", 220, (r) => (
+      <Group gap={6} justify="flex-end" wrap="nowrap">
+        {r.status === "requested" ? (
+          <>
+            <Button
+              size="xs"
+              onClick={() => setConfirming({ refund: r, action: "approve" })}
+              data-testid="refund-approve"
+            >
+              {t("queues.approve")}
             </Button>
-          ) : null}
-          {r.status === "refunding" && r.manual ? (
-            <Button size="xs" onClick={() => setCompleting(r)} data-testid="refund-complete">
-              {t("refunds.complete")}
+            <Button size="xs" color="red" variant="light" onClick={() => setRejecting(r)} data-testid="refund-reject">
+              {t("queues.reject")}
             </Button>
-          ) : null}
-        </Group>
-      ),
-    },
+          </>
+        ) : null}
+        {r.status === "failed" ? (
+          <Button size="xs" onClick={() => setConfirming({ refund: r, action: "retry" })} data-testid="refund-retry">
+            {t("refunds.retry")}
+          </Button>
+        ) : null}
+        {r.status === "refunding" && r.manual ? (
+          <Button size="xs" onClick={() => setCompleting(r)} data-testid="refund-complete">
+            {t("refunds.complete")}
+          </Button>
+        ) : null}
+      </Group>
+    )),
   ];
   const target = confirming?.refund;
   return (

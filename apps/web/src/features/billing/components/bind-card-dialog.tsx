@@ -1,8 +1,8 @@
-import { Alert, Button, Group, Modal, SimpleGrid, Stack, TextInput } from "@mantine/core";
-import { Customer, translateValidation } from "@moonport/contracts";
-import { useState } from "react";
+import { SimpleGrid, TextInput } from "@mantine/core";
+import { Customer, type InvoiceInfo, requiredText } from "@moonport/contracts";
 import { useTranslation } from "react-i18next";
-import { useLocale } from "../../../i18n/index.ts";
+import { FormDialog } from "../../../components/console-kit/form-dialog.tsx";
+import { useDialogForm } from "../../../components/console-kit/use-zod-form.ts";
 import { ApiError } from "../../../lib/api.ts";
 import { type CardProvider, CardRejected, useBindCard } from "../api/billing-api.ts";
 
@@ -18,126 +18,100 @@ const CUSTOMER_FIELDS = [
   "countryCode",
 ] as const;
 
+/** The card's fields, with what lets the browser fill them in. */
+const CARD_INPUTS = [
+  { name: "number", autoComplete: "cc-number", inputMode: "numeric" },
+  { name: "expiry", autoComplete: "cc-exp", placeholder: "MM/YY" },
+  { name: "cvc", autoComplete: "cc-csc", inputMode: "numeric" },
+] as const;
+
+/** The customer information and the card; the card's three fields are checked by the provider, here only given. */
+const BindCardForm = Customer.extend({ number: requiredText(32), expiry: requiredText(7), cvc: requiredText(4) });
+
 /**
- * Bind-card dialog: the customer information (required before paying) and the card. The number and CVC are sent
- * to the payment provider's tokenization endpoint only.
+ * What the saved invoice information already says about the customer (global: card payments need it first). The
+ * name is left out: it may be a company's, and the provider wants the cardholder's first and last name.
+ */
+function knownCustomer(info: InvoiceInfo | null | undefined) {
+  const empty = Object.fromEntries(CUSTOMER_FIELDS.map((k) => [k, ""])) as Record<
+    (typeof CUSTOMER_FIELDS)[number],
+    string
+  >;
+  if (!info) return empty;
+  return {
+    ...empty,
+    email: info.email,
+    street: info.street,
+    city: info.city,
+    state: info.state ?? "",
+    postcode: info.postal_code,
+    countryCode: info.country_code,
+  };
+}
+
+/**
+ * Bind-card dialog: the customer information (required before paying, prefilled from the invoice information) and
+ * the card. The number and CVC are sent to the payment provider's tokenization endpoint only.
  */
 export function BindCardDialog({
   orgId,
   provider,
   opened,
   onClose,
+  invoiceInfo,
 }: {
   orgId: string;
   provider: CardProvider;
   opened: boolean;
   onClose: () => void;
+  invoiceInfo?: InvoiceInfo | null;
 }) {
   const { t } = useTranslation("billing");
-  const locale = useLocale();
   const bind = useBindCard(orgId);
-  const [values, setValues] = useState<Record<string, string>>({});
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const set = (k: string) => (e: React.ChangeEvent<HTMLInputElement>) =>
-    setValues((v) => ({ ...v, [k]: e.target.value }));
-
-  const submit = () => {
-    setFailure(null);
-    const parsed = Customer.safeParse(Object.fromEntries(CUSTOMER_FIELDS.map((k) => [k, values[k] ?? ""])));
-    const errs: Record<string, string> = {};
-    if (!parsed.success) {
-      for (const i of parsed.error.issues) errs[String(i.path[0])] = translateValidation(i.message, locale);
-    }
-    const [mm, yy] = (values.expiry ?? "").split("/").map((s) => Number(s.trim()));
-    for (const k of ["number", "expiry", "cvc"]) if (!values[k]?.trim()) errs[k] = t("validation.required");
-    setErrors(errs);
-    if (Object.keys(errs).length || !parsed.success) {
-      setFailure(t("card.customerRequired"));
-      return;
-    }
-    bind.mutate(
-      {
+  const { field, dialog } = useDialogForm(BindCardForm, {
+    opened,
+    onClose,
+    defaultValues: { ...knownCustomer(invoiceInfo), number: "", expiry: "", cvc: "" },
+    submit: ({ number, expiry, cvc, ...customer }) => {
+      const [mm, yy] = expiry.split("/").map((s) => Number(s.trim()));
+      return bind.mutateAsync({
         provider,
-        card: { number: values.number ?? "", cvc: values.cvc ?? "", expMonth: mm ?? 0, expYear: yy ?? 0 },
-        customer: parsed.data,
-      },
-      {
-        onSuccess: () => {
-          setValues({});
-          onClose();
-        },
-        onError: (e) =>
-          setFailure(
-            e instanceof CardRejected
-              ? t("card.wrong")
-              : t("failure.createCard", { reason: e instanceof ApiError ? e.message : t("failure.tryLater") }),
-          ),
-      },
-    );
-  };
+        card: { number, cvc, expMonth: mm ?? 0, expYear: yy ?? 0 },
+        customer,
+      });
+    },
+    failure: (reason, e) =>
+      e instanceof CardRejected
+        ? t("card.wrong")
+        : t("failure.createCard", { reason: e instanceof ApiError ? reason : t("failure.tryLater") }),
+  });
 
   return (
-    <Modal opened={opened} onClose={onClose} title={t("card.bindTitle")} size="lg">
-      <Stack gap="sm">
-        <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          {CUSTOMER_FIELDS.map((k) => (
-            <TextInput
-              key={k}
-              label={t(`card.field.${k}`)}
-              value={values[k] ?? ""}
-              onChange={set(k)}
-              error={errors[k]}
-              required
-              data-testid={`card-${k}`}
-            />
-          ))}
-        </SimpleGrid>
-        <TextInput
-          label={t("card.field.number")}
-          value={values.number ?? ""}
-          onChange={set("number")}
-          error={errors.number}
-          inputMode="numeric"
-          autoComplete="cc-number"
-          required
-          data-testid="card-number"
-        />
-        <SimpleGrid cols={2}>
+    <FormDialog
+      {...dialog}
+      title={t("card.bindTitle")}
+      submitLabel={t("card.bind")}
+      size="lg"
+      submitTestId="card-submit"
+      errorTestId="card-error"
+    >
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        {CUSTOMER_FIELDS.map((k) => (
+          <TextInput key={k} label={t(`card.field.${k}`)} required {...field(k)} data-testid={`card-${k}`} />
+        ))}
+      </SimpleGrid>
+      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+        {CARD_INPUTS.map(({ name, ...props }) => (
           <TextInput
-            label={t("card.field.expiry")}
-            placeholder="MM/YY"
-            value={values.expiry ?? ""}
-            onChange={set("expiry")}
-            error={errors.expiry}
-            autoComplete="cc-exp"
+            key={name}
+            label={t(`card.field.${name}`)}
             required
-            data-testid="card-expiry"
+            {...props}
+            {...field(name)}
+            data-testid={`card-${name}`}
           />
-          <TextInput
-            label={t("card.field.cvc")}
-            value={values.cvc ?? ""}
-            onChange={set("cvc")}
-            error={errors.cvc}
-            autoComplete="cc-csc"
-            required
-            data-testid="card-cvc"
-          />
-        </SimpleGrid>
-        {failure ? (
-          <Alert color="red" data-testid="card-error">
-            {failure}
-          </Alert>
-        ) : null}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t("common.cancel")}
-          </Button>
-          <Button onClick={submit} loading={bind.isPending} data-testid="card-submit">
-            {t("card.bind")}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+        ))}
+      </SimpleGrid>
+    </FormDialog>
   );
 }

@@ -189,12 +189,14 @@ export function RechargeScreen({ orgId }: { orgId: string }) {
                     {t("card.bind")}
                   </Button>
                 </Group>
-                {o.cardProvider.tokenizeUrl ? (
+                {/* Mounted when opened, so its fields start from the invoice information as it is then. */}
+                {binding && o.cardProvider.tokenizeUrl ? (
                   <BindCardDialog
                     orgId={orgId}
                     provider={{ ...o.cardProvider, tokenizeUrl: o.cardProvider.tokenizeUrl }}
-                    opened={binding}
+                    opened
                     onClose={() => setBinding(false)}
+                    invoiceInfo={info.data?.info}
                   />
                 ) : null}
               </Stack>

@@ -1,15 +1,15 @@
-import { Alert, Badge, Button, Group, Modal, SegmentedControl, Stack, TextInput } from "@mantine/core";
-import { RedeemVoucherRequest, translateValidation, type Voucher } from "@moonport/contracts";
+import { Badge, Button, SegmentedControl, Stack, TextInput } from "@mantine/core";
+import { RedeemVoucherRequest, type Voucher } from "@moonport/contracts";
 import { IconTicket } from "@tabler/icons-react";
-import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { DateTimeCell } from "../../../components/console-kit/cells.tsx";
-import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
+import { type DataColumn, DataTable, usePagedTable } from "../../../components/console-kit/data-table.tsx";
+import { FormDialog } from "../../../components/console-kit/form-dialog.tsx";
 import { money } from "../../../components/console-kit/money.ts";
 import { EmptyState } from "../../../components/console-kit/states.tsx";
+import { useDialogForm } from "../../../components/console-kit/use-zod-form.ts";
 import { PageHeader } from "../../../components/page-header.tsx";
-import { useLocale } from "../../../i18n/index.ts";
 import { ApiError } from "../../../lib/api.ts";
 import { useRedeemVoucher, vouchersQuery } from "../api/billing-api.ts";
 
@@ -17,9 +17,10 @@ import { useRedeemVoucher, vouchersQuery } from "../api/billing-api.ts";
 export function VouchersScreen({ orgId, currency }: { orgId: string; currency: "CNY" | "USD" }) {
   const { t } = useTranslation("billing");
   const [status, setStatus] = useState<"all" | "effective" | "expired">("all");
-  const [page, setPage] = useState(1);
   const [redeeming, setRedeeming] = useState(false);
-  const q = useQuery(vouchersQuery(orgId, { page, pageSize: 10, status: status === "all" ? undefined : status }));
+  const vouchers = usePagedTable((page, pageSize) =>
+    vouchersQuery(orgId, { page, pageSize, status: status === "all" ? undefined : status }),
+  );
   const columns: DataColumn<Voucher>[] = [
     { id: "type", header: t("vouchers.type"), cell: (v) => t(`vouchers.types.${v.type}`) },
     { id: "amount", header: t("vouchers.amount"), align: "right", cell: (v) => money(v.amount, currency) },
@@ -52,7 +53,7 @@ export function VouchersScreen({ orgId, currency }: { orgId: string; currency: "
         value={status}
         onChange={(v) => {
           setStatus(v as typeof status);
-          setPage(1);
+          vouchers.setPage(1);
         }}
         data={[
           { value: "all", label: t("vouchers.all") },
@@ -63,11 +64,9 @@ export function VouchersScreen({ orgId, currency }: { orgId: string; currency: "
       <div data-testid="vouchers-table">
         <DataTable
           columns={columns}
-          rows={q.data?.items}
-          query={q}
+          {...vouchers.table}
           getRowId={(v) => v.id}
           empty={<EmptyState icon={IconTicket} title={t("vouchers.empty")} text={t("vouchers.emptyText")} />}
-          pagination={q.data ? { page, pageSize: 10, total: q.data.total, onChange: setPage } : undefined}
           minWidth={640}
           rowTestId="voucher-row"
         />
@@ -79,58 +78,27 @@ export function VouchersScreen({ orgId, currency }: { orgId: string; currency: "
 
 function RedeemDialog({ orgId, opened, onClose }: { orgId: string; opened: boolean; onClose: () => void }) {
   const { t } = useTranslation("billing");
-  const locale = useLocale();
   const redeem = useRedeemVoucher(orgId);
-  const [code, setCode] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  const submit = () => {
-    setFailure(null);
-    const parsed = RedeemVoucherRequest.safeParse({ code });
-    if (!parsed.success) {
-      setError(translateValidation(parsed.error.issues[0]!.message, locale));
-      return;
-    }
-    setError(null);
-    redeem.mutate(parsed.data.code, {
-      onSuccess: () => {
-        setCode("");
-        onClose();
-      },
-      // Server messages already read "Voucher redemption failed: <reason>"; anything else gets the default reason.
-      onError: (e) =>
-        setFailure(
-          e instanceof ApiError && e.code.startsWith("voucher_code_")
-            ? e.message
-            : t("failure.redeem", { reason: e instanceof ApiError ? e.message : t("failure.tryLater") }),
-        ),
-    });
-  };
+  const { field, dialog } = useDialogForm(RedeemVoucherRequest, {
+    opened,
+    onClose,
+    defaultValues: { code: "" },
+    submit: (v) => redeem.mutateAsync(v.code),
+    // Server messages already read "Voucher redemption failed: <reason>"; anything else gets the default reason.
+    failure: (reason, e) =>
+      e instanceof ApiError && e.code.startsWith("voucher_code_")
+        ? e.message
+        : t("failure.redeem", { reason: e instanceof ApiError ? reason : t("failure.tryLater") }),
+  });
   return (
-    <Modal opened={opened} onClose={onClose} title={t("vouchers.redeemTitle")}>
-      <Stack gap="sm">
-        <TextInput
-          label={t("vouchers.code")}
-          value={code}
-          onChange={(e) => setCode(e.currentTarget.value)}
-          error={error}
-          required
-          data-testid="redeem-code"
-        />
-        {failure ? (
-          <Alert color="red" data-testid="redeem-error">
-            {failure}
-          </Alert>
-        ) : null}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t("common.cancel")}
-          </Button>
-          <Button onClick={submit} loading={redeem.isPending} data-testid="redeem-submit">
-            {t("vouchers.redeem")}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <FormDialog
+      {...dialog}
+      title={t("vouchers.redeemTitle")}
+      submitLabel={t("vouchers.redeem")}
+      submitTestId="redeem-submit"
+      errorTestId="redeem-error"
+    >
+      <TextInput label={t("vouchers.code")} required {...field("code")} data-testid="redeem-code" />
+    </FormDialog>
   );
 }

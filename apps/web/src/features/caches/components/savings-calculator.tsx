@@ -1,7 +1,7 @@
 import { Alert, Card, Group, NumberInput, Select, SimpleGrid, Stack, Text } from "@mantine/core";
 import { type Currency, estimateCaching, MODELS } from "@moonport/contracts";
 import { IconAlertTriangle, IconInfoCircle } from "@tabler/icons-react";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { formatInt, money } from "../../../components/console-kit/money.ts";
 import { useLocale } from "../../../i18n/index.ts";
@@ -75,30 +75,20 @@ export function SavingsCalculator({ currency, tpm }: { currency: Currency; tpm: 
           />
         </SimpleGrid>
         <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
-          <div>
-            <Text size="xs" c="dimmed">
-              {t("calculator.without")}
-            </Text>
-            <Text fw={600} data-testid="calc-without">
-              {money(e.withoutCache, currency)}
-            </Text>
-          </div>
-          <div>
-            <Text size="xs" c="dimmed">
-              {t("calculator.with")}
-            </Text>
-            <Text fw={600} data-testid="calc-with">
-              {money(e.withCache, currency)}
-            </Text>
-          </div>
-          <div>
-            <Text size="xs" c="dimmed">
-              {t("calculator.savings")}
-            </Text>
-            <Text fw={700} c={e.savings < 0n ? "red.7" : "teal.8"} data-testid="calc-savings">
-              {money(e.savings, currency)}
-            </Text>
-          </div>
+          <Figure label={t("calculator.without")} testId="calc-without">
+            {money(e.withoutCache, currency)}
+          </Figure>
+          <Figure label={t("calculator.with")} testId="calc-with">
+            {money(e.withCache, currency)}
+          </Figure>
+          <Figure
+            label={t("calculator.savings")}
+            testId="calc-savings"
+            strong
+            color={e.savings < 0n ? "red.7" : "teal.8"}
+          >
+            {money(e.savings, currency)}
+          </Figure>
         </SimpleGrid>
         <Group gap="xs" wrap="nowrap" align="flex-start">
           <IconInfoCircle size={16} aria-hidden style={{ flexShrink: 0, marginTop: 2 }} />
@@ -121,5 +111,19 @@ export function SavingsCalculator({ currency, tpm }: { currency: Currency; tpm: 
         ) : null}
       </Stack>
     </Card>
+  );
+}
+
+/** One result of the calculation: what it is, small, over its amount. */
+function Figure(p: { label: string; testId: string; strong?: boolean; color?: string; children: ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {p.label}
+      </Text>
+      <Text fw={p.strong ? 700 : 600} c={p.color} data-testid={p.testId}>
+        {p.children}
+      </Text>
+    </div>
   );
 }

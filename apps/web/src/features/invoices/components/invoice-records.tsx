@@ -1,14 +1,17 @@
 import { Alert, Anchor, Stack, Text, Textarea, Title } from "@mantine/core";
 import { type Invoice, ReasonRequest } from "@moonport/contracts";
 import { IconFileInvoice } from "@tabler/icons-react";
-import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { DateTimeCell } from "../../../components/console-kit/cells.tsx";
 import { columns } from "../../../components/console-kit/columns.tsx";
-import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
+import { type DataColumn, DataTable, usePagedTable } from "../../../components/console-kit/data-table.tsx";
 import { FormDialog } from "../../../components/console-kit/form-dialog.tsx";
-import { InvoiceAmountCell, InvoiceStatusCell } from "../../../components/console-kit/invoice-status.tsx";
+import {
+  InvoiceAmountCell,
+  InvoiceStatusCell,
+  InvoiceTitleCell,
+} from "../../../components/console-kit/invoice-status.tsx";
 import { EmptyState } from "../../../components/console-kit/states.tsx";
 import { useDialogForm } from "../../../components/console-kit/use-zod-form.ts";
 import { invoicePdfUrl, invoicesQuery, useInvoiceAction } from "../api/invoices-api.ts";
@@ -20,8 +23,7 @@ import { invoicePdfUrl, invoicesQuery, useInvoiceAction } from "../api/invoices-
 export function RecordsSection({ orgId, edition }: { orgId: string; edition: "cn" | "global" }) {
   const { t } = useTranslation("invoices");
   const cn = edition === "cn";
-  const [page, setPage] = useState(1);
-  const q = useQuery(invoicesQuery(orgId, page));
+  const records = usePagedTable((page) => invoicesQuery(orgId, page));
   const action = useInvoiceAction(orgId);
   const [voiding, setVoiding] = useState<Invoice | null>(null);
   const act = (id: string, a: "withdraw" | "confirm" | "deny" | "unvoid") => action.mutate({ id, action: a });
@@ -31,14 +33,10 @@ export function RecordsSection({ orgId, edition }: { orgId: string; edition: "cn
       id: "title",
       header: t("records.title"),
       cell: (r) => (
-        <Stack gap={0}>
-          <Text size="sm" fw={500}>
-            {r.title}
-          </Text>
-          <Text size="xs" c="dimmed">
-            {cn ? `${t(`invoiceType.${r.invoiceType}`)} · ${t(`method.${r.method}`)}` : t("records.taxInvoice")}
-          </Text>
-        </Stack>
+        <InvoiceTitleCell
+          title={r.title}
+          caption={cn ? `${t(`invoiceType.${r.invoiceType}`)} · ${t(`method.${r.method}`)}` : t("records.taxInvoice")}
+        />
       ),
     },
     {
@@ -121,12 +119,10 @@ export function RecordsSection({ orgId, edition }: { orgId: string; edition: "cn
       ) : null}
       <DataTable
         columns={cols}
-        rows={q.data?.items}
-        query={q}
+        {...records.table}
         getRowId={(r) => r.id}
         minWidth={980}
         rowTestId="invoice-row"
-        pagination={q.data ? { page, pageSize: 10, total: q.data.total, onChange: setPage } : undefined}
         empty={<EmptyState icon={IconFileInvoice} title={t("records.empty")} text={t("records.emptyText")} />}
       />
       <VoidDialog orgId={orgId} cn={cn} target={voiding} onClose={() => setVoiding(null)} />

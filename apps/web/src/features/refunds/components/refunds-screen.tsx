@@ -5,7 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { DateTimeCell } from "../../../components/console-kit/cells.tsx";
-import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
+import { type DataColumn, DataTable, usePagedTable } from "../../../components/console-kit/data-table.tsx";
 import { ConfirmDialog } from "../../../components/console-kit/form-dialog.tsx";
 import { money } from "../../../components/console-kit/money.ts";
 import { EmptyState, LoadError, LoadingBlock } from "../../../components/console-kit/states.tsx";
@@ -63,10 +63,9 @@ export function RefundsScreen({ orgId, currency }: { orgId: string; currency: Cu
 function RefundRecords({ orgId, currency }: { orgId: string; currency: Currency }) {
   const { t } = useTranslation("refunds");
   const locale = useLocale();
-  const [page, setPage] = useState(1);
   const [cancelling, setCancelling] = useState<Refund | null>(null);
   const cancel = useCancelRefund(orgId);
-  const q = useQuery(refundsQuery(orgId, { page, pageSize: 10 }));
+  const records = usePagedTable((page, pageSize) => refundsQuery(orgId, { page, pageSize }));
   const columns: DataColumn<Refund>[] = [
     { id: "createdAt", header: t("records.createdAt"), cell: (r) => <DateTimeCell iso={r.createdAt} /> },
     {
@@ -123,11 +122,9 @@ function RefundRecords({ orgId, currency }: { orgId: string; currency: Currency 
       <div data-testid="refund-records">
         <DataTable
           columns={columns}
-          rows={q.data?.items}
-          query={q}
+          {...records.table}
           getRowId={(r) => r.id}
           empty={<EmptyState icon={IconReceiptRefund} title={t("records.empty")} text={t("records.emptyText")} />}
-          pagination={q.data ? { page, pageSize: 10, total: q.data.total, onChange: setPage } : undefined}
           minWidth={760}
           rowTestId="refund-row"
         />

@@ -12,6 +12,7 @@ import {
   Text,
   Textarea,
   TextInput,
+  type TextInputProps,
   ThemeIcon,
   Title,
 } from "@mantine/core";
@@ -160,6 +161,12 @@ function ContactSalesForm({ onSent }: { onSent: (r: ContactSalesReceipt, email: 
     />
   );
 
+  /** A one-line answer labelled by its name; `props` say how the browser may fill it in. */
+  const shortText = (
+    name: "name" | "phone" | "email" | "company" | "organizationId" | "expectedTpm",
+    props: TextInputProps,
+  ) => <TextInput label={t(`contact.fields.${name}`)} {...props} {...field(name)} data-testid={`contact-${name}`} />;
+
   /** A free-text answer; the required ones carry a hint of what to write. */
   const longText = (name: "background" | "problem" | "additionalInfo", minRows: number, required: boolean) => (
     <Textarea
@@ -185,41 +192,15 @@ function ContactSalesForm({ onSent }: { onSent: (r: ContactSalesReceipt, email: 
         <Stack gap="sm">
           <Text fw={600}>{t("contact.sections.you")}</Text>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput
-              label={t("contact.fields.name")}
-              autoComplete="name"
-              withAsterisk
-              {...field("name")}
-              data-testid="contact-name"
-            />
-            <TextInput
-              label={t("contact.fields.phone")}
-              type="tel"
-              autoComplete="tel"
-              withAsterisk
-              {...field("phone")}
-              data-testid="contact-phone"
-            />
+            {shortText("name", { autoComplete: "name", withAsterisk: true })}
+            {shortText("phone", { type: "tel", autoComplete: "tel", withAsterisk: true })}
           </SimpleGrid>
-          <TextInput
-            label={t("contact.fields.email")}
-            type="email"
-            autoComplete="email"
-            withAsterisk
-            {...field("email")}
-            data-testid="contact-email"
-          />
+          {shortText("email", { type: "email", autoComplete: "email", withAsterisk: true })}
         </Stack>
         <Stack gap="sm">
           <Text fw={600}>{t("contact.sections.company")}</Text>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput
-              label={t("contact.fields.company")}
-              autoComplete="organization"
-              withAsterisk
-              {...field("company")}
-              data-testid="contact-company"
-            />
+            {shortText("company", { autoComplete: "organization", withAsterisk: true })}
             {select("industry", "industry", SECTORS)}
           </SimpleGrid>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
@@ -247,19 +228,8 @@ function ContactSalesForm({ onSent }: { onSent: (r: ContactSalesReceipt, email: 
             />
           </SimpleGrid>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput
-              label={t("contact.fields.organizationId")}
-              description={t("contact.fields.organizationIdHint")}
-              {...field("organizationId")}
-              data-testid="contact-organizationId"
-            />
-            <TextInput
-              label={t("contact.fields.expectedTpm")}
-              description={t("contact.fields.expectedTpmHint")}
-              inputMode="numeric"
-              {...field("expectedTpm")}
-              data-testid="contact-expectedTpm"
-            />
+            {shortText("organizationId", { description: t("contact.fields.organizationIdHint") })}
+            {shortText("expectedTpm", { description: t("contact.fields.expectedTpmHint"), inputMode: "numeric" })}
           </SimpleGrid>
           <Controller
             control={form.control}
