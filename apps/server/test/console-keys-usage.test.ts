@@ -120,6 +120,32 @@ describe("organization, usage limits and consumption", () => {
     expect(user!.currentOrgId).toBe(res.body.id);
   });
 
+  it("creates the organization in the edition asked for and refuses an unknown one", async () => {
+    const u = await signUp(t, { edition: "cn" });
+    const chosen = await u.client.post("/api/orgs", { name: "Global arm", edition: "global" });
+    expect(chosen.status).toBe(201);
+    expect(OrgGeneral.parse((await u.client.get(`/api/orgs/${chosen.body.id}`)).body)).toMatchObject({
+      edition: "global",
+      currency: "USD",
+    });
+    const count = async () =>
+      (await t.ctx.db.select().from(schema.orgMembers).where(eq(schema.orgMembers.userId, u.userId))).length;
+    const before = await count();
+    const bad = await u.client.post("/api/orgs", { name: "Moon arm", edition: "moon" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details).toEqual([expect.objectContaining({ path: "edition", message: "值无效。" })]);
+    expect(await count()).toBe(before);
+  });
+
+  it("shows a key's creator by their current name after they rename themselves", async () => {
+    const admin = await signUp(t);
+    await admin.client.post(`/api/orgs/${admin.orgId}/api-keys`, { name: "k", projectId: admin.defaultProjectId });
+    const renamed = `${admin.username}_new`;
+    expect((await admin.client.put("/api/me/username", { username: renamed })).status).toBe(200);
+    const list = ApiKeyPage.parse((await admin.client.get(`/api/orgs/${admin.orgId}/api-keys`)).body);
+    expect(list.items[0]!.creator.nickname).toBe(renamed);
+  });
+
   it("buckets spend by day in the edition's time zone and breaks it down by key, project, type and model", async () => {
     const admin = await signUp(t, { edition: "cn" });
     const key = await admin.client.post(`/api/orgs/${admin.orgId}/api-keys`, {

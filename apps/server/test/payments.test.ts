@@ -129,14 +129,14 @@ describe("recharge (cn): wxpay through the sandbox checkout", () => {
       agreement: true,
     });
     expect(low.status).toBe(400);
-    expect(JSON.stringify(low.body)).toContain("单次充值金额须在 5 到 50,000 之间");
+    expect(JSON.stringify(low.body)).toContain("单次充值金额须在 ¥5 到 ¥50,000 之间");
     u.client.locale = "en-US";
     const high = await u.client.post(`/api/orgs/${u.orgId}/payments`, {
       amount: "50001",
       payType: "alipay",
       agreement: true,
     });
-    expect(JSON.stringify(high.body)).toContain("Recharge at least 5 and at most 50,000");
+    expect(JSON.stringify(high.body)).toContain("Recharge at least ¥5 and at most ¥50,000");
     const noAgreement = await u.client.post(`/api/orgs/${u.orgId}/payments`, {
       amount: "10",
       payType: "alipay",

@@ -7,6 +7,7 @@ import { parseMoney } from "./money.ts";
 
 export interface Tier {
   tier: number;
+  /** The same in both editions; screens show the tier's translated name (`common:tierName.<tier>`) instead. */
   name: string;
   /** Cumulative cash recharge that unlocks this tier, in nano-units of the edition's currency. */
   cumulativeRecharge: bigint;
@@ -44,7 +45,7 @@ export const TIERS: Record<Edition, Tier[]> = {
     row(5, "Tier5", "20000", 1_000, 10_000, 5_000_000, null),
   ],
   global: [
-    row(0, "Free", "0", 1, 3, 32_000, 1_500_000),
+    row(0, "Tier0", "0", 1, 3, 32_000, 1_500_000),
     row(1, "Tier1", "10", 50, 200, 128_000, 10_000_000),
     row(2, "Tier2", "20", 100, 500, 128_000, 20_000_000),
     row(3, "Tier3", "100", 200, 5_000, 384_000, null),

@@ -90,6 +90,8 @@ export const AdminGrantRequest = z.object({
   amount: z
     .string({ error: vmsg("required") })
     .trim()
+    // An empty amount is missing, not malformed: stop there so the field says "required".
+    .min(1, { message: vmsg("required"), abort: true })
     .regex(/^\d{1,7}(\.\d{1,2})?$/, vmsg("money_format"))
     .refine((v) => Number(v) > 0, vmsg("money_format")),
   note: z

@@ -2,9 +2,9 @@
  * Recharge, bound cards, vouchers and the account overview (docs/product-spec.md §2 Billing, §3, §4, §5, §9).
  */
 import { z } from "zod";
-import { Currency, type Edition, Edition as EditionSchema } from "../edition.ts";
+import { Currency, EDITION_CURRENCY, type Edition, Edition as EditionSchema } from "../edition.ts";
 import type { Localized } from "../locale.ts";
-import { parseMoney } from "../money.ts";
+import { formatMoney, parseMoney } from "../money.ts";
 import { vmsg } from "../validation.ts";
 import { Nanos, PageQuery, paged } from "./common.ts";
 import { TierRow, TierSource } from "./usage.ts";
@@ -63,7 +63,13 @@ export function rechargeAmountProblem(edition: Edition, amount: string): string 
   const b = RECHARGE_BOUNDS[edition];
   if (!/^\d{1,7}(\.\d{1,2})?$/.test(amount.trim())) return vmsg("money_format");
   const n = parseMoney(amount.trim());
-  if (n < parseMoney(String(b.min)) || n > parseMoney(String(b.max))) return vmsg("recharge_range", b);
+  const min = parseMoney(String(b.min));
+  const max = parseMoney(String(b.max));
+  if (n < min || n > max) {
+    // The bounds carry the edition's currency sign: "5 to 50,000" alone does not say ¥ or $.
+    const currency = EDITION_CURRENCY[edition];
+    return vmsg("recharge_range", { min: formatMoney(min, currency, 0), max: formatMoney(max, currency, 0) });
+  }
   return null;
 }
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Currency, Edition } from "../edition.ts";
+import { Currency, EDITIONS, Edition } from "../edition.ts";
 import { vmsg } from "../validation.ts";
 import { Nanos, OrgRole, SpendPoint } from "./common.ts";
 
@@ -26,7 +26,15 @@ export const OrgGeneral = z.object({
 export type OrgGeneral = z.infer<typeof OrgGeneral>;
 
 export const UpdateOrgRequest = z.object({ name: OrganizationName });
-export const CreateOrgRequest = z.object({ name: OrganizationName });
+/**
+ * A further organization; `edition` fixes its currency for good (CNY or USD). Left out, the request's edition
+ * (host, then locale) decides, as for the personal organization at sign-up.
+ */
+export const CreateOrgRequest = z.object({
+  name: OrganizationName,
+  edition: z.enum(EDITIONS, { error: vmsg("invalid_type") }).optional(),
+});
+export type CreateOrgRequest = z.input<typeof CreateOrgRequest>;
 export const CreateOrgResponse = z.object({ id: z.string(), defaultProjectId: z.string() });
 
 export const OrgOverview = z.object({

@@ -22,7 +22,8 @@ export default async function orgRoutes(app: App, ctx: AppContext) {
     { config: { access: "user" }, schema: { body: CreateOrgRequest, response: { 201: CreateOrgResponse } } },
     async (req, reply) => {
       const { userId } = callerAuth(req);
-      const edition = resolveEdition({ host: req.headers.host, locale: req.locale, hosts: ctx.config.sites });
+      const edition =
+        req.body.edition ?? resolveEdition({ host: req.headers.host, locale: req.locale, hosts: ctx.config.sites });
       reply.status(201);
       return createAdditionalOrganization({ ctx, userId, name: req.body.name, edition });
     },

@@ -1,4 +1,4 @@
-import { Badge, Text } from "@mantine/core";
+import { Badge, Stack, Text } from "@mantine/core";
 import type { OrgRole } from "@moonport/contracts";
 import { useTranslation } from "react-i18next";
 import { useLocale } from "../../i18n/index.ts";
@@ -32,5 +32,30 @@ export function RoleBadge({ role }: { role: OrgRole }) {
     <Badge variant="light" color={role === "admin" ? "indigo" : "gray"}>
       {t(`roles.${role}`)}
     </Badge>
+  );
+}
+
+/**
+ * Several related figures in one column, one "label value" line each: a table of many numbers then fits a laptop
+ * screen (1366 px) instead of scrolling sideways.
+ */
+export function LinesCell({
+  lines,
+  align = "right",
+}: {
+  lines: { label: string; value: string }[];
+  align?: "left" | "right";
+}) {
+  return (
+    <Stack gap={0} align={align === "right" ? "flex-end" : "flex-start"}>
+      {lines.map((l) => (
+        <Text key={l.label} size="xs" style={{ whiteSpace: "nowrap" }}>
+          <Text span size="xs" c="dimmed">
+            {l.label}
+          </Text>{" "}
+          {l.value}
+        </Text>
+      ))}
+    </Stack>
   );
 }

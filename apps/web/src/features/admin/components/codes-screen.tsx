@@ -44,7 +44,7 @@ export function CodesScreen() {
     {
       id: "tier",
       header: t("codes.minTier"),
-      cell: (r) => (r.minTier === null ? t("codes.noTier") : `Tier${r.minTier}`),
+      cell: (r) => (r.minTier === null ? t("codes.noTier") : t(`common:tierName.${r.minTier}`)),
     },
     { id: "count", header: t("codes.count"), align: "right", cell: (r) => r.count },
     { id: "redeemed", header: t("codes.redeemed"), align: "right", cell: (r) => r.redeemed },
@@ -194,7 +194,7 @@ function GenerateDialog({
               label={t("codes.form.minTier")}
               data={[
                 { value: "none", label: t("codes.form.noTier") },
-                ...[1, 2, 3, 4, 5].map((n) => ({ value: String(n), label: `Tier${n}` })),
+                ...[1, 2, 3, 4, 5].map((n) => ({ value: String(n), label: t(`common:tierName.${n}`) })),
               ]}
               value={f.value === null || f.value === undefined ? "none" : String(f.value)}
               onChange={(v) => f.onChange(v === "none" || v === null ? null : Number(v))}

@@ -103,15 +103,15 @@ export function OrganizationScreen({ orgId }: { orgId: string }) {
           <StatCard label={t("orgs.cash")} value={money(org.balance.cash, org.currency)} testId="admin-org-cash" />
           <StatCard label={t("orgs.voucher")} value={money(org.balance.voucher, org.currency)} />
           <StatCard label={t("orgs.recharged")} value={money(org.cumulativeRecharge, org.currency)} />
-          <StatCard label={t("orgs.tier")} value={org.tier.name} testId="admin-org-tier" />
+          <StatCard label={t("orgs.tier")} value={t(`common:tierName.${org.tier.tier}`)} testId="admin-org-tier" />
         </SimpleGrid>
         <SimpleGrid cols={{ base: 1, md: 3 }}>
           <DetailCard title={t("orgs.overrides")}>
             <Text size="sm" data-testid="admin-org-tier-override">
-              {t("orgs.tierOverride")}: {org.tierOverride === null ? t("orgs.noOverride") : `Tier${org.tierOverride}`}
+              {t("orgs.tierOverride")}: {org.tierOverride === null ? t("orgs.noOverride") : t(`common:tierName.${org.tierOverride}`)}
             </Text>
             <Text size="sm" data-testid="admin-org-tier-floor">
-              {t("orgs.tierFloor")}: {org.tierFloor === null ? t("orgs.noFloor") : `Tier${org.tierFloor}`}
+              {t("orgs.tierFloor")}: {org.tierFloor === null ? t("orgs.noFloor") : t(`common:tierName.${org.tierFloor}`)}
             </Text>
             <Text size="sm" data-testid="admin-org-limits">
               {org.rateLimitOverride
@@ -252,7 +252,7 @@ function LimitsDialog({ org, opened, onClose }: OrgDialogProps) {
         label={t("orgs.tierOverride")}
         data={[
           { value: "auto", label: t("orgs.tierAuto") },
-          ...[0, 1, 2, 3, 4, 5].map((n) => ({ value: String(n), label: `Tier${n}` })),
+          ...[0, 1, 2, 3, 4, 5].map((n) => ({ value: String(n), label: t(`common:tierName.${n}`) })),
         ]}
         value={tier}
         onChange={(v) => setTier(v ?? "auto")}

@@ -44,7 +44,7 @@ export function OrganizationsScreen() {
       align: "right",
       cell: (r) => money(r.cumulativeRecharge, r.currency),
     },
-    { id: "tier", header: t("orgs.tier"), cell: (r) => r.tier.name },
+    { id: "tier", header: t("orgs.tier"), cell: (r) => t(`common:tierName.${r.tier.tier}`) },
     { id: "created", header: t("orgs.created"), cell: (r) => <DateTimeCell iso={r.createdAt} /> },
   ];
   return (

@@ -68,14 +68,14 @@ export function AccountOverviewScreen({ orgId, alerts }: { orgId: string; alerts
                   {t("overview.tier")}
                 </Text>
                 <Title order={3} mt={4} data-testid="overview-tier">
-                  {q.data.tier.name}
+                  {t(`common:tierName.${q.data.tier.tier}`)}
                 </Title>
                 <Text size="sm" c="dimmed" mt={6} data-testid="overview-tier-progress">
                   {t("overview.recharged", { amount: money(q.data.cumulativeRecharge, q.data.currency) })}
                   {q.data.tierSource === "operator"
                     ? ` · ${t("overview.operatorTier")}`
                     : q.data.nextTier && q.data.toNextTier
-                      ? ` · ${t("overview.toNext", { name: q.data.nextTier.name, amount: money(q.data.toNextTier, q.data.currency) })}`
+                      ? ` · ${t("overview.toNext", { name: t(`common:tierName.${q.data.nextTier.tier}`), amount: money(q.data.toNextTier, q.data.currency) })}`
                       : ` · ${t("overview.topTier")}`}
                 </Text>
               </div>

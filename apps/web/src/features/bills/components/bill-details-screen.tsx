@@ -3,7 +3,7 @@ import type { BillTotals, Currency, DailyBillRow, ProductBillRow, RequestBillRow
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { DateTimeCell, TextCell } from "../../../components/console-kit/cells.tsx";
+import { DateTimeCell, LinesCell, TextCell } from "../../../components/console-kit/cells.tsx";
 import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
 import { formatInt, money } from "../../../components/console-kit/money.ts";
 import { EmptyState } from "../../../components/console-kit/states.tsx";
@@ -97,21 +97,38 @@ function useSumColumns<
   const { t } = useTranslation("bills");
   const locale = useLocale();
   return [
-    { id: "input", header: t("columns.inputTokens"), align: "right", cell: (r) => formatInt(r.inputTokens, locale) },
-    { id: "output", header: t("columns.outputTokens"), align: "right", cell: (r) => formatInt(r.outputTokens, locale) },
-    { id: "cached", header: t("columns.cachedTokens"), align: "right", cell: (r) => formatInt(r.cachedTokens, locale) },
+    {
+      id: "tokens",
+      header: t("columns.tokens"),
+      align: "right",
+      cell: (r) => (
+        <LinesCell
+          lines={[
+            { label: t("short.input"), value: formatInt(r.inputTokens, locale) },
+            { label: t("short.output"), value: formatInt(r.outputTokens, locale) },
+            { label: t("short.cached"), value: formatInt(r.cachedTokens, locale) },
+          ]}
+        />
+      ),
+    },
     {
       id: "consumption",
       header: t("columns.consumption"),
       align: "right",
       cell: (r) => money(r.consumption, currency),
     },
-    { id: "cash", header: t("columns.cashDeduction"), align: "right", cell: (r) => money(r.cashDeduction, currency) },
     {
-      id: "voucher",
-      header: t("columns.voucherDeduction"),
+      id: "deductions",
+      header: t("columns.deductions"),
       align: "right",
-      cell: (r) => money(r.voucherDeduction, currency),
+      cell: (r) => (
+        <LinesCell
+          lines={[
+            { label: t("short.cash"), value: money(r.cashDeduction, currency) },
+            { label: t("short.voucher"), value: money(r.voucherDeduction, currency) },
+          ]}
+        />
+      ),
     },
   ];
 }
@@ -130,7 +147,7 @@ function DailyTab({ orgId, range, stale }: { orgId: string; range: { from: strin
           <Text size="sm">{r.date}</Text>
           {r.final ? null : (
             <Tooltip label={t("provisionalHint")} multiline w={260}>
-              <Badge size="xs" variant="light" color="yellow" data-testid="provisional">
+              <Badge size="xs" variant="light" color="yellow" style={{ flexShrink: 0 }} data-testid="provisional">
                 {t("provisional")}
               </Badge>
             </Tooltip>
@@ -155,7 +172,7 @@ function DailyTab({ orgId, range, stale }: { orgId: string; range: { from: strin
         query={q}
         getRowId={(r) => `${r.date}|${r.productType}|${r.productName}`}
         empty={<EmptyState title={t("empty.title")} text={t("empty.text")} />}
-        minWidth={980}
+        minWidth={720}
         rowTestId="daily-bill-row"
       />
     </Stack>
@@ -188,7 +205,7 @@ function ProductTab({ orgId, range }: { orgId: string; range: { from: string; to
         query={q}
         getRowId={(r) => `${r.productType}|${r.productName}|${r.model}`}
         empty={<EmptyState title={t("empty.title")} text={t("empty.text")} />}
-        minWidth={1080}
+        minWidth={820}
         rowTestId="product-bill-row"
       />
     </Stack>
@@ -206,17 +223,23 @@ function RequestsTab({ orgId, range }: { orgId: string; range: { from: string; t
       id: "requestId",
       header: t("columns.requestId"),
       cell: (r) => (
-        <Text size="sm" ff="monospace">
+        <Text size="xs" ff="monospace" maw={200} style={{ wordBreak: "break-all" }}>
           {r.requestId}
         </Text>
       ),
     },
     { id: "time", header: t("columns.time"), cell: (r) => <DateTimeCell iso={r.time} /> },
-    { id: "model", header: t("columns.model"), cell: (r) => <TextCell>{r.model}</TextCell> },
     {
-      id: "type",
-      header: t("columns.productType"),
-      cell: (r) => <TextCell>{t(`types.${r.productType}`, { defaultValue: r.productType })}</TextCell>,
+      id: "model",
+      header: t("columns.model"),
+      cell: (r) => (
+        <>
+          <TextCell>{r.model}</TextCell>
+          <Text size="xs" c="dimmed">
+            {t(`types.${r.productType}`, { defaultValue: r.productType })}
+          </Text>
+        </>
+      ),
     },
     { id: "project", header: t("columns.project"), cell: (r) => <TextCell>{r.projectName}</TextCell> },
     ...sums,
@@ -232,7 +255,7 @@ function RequestsTab({ orgId, range }: { orgId: string; range: { from: string; t
         query={q}
         getRowId={(r) => r.id}
         empty={<EmptyState title={t("empty.title")} text={t("empty.text")} />}
-        minWidth={1240}
+        minWidth={860}
         rowTestId="request-bill-row"
       />
       {q.hasNextPage ? (

@@ -12,11 +12,11 @@ import { FormError } from "../../../components/form-error.tsx";
 import { ApiError } from "../../../lib/api.ts";
 import { billExportsQuery, downloadBillExport, useCreateBillExport } from "../api/bill-exports.ts";
 
-/** Months from `latest` back to `first` ("YYYY-MM"), newest first, at most `max`. */
-function monthsBetween(first: string, latest: string, max = 24): string[] {
+/** Every month from `latest` back to `first` ("YYYY-MM"), newest first: each of them is final and exportable. */
+function monthsBetween(first: string, latest: string): string[] {
   const out: string[] = [];
   let [y, m] = latest.split("-").map(Number) as [number, number];
-  while (out.length < max) {
+  for (;;) {
     const v = `${y}-${String(m).padStart(2, "0")}`;
     if (v < first) break;
     out.push(v);

@@ -4,7 +4,7 @@ import { IconDatabase } from "@tabler/icons-react";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { DateTimeCell, TextCell } from "../../../components/console-kit/cells.tsx";
+import { LinesCell, TextCell } from "../../../components/console-kit/cells.tsx";
 import { useCurrentOrg } from "../../../components/console-kit/current-org.ts";
 import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
 import { withFetchFailure } from "../../../components/console-kit/failure.ts";
@@ -12,6 +12,7 @@ import { formatInt, money } from "../../../components/console-kit/money.ts";
 import { EmptyState } from "../../../components/console-kit/states.tsx";
 import { PageHeader } from "../../../components/page-header.tsx";
 import { useLocale } from "../../../i18n/index.ts";
+import { formatDateTime } from "../../../lib/format.ts";
 import { cachesQuery } from "../api/get-caches.ts";
 import { SavingsCalculator } from "./savings-calculator.tsx";
 
@@ -65,10 +66,10 @@ function CachesPanel({ orgId, currency }: { orgId: string; currency: Currency })
     {
       id: "id",
       header: t("columns.id"),
-      width: 240,
+      width: 180,
       cell: (c) => (
         <>
-          <Text fw={500} size="sm" style={{ wordBreak: "break-all" }}>
+          <Text fw={500} size="xs" ff="monospace" style={{ wordBreak: "break-all" }}>
             {c.id}
           </Text>
           {c.name ? (
@@ -101,25 +102,32 @@ function CachesPanel({ orgId, currency }: { orgId: string; currency: Currency })
       align: "right",
       cell: (c) => <TextCell>{formatInt(c.tokens, locale)}</TextCell>,
     },
-    { id: "createdAt", header: t("columns.createdAt"), cell: (c) => <DateTimeCell iso={c.createdAt} /> },
-    { id: "expiredAt", header: t("columns.expiredAt"), cell: (c) => <DateTimeCell iso={c.expiredAt} /> },
     {
-      id: "minutes",
-      header: t("columns.billingMinutes"),
-      align: "right",
-      cell: (c) => <TextCell>{formatInt(c.billingMinutes, locale)}</TextCell>,
+      id: "time",
+      header: t("columns.time"),
+      cell: (c) => (
+        <LinesCell
+          align="left"
+          lines={[
+            { label: t("columns.createdAt"), value: formatDateTime(c.createdAt, locale) },
+            { label: t("columns.expiredAt"), value: formatDateTime(c.expiredAt, locale) },
+          ]}
+        />
+      ),
     },
     {
-      id: "calls",
-      header: t("columns.calls"),
+      id: "usage",
+      header: t("columns.usage"),
       align: "right",
-      cell: (c) => <TextCell>{formatInt(c.calls, locale)}</TextCell>,
-    },
-    {
-      id: "chatTokens",
-      header: t("columns.chatTokens"),
-      align: "right",
-      cell: (c) => <TextCell>{formatInt(c.chatTokens, locale)}</TextCell>,
+      cell: (c) => (
+        <LinesCell
+          lines={[
+            { label: t("columns.billingMinutes"), value: formatInt(c.billingMinutes, locale) },
+            { label: t("columns.calls"), value: formatInt(c.calls, locale) },
+            { label: t("columns.chatTokens"), value: formatInt(c.chatTokens, locale) },
+          ]}
+        />
+      ),
     },
     {
       id: "spend",
@@ -130,7 +138,7 @@ function CachesPanel({ orgId, currency }: { orgId: string; currency: Currency })
           <Text size="sm" fw={500}>
             {amount(c.spend.total)}
           </Text>
-          <Text size="xs" c="dimmed" style={{ whiteSpace: "nowrap" }}>
+          <Text size="xs" c="dimmed" maw={220} ta="right">
             {t("spendSplit", {
               chat: amount(c.spend.chat),
               call: amount(c.spend.call),
@@ -185,7 +193,7 @@ function CachesPanel({ orgId, currency }: { orgId: string; currency: Currency })
         query={query}
         getRowId={(c) => c.id}
         rowTestId="cache-row"
-        minWidth={1500}
+        minWidth={900}
         pagination={
           caches.data ? { page, pageSize: PAGE_SIZE, total: caches.data.total, onChange: setPage } : undefined
         }

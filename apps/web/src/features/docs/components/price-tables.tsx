@@ -149,7 +149,7 @@ export function TierTable() {
       <tbody>
         {TIERS[edition].map((tier) => (
           <tr key={tier.tier}>
-            <td>{tier.name}</td>
+            <td>{t(`common:tierName.${tier.tier}`)}</td>
             <td>{formatMoney(tier.cumulativeRecharge, currency, 0)}</td>
             <td>{tokens(tier.concurrency)}</td>
             <td>{tokens(tier.rpm)}</td>

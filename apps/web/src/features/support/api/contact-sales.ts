@@ -1,4 +1,4 @@
-import { ContactSalesReceipt, type ContactSalesRequest, MeWithOrgs, OrgOverview } from "@moonport/contracts";
+import { ContactSalesReceipt, type ContactSalesRequest, MeWithOrgs, OrgGeneral, OrgOverview } from "@moonport/contracts";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { api } from "../../../lib/api.ts";
 import { useSignedIn } from "../../../lib/session.ts";
@@ -11,7 +11,8 @@ export function useSubmitContactSales() {
 }
 
 /**
- * What the form can fill in for a signed-in visitor: their current organization's id and whether it is at Tier5.
+ * What the form can fill in for a signed-in visitor: their current organization's id, whether it is at Tier5, and,
+ * when it is company-verified, that it is certified and the name it goes by.
  * Asked only once the session query says they are signed in, so anonymous visitors make no further request.
  */
 export function useSignedInOrganization() {
@@ -24,8 +25,13 @@ export function useSignedInOrganization() {
       const me = await api("/api/me", { schema: MeWithOrgs });
       const orgId = me.currentOrganizationId;
       if (!orgId) return null;
-      const overview = await api(`/api/orgs/${orgId}/overview`, { schema: OrgOverview });
-      return { orgId, tier5: overview.tier.tier >= 5 };
+      const [overview, general] = await Promise.all([
+        api(`/api/orgs/${orgId}/overview`, { schema: OrgOverview }),
+        api(`/api/orgs/${orgId}`, { schema: OrgGeneral }),
+      ]);
+      // A company change in progress keeps the earlier company verification.
+      const certified = general.verification === "company" || general.verification === "company_changing";
+      return { orgId, tier5: overview.tier.tier >= 5, certified, company: certified ? general.name : null };
     },
   });
 }

@@ -128,7 +128,10 @@ function ContactSalesForm({ onSent }: { onSent: (r: ContactSalesReceipt, email: 
     if (!org) return;
     if (!form.getValues("organizationId")) form.setValue("organizationId", org.orgId);
     if (org.tier5) form.setValue("tier5", true);
+    if (org.certified) form.setValue("enterpriseCertified", true);
+    if (org.company && !form.getValues("company")) form.setValue("company", org.company);
   }, [signedIn.data, form]);
+  const certified = signedIn.data?.certified === true;
 
   const submit = onSubmit(
     async (values) => {
@@ -205,27 +208,33 @@ function ContactSalesForm({ onSent }: { onSent: (r: ContactSalesReceipt, email: 
           </SimpleGrid>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             {select("stage", "stage", EVALUATION_STAGES)}
-            <Controller
-              control={form.control}
-              name="enterpriseCertified"
-              render={({ field: f }) => (
-                <Select
-                  label={t("contact.fields.enterpriseCertified")}
-                  placeholder={t("contact.fields.choose")}
-                  data={[
-                    { value: "yes", label: t("contact.yes") },
-                    { value: "no", label: t("contact.no") },
-                  ]}
-                  value={f.value === undefined ? null : f.value ? "yes" : "no"}
-                  onChange={(v) => f.onChange(v === null ? undefined : v === "yes")}
-                  onBlur={f.onBlur}
-                  error={error("enterpriseCertified")}
-                  withAsterisk
-                  allowDeselect={false}
-                  data-testid="contact-enterpriseCertified"
-                />
-              )}
-            />
+            {certified ? (
+              <Text size="sm" pt={{ base: 0, sm: 28 }} data-testid="contact-certified">
+                {t("contact.certified")}
+              </Text>
+            ) : (
+              <Controller
+                control={form.control}
+                name="enterpriseCertified"
+                render={({ field: f }) => (
+                  <Select
+                    label={t("contact.fields.enterpriseCertified")}
+                    placeholder={t("contact.fields.choose")}
+                    data={[
+                      { value: "yes", label: t("contact.yes") },
+                      { value: "no", label: t("contact.no") },
+                    ]}
+                    value={f.value === undefined ? null : f.value ? "yes" : "no"}
+                    onChange={(v) => f.onChange(v === null ? undefined : v === "yes")}
+                    onBlur={f.onBlur}
+                    error={error("enterpriseCertified")}
+                    withAsterisk
+                    allowDeselect={false}
+                    data-testid="contact-enterpriseCertified"
+                  />
+                )}
+              />
+            )}
           </SimpleGrid>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             {shortText("organizationId", { description: t("contact.fields.organizationIdHint") })}

@@ -37,7 +37,7 @@ function LimitsView({ data, t }: { data: UsageLimits; t: (k: string, o?: Record<
               {t("limits.yourTier")}
             </Text>
             <Title order={3} mt={4} data-testid="tier-name">
-              {data.tier.name}
+              {t(`common:tierName.${data.tier.tier}`)}
             </Title>
             <Text size="sm" c="dimmed" mt={6} data-testid="tier-progress">
               {t("limits.recharged", { amount: money(data.cumulativeRecharge, data.currency) })}
@@ -45,7 +45,7 @@ function LimitsView({ data, t }: { data: UsageLimits; t: (k: string, o?: Record<
                 ? ` · ${t("limits.operatorTier")}`
                 : data.nextTier && data.toNextTier
                   ? ` · ${t("limits.nextTier", {
-                      name: data.nextTier.name,
+                      name: t(`common:tierName.${data.nextTier.tier}`),
                       amount: money(data.toNextTier, data.currency),
                     })}`
                   : ""}

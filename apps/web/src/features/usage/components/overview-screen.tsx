@@ -57,7 +57,7 @@ function OverviewView({ data }: { data: OrgOverview }) {
             {t("overview.tier")}
           </Text>
           <Group gap="xs" mt={4}>
-            <Title order={2}>{data.tier.name}</Title>
+            <Title order={2}>{t(`common:tierName.${data.tier.tier}`)}</Title>
           </Group>
           <Anchor component={Link} to={paths.limits} size="xs" mt={6}>
             {t("overview.seeLimits")}
