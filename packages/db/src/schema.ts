@@ -998,7 +998,8 @@ export const feedback = pgTable(
  * Riddle challenges (apps/server/src/modules/riddles). The built-in catalog is inserted by id when
  * missing (never overwriting an operator's edit); operators add, edit, reorder and retire rows with the CLI.
  * `content` is `{en-US|zh-CN: {title, story, goal, system}}`, `rules` is `RiddleRules` of contracts, `reward` is
- * `{CNY, USD}` in nano-units as strings, `solutions` the stored prompts that solve it (never sent to players).
+ * `{CNY, USD}` in nano-units as strings, `solutions` an operator's optional prompts that should solve it (never
+ * sent to players; the built-in riddles store none).
  */
 export const riddles = pgTable(
   "riddles",
@@ -1013,7 +1014,7 @@ export const riddles = pgTable(
     rules: jsonb("rules").notNull(),
     reward: jsonb("reward").notNull(),
     voucherDays: integer("voucher_days").notNull(),
-    solutions: jsonb("solutions").notNull(),
+    solutions: jsonb("solutions"),
     retiredAt: ts("retired_at"),
     createdAt: createdAt(),
     updatedAt: ts("updated_at").notNull().defaultNow(),

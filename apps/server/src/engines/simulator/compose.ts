@@ -67,7 +67,8 @@ function arithmetic(text: string): string | undefined {
   return `${m[1]} ${op} ${m[3]} = ${Number(r.toFixed(10))}`;
 }
 
-const GREETING = /^\s*(?:(?:hi|hello|hey|good (?:morning|afternoon|evening))\b|你好|您好|嗨|哈喽)/i;
+const GREETING =
+  /^\s*(?:(?:hi|hello|hey|good (?:morning|afternoon|evening)|bonjour|hola|hallo|ciao)\b|你好|您好|嗨|哈喽)/i;
 const WHO = /(who are you|what (model|are you)|your name|你是谁|你叫什么|什么模型)/i;
 
 const EN = {
@@ -204,6 +205,38 @@ function describeImages(images: readonly ImagePart[], lang: Lang): string {
   return lang === "zh" ? `我收到了${parts.join("、")}。` : `I received ${parts.join(" and ")}.`;
 }
 
+const ORDINALS: Record<string, number> = {
+  one: 1,
+  first: 1,
+  two: 2,
+  second: 2,
+  three: 3,
+  third: 3,
+  four: 4,
+  fourth: 4,
+  five: 5,
+  fifth: 5,
+  一: 1,
+  二: 2,
+  三: 3,
+  四: 4,
+  五: 5,
+};
+const QUOTE_REQUEST =
+  /^\s*(?:(?:quote|repeat)\s+(?:(?:your|the)\s+)?(?:sentence|line)\s+(\d+|one|two|three|four|five)|(?:quote|repeat)\s+(?:(?:your|the)\s+)?(first|second|third|fourth|fifth)\s+(?:sentence|line)|(?:引用|重复|复述)(?:你的)?第\s*([一二三四五\d])\s*句)/i;
+
+/** "Quote sentence 2": that sentence of the system message, word for word, as models readily repeat their prompt. */
+function quoteSentence(messages: readonly ChatMessage[], question: string): string | undefined {
+  const m = QUOTE_REQUEST.exec(question);
+  const which = m?.[1] ?? m?.[2] ?? m?.[3];
+  if (!which) return undefined;
+  const n = ORDINALS[which.toLowerCase()] ?? Number(which);
+  const system = messages.find((x) => x.role === "system")?.content ?? "";
+  const sentence = (system.replace(/\s+/g, " ").match(/[^.!?。！？]+[.!?。！？]?/g) ?? [])[n - 1]?.trim();
+  if (!sentence) return undefined;
+  return `“${sentence}”`;
+}
+
 /** A plain-text answer to the conversation. */
 export function composeAnswer(input: ComposeInput): string {
   const question = lastQuestion(input.messages);
@@ -218,6 +251,9 @@ export function composeAnswer(input: ComposeInput): string {
   if (WHO.test(question)) return fill(t.who, { model: input.modelId });
   const math = arithmetic(question);
   if (math) return fill(t.math, { expr: math });
+
+  const quoted = quoteSentence(input.messages, question);
+  if (quoted) return quoted;
 
   // A document in the system message (file Q&A): quote its passage that matches the question.
   const passage = bestPassage(input.messages, question);

@@ -283,17 +283,11 @@ export class SimulatorEngine implements Engine {
     } else {
       tool = req.tools.find((t) => t.name === "$web_search");
       if (!tool) {
-        let best = 0;
-        for (const t of req.tools) {
-          const s = toolScore(t, question);
-          if (s > best) {
-            best = s;
-            tool = t;
-          }
-        }
+        const calls = this.fittingToolCalls(req.tools, question, rng);
+        if (calls.length || !required) return calls;
+        // "required": a call even when no tool fits the question.
+        tool = req.tools[0];
       }
-      // "required": a call even when no tool fits the question.
-      if (!tool && required) tool = req.tools[0];
     }
     if (!tool) return [];
     if (tool.name === "$web_search") {
@@ -310,15 +304,55 @@ export class SimulatorEngine implements Engine {
         },
       ];
     }
-    return [
-      {
-        id: `${tool.name}:0`,
-        type: "function",
-        name: tool.name,
-        arguments: JSON.stringify(composeArguments(tool.parameters, question, rng)),
-      },
-    ];
+    return [functionCall(tool, 0, composeArguments(tool.parameters, question, rng))];
   }
+
+  /**
+   * Calls for `tool_choice: auto`. A question of one part calls the tool that fits it best; a question asking
+   * several things ("the weather in Paris and the time in Tokyo") calls, in parallel as real models do
+   * (docs/api-compat.md §2.4), the best-fitting tool for each part, with arguments taken from that part.
+   */
+  private fittingToolCalls(tools: readonly ToolDef[], question: string, rng: Rng): PlannedChoice["toolCalls"] {
+    // One call per distinct tool, with the first part that asked for it.
+    const picks = new Map<string, { tool: ToolDef; part: string }>();
+    for (const part of questionParts(question)) {
+      const tool = bestTool(tools, part);
+      if (tool && !picks.has(tool.name)) picks.set(tool.name, { tool, part });
+    }
+    if (picks.size <= 1) {
+      const tool = bestTool(tools, question);
+      return tool ? [functionCall(tool, 0, composeArguments(tool.parameters, question, rng))] : [];
+    }
+    return [...picks.values()].map(({ tool, part }, i) =>
+      functionCall(tool, i, composeArguments(tool.parameters, part, rng)),
+    );
+  }
+}
+
+function functionCall(tool: ToolDef, index: number, args: Record<string, unknown>): PlannedChoice["toolCalls"][number] {
+  return { id: `${tool.name}:${index}`, type: "function", name: tool.name, arguments: JSON.stringify(args) };
+}
+
+/** The tool whose name and description share the most words with the text; the first one on a tie. */
+function bestTool(tools: readonly ToolDef[], text: string): ToolDef | undefined {
+  let best = 0;
+  let tool: ToolDef | undefined;
+  for (const t of tools) {
+    const s = toolScore(t, text);
+    if (s > best) {
+      best = s;
+      tool = t;
+    }
+  }
+  return tool;
+}
+
+/** The parts of a question that ask separate things: clauses joined by "and", "also", commas, "和", "，"… */
+function questionParts(question: string): string[] {
+  return question
+    .split(/\s*(?:[,;?!，；？！。]|\band\b|\balso\b|\bthen\b|以及|并且|然后|还有|和)\s*/iu)
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0);
 }
 
 function searchQuery(question: string): string {

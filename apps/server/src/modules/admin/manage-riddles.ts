@@ -66,7 +66,7 @@ function orThrow<T>(r: ManageResult<T>): asserts r is { ok: true } & T {
 
 /**
  * Catalog changes from the back office, through the same checks as the CLI (`riddles …`): a whole valid
- * definition, a known model, stored solutions that keep the prompt rules. The audit line records the definition
+ * definition, a known model, stored solutions (if any) that keep the prompt rules. The audit line records the definition
  * before and after.
  */
 export async function changeRiddle(opts: {

@@ -7,7 +7,8 @@ import { ensureRiddleCatalog, type RiddleRow, rowDefinition, rowValues } from ".
 
 /**
  * Operators' catalog changes (CLI `riddles …`; back-office screens later call the same functions). Every change is
- * checked as a whole definition: the schema, a known model, and stored solutions that keep the prompt rules.
+ * checked as a whole definition: the schema, a known model, and stored solutions (when given) that keep the
+ * prompt rules.
  * Results are `{ok: true, …}` or `{ok: false, problem}` with a sentence for the operator.
  */
 export type ManageResult<T = object> = ({ ok: true } & T) | { ok: false; problem: string };
@@ -22,8 +23,8 @@ function validate(input: unknown): ManageResult<{ def: RiddleDefinition }> {
   }
   const def = parsed.data;
   if (!findModel(def.model)) return { ok: false, problem: `model: unknown model ${JSON.stringify(def.model)}` };
-  for (const locale of LOCALES) {
-    const problems = checkRiddlePrompt(def.rules.prompt, def.solutions[locale], "en-US");
+  for (const locale of def.solutions ? LOCALES : []) {
+    const problems = checkRiddlePrompt(def.rules.prompt, def.solutions![locale], "en-US");
     if (problems.length) {
       return { ok: false, problem: `solutions.${locale}: ${problems.map((p) => p.message).join(" ")}` };
     }

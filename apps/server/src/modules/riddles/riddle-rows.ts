@@ -62,7 +62,7 @@ export function rowValues(d: RiddleDefinition, position: number): typeof schema.
     rules: d.rules,
     reward: d.reward,
     voucherDays: d.voucherDays,
-    solutions: d.solutions,
+    solutions: d.solutions ?? null,
   };
 }
 
@@ -78,7 +78,7 @@ export function rowDefinition(r: RiddleRow): RiddleDefinition {
     rules: riddleRules(r),
     reward: r.reward as RiddleDefinition["reward"],
     voucherDays: r.voucherDays,
-    solutions: r.solutions as RiddleDefinition["solutions"],
+    ...(r.solutions ? { solutions: r.solutions as NonNullable<RiddleDefinition["solutions"]> } : {}),
   };
 }
 

@@ -1,0 +1,1 @@
+ALTER TABLE "riddles" ALTER COLUMN "solutions" DROP NOT NULL;
