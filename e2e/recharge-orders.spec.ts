@@ -157,6 +157,7 @@ test("screenshots: an unpaid order, the cancel confirmation, transfer and the ch
   browser,
   baseURL,
 }) => {
+  test.setTimeout(300_000);
   for (const locale of ["zh-CN", "en-US"] as const) {
     const { page } = await signUpInLocale(browser, locale, baseURL!, "ords");
     if (locale === "en-US") await fillInvoiceInfo(page);
