@@ -3,7 +3,7 @@ import type { BillTotals, Currency, DailyBillRow, ProductBillRow, RequestBillRow
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { DateTimeCell, TextCell } from "../../../components/console-kit/cells.tsx";
+import { CodeCell, DateTimeCell, TextCell } from "../../../components/console-kit/cells.tsx";
 import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
 import { formatInt, money } from "../../../components/console-kit/money.ts";
 import { EmptyState } from "../../../components/console-kit/states.tsx";
@@ -202,15 +202,7 @@ function RequestsTab({ orgId, range }: { orgId: string; range: { from: string; t
   const sums = useSumColumns<RequestBillRow>(currency);
   const rows = q.data?.pages.flatMap((p) => p.items);
   const columns: DataColumn<RequestBillRow>[] = [
-    {
-      id: "requestId",
-      header: t("columns.requestId"),
-      cell: (r) => (
-        <Text size="sm" ff="monospace">
-          {r.requestId}
-        </Text>
-      ),
-    },
+    { id: "requestId", header: t("columns.requestId"), cell: (r) => <CodeCell>{r.requestId}</CodeCell> },
     { id: "time", header: t("columns.time"), cell: (r) => <DateTimeCell iso={r.time} /> },
     { id: "model", header: t("columns.model"), cell: (r) => <TextCell>{r.model}</TextCell> },
     {
