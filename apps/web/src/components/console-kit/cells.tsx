@@ -22,6 +22,15 @@ export function TextCell({ children }: { children: string | null | undefined }) 
   );
 }
 
+/** An identifier or number to read character by character (request id, invoice number). */
+export function CodeCell({ children }: { children: string }) {
+  return (
+    <Text size="sm" ff="monospace">
+      {children}
+    </Text>
+  );
+}
+
 export function DateTimeCell({ iso }: { iso: string }) {
   return <Text size="sm">{formatDateTime(iso, useLocale())}</Text>;
 }

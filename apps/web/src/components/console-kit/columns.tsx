@@ -1,6 +1,6 @@
 import type { OrgRole } from "@moonport/contracts";
 import type { ReactNode } from "react";
-import { DateTimeCell, RoleBadge, StrongCell, TextCell } from "./cells.tsx";
+import { CodeCell, DateTimeCell, RoleBadge, StrongCell, TextCell } from "./cells.tsx";
 import type { DataColumn } from "./data-table.tsx";
 import { type RowAction, RowActions } from "./row-actions.tsx";
 
@@ -15,6 +15,11 @@ export const columns = {
     id,
     header,
     cell: (row) => <TextCell>{get(row)}</TextCell>,
+  }),
+  code: <T,>(id: string, header: ReactNode, get: (row: T) => string): DataColumn<T> => ({
+    id,
+    header,
+    cell: (row) => <CodeCell>{get(row)}</CodeCell>,
   }),
   dateTime: <T,>(id: string, header: ReactNode, get: (row: T) => string): DataColumn<T> => ({
     id,

@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
-import { ConfirmDialog, FormDialog } from "../../../components/console-kit/form-dialog.tsx";
+import { FormDialog } from "../../../components/console-kit/form-dialog.tsx";
 import {
   InvoiceAmountCell,
   InvoiceStatusCell,
@@ -15,6 +15,7 @@ import { useDialogForm } from "../../../components/console-kit/use-zod-form.ts";
 import { adminInvoicePdfUrl, invoiceQueueQuery, useSellerAction } from "../api/invoices.ts";
 import { ImportInvoiceDialog } from "./import-invoice-dialog.tsx";
 import { queueColumns } from "./queue-columns.tsx";
+import { QueueConfirmDialog } from "./queue-confirm-dialog.tsx";
 
 type Dialog = { row: AdminInvoice; kind: "issue" | "complete" | "fail" | "void" | "confirm" } | null;
 
@@ -274,19 +275,12 @@ function ReasonDialog({ target, onClose }: { target: Dialog; onClose: () => void
 function ConfirmVoidingDialog({ target, onClose }: { target: AdminInvoice | null; onClose: () => void }) {
   const { t } = useTranslation("admin");
   const act = useSellerAction();
-  const close = () => {
-    act.reset();
-    onClose();
-  };
   return (
-    <ConfirmDialog
-      opened={target !== null}
-      onClose={close}
-      title={t("invoices.confirm")}
-      confirmLabel={t("invoices.confirm")}
-      pending={act.isPending}
-      error={act.error ? t("queues.failed", { reason: act.error.message }) : undefined}
-      onConfirm={() => act.mutate({ id: target!.id, kind: "confirm" }, { onSuccess: close })}
+    <QueueConfirmDialog
+      target={target}
+      onClose={onClose}
+      label={t("invoices.confirm")}
+      run={(row) => act.mutateAsync({ id: row.id, kind: "confirm" })}
     >
       <Text size="sm" data-testid="red-letter-confirm-text">
         {t(target?.currency === "USD" ? "invoices.confirmTextGlobal" : "invoices.confirmText", {
@@ -295,6 +289,6 @@ function ConfirmVoidingDialog({ target, onClose }: { target: AdminInvoice | null
           reason: target?.redLetters[0]?.reason ?? "",
         })}
       </Text>
-    </ConfirmDialog>
+    </QueueConfirmDialog>
   );
 }

@@ -4,11 +4,12 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
-import { ConfirmDialog, FormDialog } from "../../../components/console-kit/form-dialog.tsx";
+import { FormDialog } from "../../../components/console-kit/form-dialog.tsx";
 import { EmptyState } from "../../../components/console-kit/states.tsx";
 import { useDialogForm } from "../../../components/console-kit/use-zod-form.ts";
 import { useDecideVerification, verificationsQuery } from "../api/admin.ts";
 import { queueColumns } from "./queue-columns.tsx";
+import { QueueConfirmDialog } from "./queue-confirm-dialog.tsx";
 
 /** Queues → Verifications: an organization's submitted real-name details, approved or rejected with a reason. */
 export function VerificationsQueue() {
@@ -59,20 +60,14 @@ export function VerificationsQueue() {
         minWidth={900}
         empty={<EmptyState title={t("queues.noVerifications")} />}
       />
-      <ConfirmDialog
-        opened={approving !== null}
+      <QueueConfirmDialog
+        target={approving}
         onClose={() => setApproving(null)}
-        title={t("queues.approve")}
-        confirmLabel={t("queues.approve")}
-        danger={false}
-        pending={decide.isPending}
-        error={decide.error ? t("queues.failed", { reason: decide.error.message }) : undefined}
-        onConfirm={() =>
-          approving && decide.mutate({ id: approving.id, decision: "approve" }, { onSuccess: () => setApproving(null) })
-        }
+        label={t("queues.approve")}
+        run={(row) => decide.mutateAsync({ id: row.id, decision: "approve" })}
       >
         <Text size="sm">{t("queues.approveText", { name: approving?.orgName })}</Text>
-      </ConfirmDialog>
+      </QueueConfirmDialog>
       <RejectDialog target={rejecting} onClose={() => setRejecting(null)} />
     </>
   );

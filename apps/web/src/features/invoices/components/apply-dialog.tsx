@@ -1,4 +1,4 @@
-import { Checkbox, Group, Input, SegmentedControl, Select, Stack, Table, Text, TextInput } from "@mantine/core";
+import { Checkbox, Group, Input, SegmentedControl, Select, Table, Text, TextInput } from "@mantine/core";
 import {
   ApplyInvoiceRequest,
   ApplyTaxInvoiceRequest,

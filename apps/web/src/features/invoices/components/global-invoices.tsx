@@ -5,6 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { DateTimeCell } from "../../../components/console-kit/cells.tsx";
+import { columns } from "../../../components/console-kit/columns.tsx";
 import { type DataColumn, DataTable } from "../../../components/console-kit/data-table.tsx";
 import { money } from "../../../components/console-kit/money.ts";
 import { EmptyState, LoadError, LoadingBlock } from "../../../components/console-kit/states.tsx";
@@ -173,15 +174,7 @@ function OrderInvoices({ orgId }: { orgId: string }) {
   const q = useQuery(orderInvoicesQuery(orgId));
   const cols: DataColumn<OrderInvoice>[] = [
     { id: "date", header: t("global.paidAt"), cell: (r) => <DateTimeCell iso={r.createdAt} /> },
-    {
-      id: "no",
-      header: t("records.invoiceNo"),
-      cell: (r) => (
-        <Text size="sm" ff="monospace">
-          {r.invoiceNo}
-        </Text>
-      ),
-    },
+    columns.code("no", t("records.invoiceNo"), (r) => r.invoiceNo),
     { id: "net", header: t("global.net"), align: "right", cell: (r) => money(r.net, r.currency) },
     {
       id: "tax",
