@@ -1,4 +1,10 @@
-import { ContactSalesReceipt, type ContactSalesRequest, MeWithOrgs, OrgGeneral, OrgOverview } from "@moonport/contracts";
+import {
+  ContactSalesReceipt,
+  type ContactSalesRequest,
+  MeWithOrgs,
+  OrgGeneral,
+  OrgOverview,
+} from "@moonport/contracts";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { api } from "../../../lib/api.ts";
 import { useSignedIn } from "../../../lib/session.ts";
@@ -29,8 +35,8 @@ export function useSignedInOrganization() {
         api(`/api/orgs/${orgId}/overview`, { schema: OrgOverview }),
         api(`/api/orgs/${orgId}`, { schema: OrgGeneral }),
       ]);
-      // A company change in progress keeps the earlier company verification.
-      const certified = general.verification === "company" || general.verification === "company_changing";
+      // "company_changing" is a personal verification whose company application is still pending: not certified.
+      const certified = general.verification === "company";
       return { orgId, tier5: overview.tier.tier >= 5, certified, company: certified ? general.name : null };
     },
   });
