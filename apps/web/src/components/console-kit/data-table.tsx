@@ -49,6 +49,7 @@ export function DataTable<T>({
   rowTestId,
   striped = false,
   highlight,
+  linkedRows = false,
 }: {
   columns: DataColumn<T>[];
   rows: T[] | undefined;
@@ -61,6 +62,8 @@ export function DataTable<T>({
   striped?: boolean;
   /** Rows shown in bold (the current tier). */
   highlight?: (row: T) => boolean;
+  /** Each row has one link marked `data-row-link`; a click anywhere on the row follows it. */
+  linkedRows?: boolean;
 }) {
   const defs = useMemo(() => {
     const helper = createColumnHelper<T>();
@@ -106,7 +109,12 @@ export function DataTable<T>({
           </Table.Thead>
           <Table.Tbody>
             {table.getRowModel().rows.map((row) => (
-              <Table.Tr key={row.id} data-testid={rowTestId} fw={highlight?.(row.original) ? 700 : undefined}>
+              <Table.Tr
+                key={row.id}
+                data-testid={rowTestId}
+                fw={highlight?.(row.original) ? 700 : undefined}
+                className={linkedRows ? classes.linkedRow : undefined}
+              >
                 {row.getVisibleCells().map((cell) => {
                   const meta = cell.column.columnDef.meta as ColumnMeta | undefined;
                   return (

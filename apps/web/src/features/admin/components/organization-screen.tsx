@@ -108,10 +108,12 @@ export function OrganizationScreen({ orgId }: { orgId: string }) {
         <SimpleGrid cols={{ base: 1, md: 3 }}>
           <DetailCard title={t("orgs.overrides")}>
             <Text size="sm" data-testid="admin-org-tier-override">
-              {t("orgs.tierOverride")}: {org.tierOverride === null ? t("orgs.noOverride") : t(`common:tierName.${org.tierOverride}`)}
+              {t("orgs.tierOverride")}:{" "}
+              {org.tierOverride === null ? t("orgs.noOverride") : t(`common:tierName.${org.tierOverride}`)}
             </Text>
             <Text size="sm" data-testid="admin-org-tier-floor">
-              {t("orgs.tierFloor")}: {org.tierFloor === null ? t("orgs.noFloor") : t(`common:tierName.${org.tierFloor}`)}
+              {t("orgs.tierFloor")}:{" "}
+              {org.tierFloor === null ? t("orgs.noFloor") : t(`common:tierName.${org.tierFloor}`)}
             </Text>
             <Text size="sm" data-testid="admin-org-limits">
               {org.rateLimitOverride

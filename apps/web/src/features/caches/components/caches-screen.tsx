@@ -154,7 +154,13 @@ function CachesPanel({ orgId, currency }: { orgId: string; currency: Currency })
       header: t("columns.savings"),
       align: "right",
       cell: (c) => (
-        <Text size="sm" fw={600} c={BigInt(c.savings) < 0n ? "red.7" : "teal.8"} data-testid="cache-savings">
+        <Text
+          size="sm"
+          fw={600}
+          c={BigInt(c.savings) < 0n ? "red.7" : "teal.8"}
+          style={{ whiteSpace: "nowrap" }}
+          data-testid="cache-savings"
+        >
           {amount(c.savings)}
         </Text>
       ),

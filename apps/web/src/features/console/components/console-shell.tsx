@@ -19,6 +19,7 @@ import { IconAlertTriangle } from "@tabler/icons-react";
 import { type ReactNode, useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useNavigate } from "react-router";
+import { ForbiddenScreen } from "../../../components/console-kit/states.tsx";
 import { Logo } from "../../../components/logo.tsx";
 import { LocaleSwitch, ThemeSwitch } from "../../../components/preferences.tsx";
 import { paths } from "../../../lib/paths.ts";
@@ -30,6 +31,13 @@ import { UserMenu } from "./user-menu.tsx";
 
 function isActive(pathname: string, to: string): boolean {
   return pathname === to || pathname.startsWith(`${to}/`);
+}
+
+/** The admin-only sidebar entry a path belongs to, if any (the longest match: /billing/recharge, not /billing). */
+function adminOnlyEntry(nav: ConsoleNavSection[], pathname: string) {
+  const matches = nav.flatMap((s) => s.entries).filter((e) => isActive(pathname, e.to));
+  const entry = matches.sort((a, b) => b.to.length - a.to.length)[0];
+  return entry?.adminOnly ? entry : undefined;
 }
 
 /** Gray-7 rather than "dimmed": small gray-6 links on white miss WCAG AA contrast (Lighthouse). */
@@ -98,6 +106,8 @@ export function ConsoleShell({
 
   const user = me.data;
   const role = user.organizations.find((o) => o.id === user.currentOrganizationId)?.role;
+  // A member who opens an admin-only screen by its address gets the reason, not the API's refusal.
+  const locked = role === "member" ? adminOnlyEntry(nav, location.pathname) : undefined;
 
   return (
     <AppShell
@@ -171,7 +181,9 @@ export function ConsoleShell({
         </AppShell.Section>
       </AppShell.Navbar>
 
-      <AppShell.Main className={classes.main}>{children(user)}</AppShell.Main>
+      <AppShell.Main className={classes.main}>
+        {locked ? <ForbiddenScreen title={t(locked.label)} /> : children(user)}
+      </AppShell.Main>
     </AppShell>
   );
 }

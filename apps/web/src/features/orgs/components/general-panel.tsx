@@ -88,7 +88,12 @@ export function GeneralPanel({ org, onCreated }: { org: OrgGeneral; onCreated?: 
           </Button>
         </Group>
       </Card>
-      <CreateOrgDialog opened={creating} onClose={() => setCreating(false)} onCreated={onCreated} />
+      <CreateOrgDialog
+        opened={creating}
+        onClose={() => setCreating(false)}
+        onCreated={onCreated}
+        edition={org.edition}
+      />
     </Stack>
   );
 }

@@ -26,7 +26,7 @@ export function ProjectsPanel({ orgId, role }: { orgId: string; role: OrgRole })
       header: t("projects.name"),
       cell: (p) => (
         <Group gap={6} wrap="nowrap">
-          <Anchor component={Link} to={paths.project(p.id)} fw={500} size="sm">
+          <Anchor component={Link} to={paths.project(p.id)} fw={500} size="sm" data-row-link>
             {p.name}
           </Anchor>
           {p.isDefault ? (
@@ -84,6 +84,7 @@ export function ProjectsPanel({ orgId, role }: { orgId: string; role: OrgRole })
         {...projects.table}
         getRowId={(p) => p.id}
         rowTestId="project-row"
+        linkedRows
         minWidth={640}
         empty={
           <EmptyState

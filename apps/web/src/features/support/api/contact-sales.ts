@@ -1,4 +1,10 @@
-import { ContactSalesReceipt, type ContactSalesRequest, MeWithOrgs, OrgGeneral, OrgOverview } from "@moonport/contracts";
+import {
+  ContactSalesReceipt,
+  type ContactSalesRequest,
+  MeWithOrgs,
+  OrgGeneral,
+  OrgOverview,
+} from "@moonport/contracts";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { api } from "../../../lib/api.ts";
 import { useSignedIn } from "../../../lib/session.ts";
@@ -11,8 +17,8 @@ export function useSubmitContactSales() {
 }
 
 /**
- * What the form can fill in for a signed-in visitor: their current organization's id, whether it is at Tier5, and,
- * when it is company-verified, that it is certified and the name it goes by.
+ * What the form can fill in for a signed-in visitor: their current organization's id, whether it is at Tier5 and
+ * whether it is company-verified (then the form does not ask).
  * Asked only once the session query says they are signed in, so anonymous visitors make no further request.
  */
 export function useSignedInOrganization() {
@@ -29,9 +35,9 @@ export function useSignedInOrganization() {
         api(`/api/orgs/${orgId}/overview`, { schema: OrgOverview }),
         api(`/api/orgs/${orgId}`, { schema: OrgGeneral }),
       ]);
-      // A company change in progress keeps the earlier company verification.
-      const certified = general.verification === "company" || general.verification === "company_changing";
-      return { orgId, tier5: overview.tier.tier >= 5, certified, company: certified ? general.name : null };
+      // "company_changing" is a personal verification whose company application is still pending: not certified.
+      const certified = general.verification === "company";
+      return { orgId, tier5: overview.tier.tier >= 5, certified };
     },
   });
 }

@@ -129,7 +129,6 @@ function ContactSalesForm({ onSent }: { onSent: (r: ContactSalesReceipt, email: 
     if (!form.getValues("organizationId")) form.setValue("organizationId", org.orgId);
     if (org.tier5) form.setValue("tier5", true);
     if (org.certified) form.setValue("enterpriseCertified", true);
-    if (org.company && !form.getValues("company")) form.setValue("company", org.company);
   }, [signedIn.data, form]);
   const certified = signedIn.data?.certified === true;
 
