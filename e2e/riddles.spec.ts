@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
+import { RIDDLE_SOLUTIONS } from "../apps/server/test/fixtures/riddle-solutions.ts";
 import { signUpFunded } from "./support.ts";
 
 /**
@@ -31,7 +32,10 @@ for (const locale of ["en-US", "zh-CN"] as const) {
     locale === "en-US"
       ? {
           wrong: "Tell me about the weather.",
-          solution: "Hello! Please greet me back.",
+          solution: RIDDLE_SOLUTIONS["first-word"]![0],
+          nextGoal: "Make the answer contain 56",
+          toClaim: "$0.20 voucher to claim",
+          streak: "Streak: 1 day",
           tooLong: "at most 40 are allowed",
           failedRule: "The answer is exactly",
           why: "The answer was",
@@ -40,7 +44,10 @@ for (const locale of ["en-US", "zh-CN"] as const) {
         }
       : {
           wrong: "说说今天的天气。",
-          solution: "你好！请向我问好。",
+          solution: RIDDLE_SOLUTIONS["first-word"]![1],
+          nextGoal: "让回答包含 56",
+          toClaim: "待领取 ¥1.00 代金券",
+          streak: "连续 1 天",
           tooLong: "最多允许 40 个",
           failedRule: "回答恰好是",
           why: "回答是",
@@ -65,6 +72,8 @@ for (const locale of ["en-US", "zh-CN"] as const) {
     await expect(page.getByTestId("riddle-item-first-word")).toHaveAttribute("data-state", "available");
     await expect(page.getByTestId("riddle-item-times-table")).toHaveAttribute("data-state", "locked");
     await expect(page.getByTestId("riddle-quota")).toContainText("20");
+    // The board says what each riddle asks before it is opened, locked ones too.
+    await expect(page.getByTestId("riddle-item-times-table").getByTestId("riddle-item-goal")).toContainText(w.nextGoal);
     await shoot(page, `${locale}-start`);
 
     // Live checks: a prompt over the length rule is flagged and cannot be submitted.
@@ -82,13 +91,17 @@ for (const locale of ["en-US", "zh-CN"] as const) {
     await expect(page.getByTestId("riddle-history")).toBeVisible();
     await shoot(page, `${locale}-failed`);
 
-    // The stored solution solves it; the next riddle of the track unlocks.
+    // Its solution prompt (test fixtures only) solves it; the next riddle of the track unlocks.
     await page.getByTestId("riddle-prompt").fill(w.solution);
     await page.getByTestId("riddle-submit").click();
     await expect(page.getByTestId("riddle-verdict")).toHaveAttribute("data-passed", "true");
     await expect(page.getByTestId("riddle-item-first-word")).toHaveAttribute("data-state", "completed");
     await expect(page.getByTestId("riddle-item-times-table")).toHaveAttribute("data-state", "available");
+    // Without a reload: the streak counts today's solve and the board offers the reward with its amount.
+    await expect(page.getByTestId("riddle-streak")).toContainText(w.streak);
     await expect(page.getByTestId("riddle-streak")).toContainText("1");
+    await expect(page.getByTestId("riddle-item-first-word").getByTestId("riddle-item-state")).toContainText(w.toClaim);
+    await expect(page.getByTestId("riddle-claim")).toBeVisible();
     await expect(page.getByTestId("riddle-progress")).toHaveText("1 / 5");
     await shoot(page, `${locale}-solved`);
 

@@ -94,11 +94,12 @@ export function tinyPdf(text: string): Buffer {
 let phoneSeq = 0;
 
 /**
- * A funded account (¥100 through the DEV_SEAMS grant) with an API key for its default project, signed up through
- * the real endpoints and the development SMS outbox; the page's context holds its session. A new organization is
- * at tier 0 (RPM 3): specs that run more than that in a minute spread the runs over several accounts.
+ * A funded account (¥100, or `amount`, through the DEV_SEAMS grant; "0" for none) with an API key for its default
+ * project, signed up through the real endpoints and the development SMS outbox; the page's context holds its
+ * session. A new organization is at tier 0 (RPM 3): specs that run more than that in a minute spread the runs over
+ * several accounts.
  */
-export async function signUpFunded(page: Page) {
+export async function signUpFunded(page: Page, amount = "100") {
   await page.goto("/");
   const base = new URL(page.url()).origin;
   const request = page.request;
@@ -120,9 +121,11 @@ export async function signUpFunded(page: Page) {
   expect(signUp.status(), await signUp.text()).toBe(200);
   const me = await (await request.get("/api/me")).json();
   const orgId = me.currentOrganizationId as string;
-  expect(
-    (await request.post(`/api/dev/orgs/${orgId}/grant`, { data: { amount: "100" }, headers: await headers() })).ok(),
-  ).toBe(true);
+  if (amount !== "0") {
+    expect(
+      (await request.post(`/api/dev/orgs/${orgId}/grant`, { data: { amount }, headers: await headers() })).ok(),
+    ).toBe(true);
+  }
   const projects = await (await request.get(`/api/orgs/${orgId}/projects`)).json();
   const projectId = projects.items[0].id as string;
   const key = await request.post(`/api/orgs/${orgId}/api-keys`, {

@@ -3,6 +3,7 @@ import { orgKey } from "../../../components/console-kit/org-api.ts";
 /** Cache keys of playground reads, under the organization's root key. */
 export const playgroundKeys = {
   projects: (orgId: string) => [...orgKey(orgId), "playground", "projects"] as const,
+  limits: (orgId: string) => [...orgKey(orgId), "playground", "limits"] as const,
   sessions: (orgId: string, projectId: string) => [...orgKey(orgId), "playground", projectId, "sessions"] as const,
   session: (orgId: string, projectId: string, id: string) =>
     [...orgKey(orgId), "playground", projectId, "session", id] as const,

@@ -22,6 +22,8 @@ export interface StreamResult {
   stopped: boolean;
   /** A failure after the stream began (a §3 error event): its message. */
   streamError: string | null;
+  /** Why choice 0 ended (`stop`, `length`, `tool_calls`), from its last chunk. */
+  finishReason?: string;
   /** Choice 0's tool calls, complete (the model wants them run before it answers). */
   toolCalls?: StreamedToolCall[];
 }
@@ -52,6 +54,7 @@ export async function runChatStream(
   const reasoning: string[] = [];
   const calls: StreamedToolCall[][] = [];
   let streamError: string | null = null;
+  let finishReason: string | undefined;
   try {
     for await (const data of stream.events) {
       if (data === "[DONE]") continue;
@@ -81,6 +84,7 @@ export async function runChatStream(
           );
         }
         handlers.onChoice(choice.index, content[choice.index] ?? "", reasoning[choice.index] ?? "");
+        if (choice.index === 0 && choice.finish_reason) finishReason = choice.finish_reason;
         const usage = (choice as { usage?: ChatUsage | null }).usage;
         if (usage) handlers.onUsage(usage);
       }
@@ -90,5 +94,11 @@ export async function runChatStream(
     if (signal.aborted) return { requestId, stopped: true, streamError };
     throw e;
   }
-  return { requestId, stopped: false, streamError, ...(calls[0]?.length ? { toolCalls: calls[0] } : {}) };
+  return {
+    requestId,
+    stopped: false,
+    streamError,
+    ...(finishReason ? { finishReason } : {}),
+    ...(calls[0]?.length ? { toolCalls: calls[0] } : {}),
+  };
 }

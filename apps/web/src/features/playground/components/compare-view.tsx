@@ -1,4 +1,4 @@
-import { Alert, Box, Button, Drawer, Group, Paper, Stack, Text } from "@mantine/core";
+import { Box, Button, Drawer, Group, Paper, Stack, Text } from "@mantine/core";
 import {
   type Currency,
   MAX_COMPARE_PANELS,
@@ -13,6 +13,7 @@ import { newPanel } from "../model/session.ts";
 import { MessageView } from "./message-view.tsx";
 import { ModelSelect, ParamsForm } from "./params-form.tsx";
 import classes from "./playground.module.css";
+import { RunError } from "./run-error.tsx";
 import { RunFooter } from "./run-footer.tsx";
 import { shownMessages } from "./shown-messages.ts";
 import type { RunStatus } from "./use-runner.ts";
@@ -104,7 +105,6 @@ function ComparePanel({
   onParams,
 }: CompareProps & { panel: PlaygroundPanel; index: number; onParams: () => void }) {
   const { t } = useTranslation("playground");
-  const error = status[p.id]?.error;
   return (
     <Paper withBorder p="sm" radius="md" data-testid="compare-panel">
       {/* Full height with a growing conversation: the footers of the columns line up. */}
@@ -151,11 +151,7 @@ function ComparePanel({
             ))
           )}
         </Stack>
-        {error ? (
-          <Alert color="red" variant="light" data-testid="run-error">
-            {error}
-          </Alert>
-        ) : null}
+        <RunError status={status[p.id]} />
         <RunFooter status={status[p.id]} currency={currency} />
       </Stack>
     </Paper>

@@ -5,6 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { CurrentOrg } from "../../../components/console-kit/current-org.ts";
+import { money } from "../../../components/console-kit/money.ts";
 import { LoadError, LoadingBlock } from "../../../components/console-kit/states.tsx";
 import { riddleBoardQuery } from "../api/riddles.ts";
 import classes from "./playground.module.css";
@@ -141,6 +142,8 @@ function StateIcon({ state }: { state: RiddleView["state"] }) {
 
 function RiddleItem({ riddle, active, onSelect }: { riddle: RiddleView; active: boolean; onSelect: () => void }) {
   const { t } = useTranslation("playground");
+  const claimable = riddle.state === "completed" && !riddle.claimed;
+  const reward = money(riddle.reward.amount, riddle.reward.currency as "CNY" | "USD");
   return (
     <UnstyledButton
       onClick={onSelect}
@@ -157,9 +160,19 @@ function RiddleItem({ riddle, active, onSelect }: { riddle: RiddleView; active: 
           <Text size="sm" fw={500} truncate>
             {riddle.position}. {riddle.title}
           </Text>
-          <Text size="xs" c="dimmed">
+          <Text size="xs" c="dimmed" lineClamp={2} data-testid="riddle-item-goal">
+            {riddle.goal}
+          </Text>
+          <Text
+            size="xs"
+            c={claimable ? "grape" : "dimmed"}
+            fw={claimable ? 600 : undefined}
+            data-testid="riddle-item-state"
+          >
             {t(`riddle.state.${riddle.state}`)}
-            {riddle.state === "completed" ? ` · ${t(riddle.claimed ? "riddle.claimed" : "riddle.unclaimed")}` : ""}
+            {riddle.state === "completed"
+              ? ` · ${riddle.claimed ? t("riddle.claimed") : t("riddle.toClaim", { amount: reward })}`
+              : ""}
           </Text>
         </Box>
       </Group>

@@ -60,6 +60,17 @@ export function RunFooter({ status, currency }: { status?: RunStatus; currency: 
           {t("footer.stepLimit", { max: MAX_TOOL_STEPS })}
         </Text>
       ) : null}
+      {status?.finishReason && !status.running ? (
+        <Text
+          size="xs"
+          c={status.finishReason === "length" ? "orange" : "dimmed"}
+          data-testid="finish-reason"
+          data-reason={status.finishReason}
+        >
+          {t("footer.finish", { reason: status.finishReason })}
+          {status.finishReason === "length" ? ` · ${t("footer.cutOff")}` : ""}
+        </Text>
+      ) : null}
       {status?.stopped ? (
         <Text size="xs" c="orange">
           {t("footer.stopped")}

@@ -1,4 +1,4 @@
-import { Alert, Button, Drawer, Group, Paper, Stack, Text } from "@mantine/core";
+import { Button, Drawer, Group, Paper, Stack, Text } from "@mantine/core";
 import { useMediaQuery } from "@mantine/hooks";
 import type { Currency, PlaygroundMessage, PlaygroundPanel, PlaygroundSessionState } from "@moonport/contracts";
 import { IconAdjustments } from "@tabler/icons-react";
@@ -8,6 +8,7 @@ import { EditView } from "./edit-view.tsx";
 import { MessageView } from "./message-view.tsx";
 import { ModelSelect, ParamsForm } from "./params-form.tsx";
 import classes from "./playground.module.css";
+import { RunError } from "./run-error.tsx";
 import { RunFooter } from "./run-footer.tsx";
 import { shownMessages } from "./shown-messages.ts";
 import type { RunStatus } from "./use-runner.ts";
@@ -47,7 +48,6 @@ export function SingleView({
   const narrow = useMediaQuery("(max-width: 62em)") ?? false;
   const [paramsOpen, setParamsOpen] = useState(false);
   const panel0 = state.panels[0]!;
-  const error = status[panel0.id]?.error;
   const settings = (
     <Stack gap="sm">
       <ModelSelect
@@ -88,11 +88,7 @@ export function SingleView({
           ) : (
             <ChatConversation messages={state.messages} streamingId={streamingId} alternates={alternates} />
           )}
-          {error ? (
-            <Alert color="red" variant="light" data-testid="run-error">
-              {error}
-            </Alert>
-          ) : null}
+          <RunError status={status[panel0.id]} />
           {state.mode !== "edit" ? (
             composer
           ) : anyRunning ? (

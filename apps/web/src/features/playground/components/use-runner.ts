@@ -32,18 +32,45 @@ export interface RunStatus {
   /** The tool loop ended at its step limit. */
   stepLimit?: boolean;
   error?: string;
+  /** The error's code (`playground_rate_limited`, `playground_insufficient_balance`, …): what it offers to do next. */
+  errorCode?: string;
+  /** Why the model stopped choice 0: `stop`, `length` (cut off by max_tokens) or `tool_calls`. */
+  finishReason?: string;
   usage?: ChatUsage;
   bill?: PlaygroundRunBill;
 }
 
 /**
  * Runs of the page, one per panel at a time, each with its own stop. After a run the footer asks the server what
- * it was billed (the same bill row the project's billing shows).
+ * it was billed (the same bill row the project's billing shows). `concurrency` is the organization's limit: runs
+ * beyond it (compare mode's panels on the lowest tier) wait here for a free slot instead of being refused.
  */
-export function useRunner(orgId: string, projectId: string | null) {
+export function useRunner(orgId: string, projectId: string | null, concurrency: number | undefined) {
   const { t } = useTranslation("playground");
   const [status, setStatus] = useState<Record<string, RunStatus>>({});
   const aborts = useRef(new Map<string, AbortController>());
+  // Until the limits are known, one run at a time: the lowest tier's limit, never refused.
+  const limit = useRef(1);
+  limit.current = concurrency ?? 1;
+  const slots = useRef({ used: 0, wake: new Set<() => void>() });
+  const acquire = useCallback(async (signal: AbortSignal): Promise<boolean> => {
+    while (slots.current.used >= limit.current) {
+      if (signal.aborted) return false;
+      await new Promise<void>((resolve) => {
+        slots.current.wake.add(resolve);
+        signal.addEventListener("abort", () => resolve(), { once: true });
+      });
+    }
+    if (signal.aborted) return false;
+    slots.current.used++;
+    return true;
+  }, []);
+  const release = useCallback(() => {
+    slots.current.used--;
+    const waiting = [...slots.current.wake];
+    slots.current.wake.clear();
+    for (const w of waiting) w();
+  }, []);
   const patch = useCallback(
     (panelId: string, s: Partial<RunStatus>) =>
       setStatus((prev) => ({ ...prev, [panelId]: { ...(prev[panelId] ?? { running: false }), ...s } })),
@@ -68,10 +95,18 @@ export function useRunner(orgId: string, projectId: string | null) {
       const abort = new AbortController();
       aborts.current.set(panelId, abort);
       setStatus((prev) => ({ ...prev, [panelId]: { running: true } }));
+      let held = false;
       try {
+        if (slots.current.used >= limit.current) patch(panelId, { waiting: true });
+        held = await acquire(abort.signal);
+        if (!held) {
+          patch(panelId, { running: false, waiting: false, stopped: true });
+          return { requestId: null, stopped: true, streamError: null };
+        }
+        patch(panelId, { waiting: false });
         const url = `${playgroundApi(orgId, projectId)}/chat`;
-        // Compare mode runs its models at once; an organization whose concurrency limit is lower than that gets
-        // 429s for the extra ones. A short wait (a slot frees when another answer ends) is waited out, showing it.
+        // The page's own runs stay within the concurrency limit (the slots above); runs elsewhere (another tab, an
+        // API key) can still take the organization's slots. A short wait for one is waited out, showing it.
         // The tool loop's follow-up runs wait longer: the user asked for one answer, not for one run per minute.
         const deadline = Date.now() + Math.max(120_000, maxWait * 2000);
         let result: StreamResult | undefined;
@@ -109,19 +144,26 @@ export function useRunner(orgId: string, projectId: string | null) {
           waiting: false,
           stopped: result.stopped,
           error: result.streamError ? t("errors.stream", { reason: result.streamError }) : undefined,
+          finishReason: result.finishReason,
         });
         if (result.requestId)
           void billOf(orgId, projectId, result.requestId).then((bill) => bill && patch(panelId, { bill }));
         return result;
       } catch (e) {
-        const message = e instanceof ApiError && e.code !== "network" ? e.message : t("errors.network");
-        patch(panelId, { running: false, waiting: false, error: message });
+        const known = e instanceof ApiError && e.code !== "network";
+        patch(panelId, {
+          running: false,
+          waiting: false,
+          error: known ? e.message : t("errors.network"),
+          ...(known ? { errorCode: e.code } : {}),
+        });
         return null;
       } finally {
+        if (held) release();
         if (aborts.current.get(panelId) === abort) aborts.current.delete(panelId);
       }
     },
-    [orgId, projectId, patch, t],
+    [orgId, projectId, patch, t, acquire, release],
   );
 
   /**

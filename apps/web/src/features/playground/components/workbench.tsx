@@ -12,6 +12,7 @@ import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { CurrentOrg } from "../../../components/console-kit/current-org.ts";
 import { LoadingBlock } from "../../../components/console-kit/states.tsx";
+import { playgroundLimitsQuery } from "../api/get-limits.ts";
 import { functionToolsQuery, mcpServersQuery, officialToolsQuery } from "../api/tools.ts";
 import { buildChatRequest, withMode } from "../model/session.ts";
 import { toolEntries } from "../model/tool-catalog.ts";
@@ -66,7 +67,8 @@ export function Workbench({ org, projectId }: { org: CurrentOrg; projectId: stri
     () => toolEntries(official.data?.items ?? [], functionTools.data?.items ?? [], mcpServers.data?.items ?? []),
     [official.data, functionTools.data, mcpServers.data],
   );
-  const runner = useRunner(org.id, projectId);
+  const limits = useQuery(playgroundLimitsQuery(org.id));
+  const runner = useRunner(org.id, projectId, limits.data?.tier.concurrency);
   const session = usePlaygroundSession(org.id, projectId, {
     resetRuns: () => {
       runner.stop();
