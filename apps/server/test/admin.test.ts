@@ -81,7 +81,9 @@ describe("organizations", () => {
     // An empty amount is missing, and the answer says so (not "at most 2 decimals").
     const empty = await operator.client.post(`${A}/organizations/${customer.orgId}/grant`, { amount: " ", note: "x" });
     expect(empty.status).toBe(400);
-    expect(empty.body.error.details).toEqual([expect.objectContaining({ path: "amount", message: "此项为必填项。" })]);
+    expect(empty.body.error.details).toEqual([
+      expect.objectContaining({ path: "amount", message: "This field is required." }),
+    ]);
     const [org] = await t.ctx.db
       .select({ cash: schema.organizations.cashBalance })
       .from(schema.organizations)

@@ -133,7 +133,7 @@ describe("organization, usage limits and consumption", () => {
     const before = await count();
     const bad = await u.client.post("/api/orgs", { name: "Moon arm", edition: "moon" });
     expect(bad.status).toBe(400);
-    expect(bad.body.error.details).toEqual([expect.objectContaining({ path: "edition", message: "值无效。" })]);
+    expect(bad.body.error.details).toEqual([expect.objectContaining({ path: "edition", message: "Invalid value." })]);
     expect(await count()).toBe(before);
   });
 
