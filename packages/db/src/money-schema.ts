@@ -1,6 +1,6 @@
 /**
  * The money tables: the rows that ARE an organization's money — its cash and cumulative recharge, its vouchers'
- * remaining credit and the ledger of every change to them (docs/decisions/0013-money-tables.md). Only
+ * remaining credit and the ledger of every change to them (docs/decisions/0012-money-tables.md). Only
  * apps/server/src/modules/billing imports this file (`npm run check:boundaries`, rule `money-tables-via-billing`);
  * everything else reads and changes money through the functions of modules/billing/index.ts. It is reached as
  * `@moonport/db/money-schema` and is not part of the `schema` namespace of `@moonport/db`.
