@@ -283,6 +283,7 @@ describe("gateway metering and billing", () => {
       cash: parseMoney("2"),
       voucher: parseMoney("0.4"),
       available: parseMoney("2.4"),
+      cumulativeRecharge: 0n,
     });
   });
 });

@@ -11,7 +11,7 @@ export {
 export { chargeOrganizations, type UsageCharge } from "./charge-organizations.ts";
 export { creditCash, debitCash, expireVouchers, issueVoucher, reverseRefundDebit } from "./credit.ts";
 export { grantBalance } from "./grant-balance.ts";
-export { auditOrganizationLedger, type LedgerEntry, listLedgerEntries } from "./list-ledger-entries.ts";
+export { auditOrganizationLedger, listLedgerEntries } from "./list-ledger-entries.ts";
 export { getVoucher, listVouchers } from "./list-vouchers.ts";
 export { lockOrganization, lockOrganizations } from "./lock-organizations.ts";
 export { insertBillRows, ProjectSpend } from "./project-spend.ts";

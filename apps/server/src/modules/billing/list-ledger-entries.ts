@@ -3,7 +3,7 @@ import type { Db, Tx } from "@moonport/db";
 import * as money from "@moonport/db/money-schema";
 import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 
-export type LedgerEntry = typeof money.ledgerEntries.$inferSelect;
+type LedgerEntry = typeof money.ledgerEntries.$inferSelect;
 
 /** Newest first; every filter given must match. */
 export async function listLedgerEntries(opts: {
