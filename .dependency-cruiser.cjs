@@ -148,6 +148,17 @@ module.exports = {
       to: { path: "^(apps/server/|packages/db/)" },
     },
     {
+      name: "money-tables-via-billing",
+      comment:
+        "Only modules/billing imports the money tables (packages/db/src/money-schema.ts: balances, vouchers, " +
+        "ledger; docs/decisions/0012-money-tables.md). Everything else — other modules, metering, /v1, jobs, the " +
+        "CLI and the tests' fixtures — reads and changes money through modules/billing/index.ts, so the billing " +
+        "core stays the one writer and Σ ledger = balances cannot be broken from outside.",
+      severity: "error",
+      from: { pathNot: ["^apps/server/src/modules/billing/", "^packages/db/"] },
+      to: { path: "^packages/db/src/money-schema\\.ts$" },
+    },
+    {
       name: "server-src-not-tests",
       comment: "Production code never imports test helpers.",
       severity: "error",

@@ -2,6 +2,6 @@ import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "postgresql",
-  schema: "./src/schema.ts",
+  schema: ["./src/schema.ts", "./src/money-schema.ts"],
   out: "./migrations",
 });

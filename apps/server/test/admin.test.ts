@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../src/modules/keys/create-api-key.ts";
 import { insertBill, signUp, type TestUser } from "./console-helpers.ts";
 import { createTestApp, type TestApp, TestClient } from "./helpers.ts";
+import { readBalance, seedGrant } from "./support/money.ts";
 import { startSmtpServer, textPart } from "./support/smtp.ts";
 
 const U = 1_000_000_000n;
@@ -84,11 +85,7 @@ describe("organizations", () => {
     expect(empty.body.error.details).toEqual([
       expect.objectContaining({ path: "amount", message: "This field is required." }),
     ]);
-    const [org] = await t.ctx.db
-      .select({ cash: schema.organizations.cashBalance })
-      .from(schema.organizations)
-      .where(eq(schema.organizations.id, customer.orgId));
-    expect(org!.cash).toBe(25_500_000_000n);
+    expect((await readBalance(t.ctx.db, customer.orgId)).cashBalance).toBe(25_500_000_000n);
   });
 
   it("suspension stops the organization's keys at the gateway; resuming lets them through again", async () => {
@@ -378,10 +375,7 @@ describe("catalog", () => {
         name: "k",
         createdBy: op.userId,
       });
-      await app.ctx.db
-        .update(schema.organizations)
-        .set({ cashBalance: 10n * U })
-        .where(eq(schema.organizations.id, op.orgId));
+      await seedGrant(app.ctx, op.orgId, 10n * U);
       const res = await app.app.inject({
         method: "POST",
         url: "/v1/chat/completions",

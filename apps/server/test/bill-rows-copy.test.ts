@@ -71,8 +71,8 @@ describe("bill rows by COPY", () => {
     const byCopy = await seedAccount(t.ctx, { cash: "100" });
     // A voucher on each, so the cash/voucher split is exercised too.
     const expires = new Date(Date.now() + 86_400_000);
-    await grantVoucher(t.ctx.db, byInsert.orgId, "0.005", expires);
-    await grantVoucher(t.ctx.db, byCopy.orgId, "0.005", expires);
+    await grantVoucher(t.ctx, byInsert.orgId, "0.005", expires);
+    await grantVoucher(t.ctx, byCopy.orgId, "0.005", expires);
 
     const a = await commitAll(byInsert, "insert");
     const b = await commitAll(byCopy, "copy");

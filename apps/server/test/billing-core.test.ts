@@ -1,7 +1,5 @@
 /** The billing core (modules/billing): idempotent credits, vouchers, write-offs, and the gateway told after commit. */
 import { parseMoney } from "@moonport/contracts";
-import { schema } from "@moonport/db";
-import { eq } from "drizzle-orm";
 import { Redis } from "ioredis";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,9 +8,11 @@ import { withTransaction } from "../src/lib/transaction.ts";
 import type { InvalidationTarget } from "../src/metering/key-events.ts";
 import { createKeyEvents } from "../src/metering/key-events.ts";
 import { creditCash, debitCash, expireVouchers, issueVoucher } from "../src/modules/billing/credit.ts";
+import { listLedgerEntries } from "../src/modules/billing/index.ts";
 import { testEnv } from "./env.ts";
 import { orgMoney, runRequest, seedAccount } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
+import { readBalance } from "./support/money.ts";
 
 let t: TestApp;
 const events: InvalidationTarget[] = [];
@@ -27,12 +27,11 @@ afterAll(async () => {
 });
 
 async function ledgerOf(orgId: string) {
-  return t.ctx.db.select().from(schema.ledgerEntries).where(eq(schema.ledgerEntries.orgId, orgId));
+  return listLedgerEntries({ db: t.ctx.db, orgId });
 }
 
-async function org(orgId: string) {
-  const [row] = await t.ctx.db.select().from(schema.organizations).where(eq(schema.organizations.id, orgId));
-  return row!;
+function org(orgId: string) {
+  return readBalance(t.ctx.db, orgId);
 }
 
 describe("billing core", () => {

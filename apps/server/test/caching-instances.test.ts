@@ -6,6 +6,7 @@ import { CONTEXT_CACHING_PRICES, perTokenNanos } from "@moonport/contracts";
 import { schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listLedgerEntries } from "../src/modules/billing/index.ts";
 import { billStorage } from "../src/modules/caches/cache-jobs.ts";
 import { createCache } from "../src/modules/caches/create-cache.ts";
 import { testEnv } from "./env.ts";
@@ -73,7 +74,7 @@ describe.skipIf(!testEnv.databaseUrl)("context cache storage on two instances (P
       .from(schema.requestBills)
       .where(eq(schema.requestBills.contextCacheId, cache.id));
     expect(again).toHaveLength(rows.length);
-    const ledger = await a.ctx.db.select().from(schema.ledgerEntries).where(eq(schema.ledgerEntries.orgId, acct.orgId));
+    const ledger = await listLedgerEntries({ db: a.ctx.db, orgId: acct.orgId });
     const charged = ledger.filter((l) => l.kind === "charge").reduce((s, l) => s - l.cashDelta - l.voucherDelta, 0n);
     expect(charged).toBe(rows.reduce((s, r) => s + r.consumption, 0n));
   });

@@ -15,6 +15,7 @@ import { createApiKey } from "../src/modules/keys/create-api-key.ts";
 import { addOrgMember, signUp } from "./console-helpers.ts";
 import { seedAccount } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
+import { readBalance } from "./support/money.ts";
 
 let now = Date.parse("2027-03-01T10:00:00Z");
 const clock = { now: () => new Date(now) };
@@ -505,13 +506,7 @@ describe("context caching API", () => {
     const creations = async () =>
       (await bills({ cache: id })).filter((b) => b.productName === "context_cache_creation");
     expect(await creations()).toHaveLength(1);
-    const cash = async () =>
-      (
-        await t.ctx.db
-          .select({ cash: schema.organizations.cashBalance })
-          .from(schema.organizations)
-          .where(eq(schema.organizations.id, account.orgId))
-      )[0]!.cash;
+    const cash = async () => (await readBalance(t.ctx.db, account.orgId)).cashBalance;
     const before = await cash();
     // As if the process had died after committing the creation's bill and before recording it on the cache.
     await t.ctx.db

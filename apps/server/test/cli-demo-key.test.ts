@@ -1,8 +1,8 @@
 import { parseMoney } from "@moonport/contracts";
 import { newId, schema } from "@moonport/db";
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoKeyCommand } from "../src/cli/demo-key.ts";
+import { listLedgerEntries } from "../src/modules/billing/index.ts";
 import { orgMoney } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 
@@ -36,10 +36,7 @@ describe("moonport demo-key", () => {
     expect(identity.currency).toBe("USD");
     const money = await orgMoney(t.ctx.db, identity.orgId);
     expect(money.cash).toBe(parseMoney("12.5"));
-    const ledger = await t.ctx.db
-      .select()
-      .from(schema.ledgerEntries)
-      .where(eq(schema.ledgerEntries.orgId, identity.orgId));
+    const ledger = await listLedgerEntries({ db: t.ctx.db, orgId: identity.orgId });
     expect(ledger).toMatchObject([{ kind: "grant", cashDelta: parseMoney("12.5") }]);
     expect(ledger[0]!.note).toContain("demo-key");
     const admission = await t.ctx.meter.admit({

@@ -2,11 +2,12 @@
  * The back office prefix (/api/admin, operator only) and the console API's OpenAPI document.
  */
 import { AdminOrganizationPage, TIERS } from "@moonport/contracts";
-import { newId, schema } from "@moonport/db";
+import { schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUp, type TestUser } from "./console-helpers.ts";
 import { createTestApp, type TestApp, TestClient } from "./helpers.ts";
+import { seedRecharge, seedVoucher } from "./support/money.ts";
 
 let t: TestApp;
 let operator: TestUser;
@@ -30,29 +31,12 @@ describe("GET /api/admin/organizations", () => {
     const name = `Acme_${owner.userId.slice(-6)}%`;
     expect((await owner.client.patch(`/api/orgs/${owner.orgId}`, { name })).status).toBe(200);
     const tier1 = TIERS.cn[1]!;
-    await t.ctx.db
-      .update(schema.organizations)
-      .set({ cashBalance: 5_000_000_000n, cumulativeRecharge: tier1.cumulativeRecharge })
-      .where(eq(schema.organizations.id, owner.orgId));
+    // Recharged exactly to Tier1; one usable voucher and one expired (left out of the balance).
+    await seedRecharge(t.ctx, owner.orgId, tier1.cumulativeRecharge);
     const day = 86_400_000;
-    await t.ctx.db.insert(schema.vouchers).values([
-      {
-        id: newId("vch"),
-        orgId: owner.orgId,
-        type: "activity",
-        amount: 3_000_000_000n,
-        remaining: 2_000_000_000n,
-        expiresAt: new Date(Date.now() + 30 * day),
-      },
-      {
-        id: newId("vch"),
-        orgId: owner.orgId,
-        type: "activity",
-        amount: 9_000_000_000n,
-        remaining: 9_000_000_000n,
-        expiresAt: new Date(Date.now() - day),
-      },
-    ]);
+    await seedVoucher(t.ctx, owner.orgId, 2_000_000_000n, new Date(Date.now() + 30 * day), "activity");
+    await seedVoucher(t.ctx, owner.orgId, 9_000_000_000n, new Date(Date.now() - day), "activity");
+    const cash = tier1.cumulativeRecharge;
 
     const byName = await operator.client.get(`/api/admin/organizations?q=${encodeURIComponent(name.toLowerCase())}`);
     expect(byName.status, JSON.stringify(byName.body)).toBe(200);
@@ -64,7 +48,7 @@ describe("GET /api/admin/organizations", () => {
       edition: "cn",
       currency: "CNY",
       members: 1,
-      balance: { cash: "5000000000", voucher: "2000000000", total: "7000000000" },
+      balance: { cash: cash.toString(), voucher: "2000000000", total: (cash + 2_000_000_000n).toString() },
       cumulativeRecharge: tier1.cumulativeRecharge.toString(),
       tier: { tier: tier1.tier, name: tier1.name },
     });

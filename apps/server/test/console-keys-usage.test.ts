@@ -13,6 +13,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addOrgMember, addProjectMember, insertBill, signUp } from "./console-helpers.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
+import { seedRecharge, seedVoucher } from "./support/money.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -222,21 +223,11 @@ describe("organization, usage limits and consumption", () => {
 
   it("shows balance, voucher and tier on the overview", async () => {
     const admin = await signUp(t, { edition: "global" });
-    await t.ctx.db
-      .update(schema.organizations)
-      .set({ cashBalance: 12_500_000_000n, cumulativeRecharge: 20_000_000_000n })
-      .where(eq(schema.organizations.id, admin.orgId));
-    await t.ctx.db.insert(schema.vouchers).values({
-      id: "vch_test_overview",
-      orgId: admin.orgId,
-      type: "register",
-      amount: 5_000_000_000n,
-      remaining: 3_000_000_000n,
-      expiresAt: new Date(Date.now() + 86_400_000),
-    });
+    await seedRecharge(t.ctx, admin.orgId, 20_000_000_000n);
+    await seedVoucher(t.ctx, admin.orgId, 3_000_000_000n, new Date(Date.now() + 86_400_000), "register");
     const o = OrgOverview.parse((await admin.client.get(`/api/orgs/${admin.orgId}/overview`)).body);
     expect(o.currency).toBe("USD");
-    expect(o.balance).toEqual({ cash: "12500000000", voucher: "3000000000", total: "15500000000" });
+    expect(o.balance).toEqual({ cash: "20000000000", voucher: "3000000000", total: "23000000000" });
     expect(o.tier).toEqual({ tier: 2, name: "Tier2" });
     expect(o.counts).toEqual({ projects: 1, apiKeys: 0, members: 1 });
   });

@@ -32,7 +32,7 @@ async function snapshot(): Promise<string> {
   const r = await t.ctx.db.execute(sql`select
     (select count(*) from users) as users,
     (select count(*) from organizations) as orgs,
-    (select coalesce(sum(cash_balance), 0) from organizations) as cash,
+    (select coalesce(sum(cash_balance), 0) from org_balances) as cash,
     (select count(*) from projects) as projects,
     (select count(*) from api_keys) as keys,
     (select count(*) from invitations) as invitations,

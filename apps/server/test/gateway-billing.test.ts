@@ -4,6 +4,7 @@ import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GatewayError } from "../src/chat/errors.ts";
 import { grantBalance } from "../src/modules/billing/grant-balance.ts";
+import { listVouchers } from "../src/modules/billing/index.ts";
 import { grantVoucher, orgMoney, runRequest, seedAccount } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 
@@ -139,19 +140,18 @@ describe("gateway metering and billing", () => {
 
   it("spends vouchers first, soonest-expiring first, skips expired ones, then cash, which may go below zero once", async () => {
     const a = await seedAccount(t.ctx, { cash: "0.01" });
-    const soon = await grantVoucher(t.ctx.db, a.orgId, "0.002", new Date(Date.now() + 3600_000));
-    const later = await grantVoucher(t.ctx.db, a.orgId, "0.005", new Date(Date.now() + 86_400_000));
-    const expired = await grantVoucher(t.ctx.db, a.orgId, "1", new Date(Date.now() - 1000));
+    const soon = await grantVoucher(t.ctx, a.orgId, "0.002", new Date(Date.now() + 3600_000));
+    const later = await grantVoucher(t.ctx, a.orgId, "0.005", new Date(Date.now() + 86_400_000));
+    const expired = await grantVoucher(t.ctx, a.orgId, "1", new Date(Date.now() - 1000));
     // 1000 output tokens of moonshot-v1-8k = ¥0.01 each request.
     const usage = { promptTokens: 0, completionTokens: 1000, cachedTokens: 0 };
     await runRequest(t.ctx, a.key, { requestId: "v1", usage });
     await t.ctx.meter.flush();
     const vouchers = async () =>
       Object.fromEntries(
-        (await t.ctx.db.select().from(schema.vouchers).where(eq(schema.vouchers.orgId, a.orgId))).map((v) => [
-          v.id,
-          v.remaining,
-        ]),
+        (await listVouchers({ db: t.ctx.db, orgId: a.orgId, now: new Date(), page: 1, pageSize: 10 })).items.map(
+          (v) => [v.id, BigInt(v.amount) - BigInt(v.used)],
+        ),
       );
     expect(await vouchers()).toEqual({ [soon]: 0n, [later]: 0n, [expired]: parseMoney("1") });
     let money = await orgMoney(t.ctx.db, a.orgId);
@@ -275,14 +275,15 @@ describe("gateway metering and billing", () => {
 
   it("reports the balance as cash plus unexpired vouchers, including what was just settled", async () => {
     const a = await seedAccount(t.ctx, { cash: "2" });
-    await grantVoucher(t.ctx.db, a.orgId, "0.5", new Date(Date.now() + 86_400_000));
-    await grantVoucher(t.ctx.db, a.orgId, "9", new Date(Date.now() - 1));
+    await grantVoucher(t.ctx, a.orgId, "0.5", new Date(Date.now() + 86_400_000));
+    await grantVoucher(t.ctx, a.orgId, "9", new Date(Date.now() - 1));
     await runRequest(t.ctx, a.key, { usage: { promptTokens: 0, completionTokens: 10_000, cachedTokens: 0 } }); // ¥0.1
     expect(await t.ctx.meter.balance(a.orgId)).toEqual({
       currency: "CNY",
       cash: parseMoney("2"),
       voucher: parseMoney("0.4"),
       available: parseMoney("2.4"),
+      cumulativeRecharge: 0n,
     });
   });
 });

@@ -43,8 +43,8 @@ describe("concurrent billing", () => {
 
   it(`${FLOWS} concurrent requests on two instances move the balance by exactly the sum of their bills`, async () => {
     const acct = await seedAccount(a.ctx, { cash: "100", tierOverride: 5 });
-    await grantVoucher(a.ctx.db, acct.orgId, "0.5", new Date(Date.now() + 3600_000));
-    await grantVoucher(a.ctx.db, acct.orgId, "0.25", new Date(Date.now() + 60_000));
+    await grantVoucher(a.ctx, acct.orgId, "0.5", new Date(Date.now() + 3600_000));
+    await grantVoucher(a.ctx, acct.orgId, "0.25", new Date(Date.now() + 60_000));
     const start = await orgMoney(a.ctx.db, acct.orgId);
     const costs = await Promise.all(Array.from({ length: FLOWS }, (_, i) => flow(i % 2 ? b : a, acct.key, i)));
     await Promise.all([a.ctx.meter.flush(), b.ctx.meter.flush()]);

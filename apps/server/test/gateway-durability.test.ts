@@ -13,6 +13,7 @@ import { schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { inferenceCost } from "../src/metering/pricing.ts";
+import { listLedgerEntries } from "../src/modules/billing/index.ts";
 import { orgMoney, runRequest, seedAccount } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 
@@ -292,12 +293,7 @@ describe("bill durability across a crash", () => {
       Array.from({ length: 20 }, (_, i) => runRequest(app.ctx, acct.key, { requestId: `batch-${i}`, usage })),
     );
     await app.ctx.meter.flush();
-    const charges = async (db = app.ctx.db) =>
-      db
-        .select()
-        .from(schema.ledgerEntries)
-        .where(eq(schema.ledgerEntries.orgId, acct.orgId))
-        .then((rows) => rows.filter((r) => r.kind === "charge"));
+    const charges = async (db = app.ctx.db) => listLedgerEntries({ db, orgId: acct.orgId, kind: "charge" });
     const committed = await charges();
     const before = await orgMoney(app.ctx.db, acct.orgId);
     expect(before.bills.count).toBe(20);

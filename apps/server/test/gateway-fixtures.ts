@@ -1,12 +1,13 @@
 /** Accounts for gateway tests: a user, an organization with a project and a key, money through the ledger. */
-import { type Edition, parseMoney } from "@moonport/contracts";
+import type { Edition } from "@moonport/contracts";
 import { type Db, newId, schema } from "@moonport/db";
 import { eq, sql } from "drizzle-orm";
 import type { AppContext } from "../src/context.ts";
 import type { Admission, KeyIdentity } from "../src/metering/pipeline.ts";
-import { grantBalance } from "../src/modules/billing/grant-balance.ts";
+import { auditOrganizationLedger } from "../src/modules/billing/index.ts";
 import { createApiKey } from "../src/modules/keys/create-api-key.ts";
 import { createOrganization } from "../src/modules/orgs/create-organization.ts";
+import { seedGrant, seedRecharge, seedVoucher } from "./support/money.ts";
 
 export interface SeededAccount {
   userId: string;
@@ -30,54 +31,26 @@ export async function seedAccount(
     creatorUserId: userId,
     creatorNickname: "tester",
   });
-  if (opts.tierOverride !== undefined || opts.recharge) {
+  if (opts.tierOverride !== undefined) {
     await db
       .update(schema.organizations)
-      .set({
-        tierOverride: opts.tierOverride ?? null,
-        ...(opts.recharge ? { cumulativeRecharge: parseMoney(opts.recharge) } : {}),
-      })
+      .set({ tierOverride: opts.tierOverride })
       .where(eq(schema.organizations.id, orgId));
   }
-  if (opts.cash) {
-    await grantBalance({ ctx, orgId, amount: parseMoney(opts.cash), note: "test grant", createdBy: userId });
-  }
+  if (opts.recharge) await seedRecharge(ctx, orgId, opts.recharge);
+  if (opts.cash) await seedGrant(ctx, orgId, opts.cash);
   const { id: keyId, key } = await createApiKey({ db, orgId, projectId, name: "test", createdBy: userId });
   return { userId, orgId, projectId, keyId, key };
 }
 
-/** A voucher and its ledger entry, as the console's voucher flows will write them. */
-export async function grantVoucher(db: Db, orgId: string, amount: string, expiresAt: Date): Promise<string> {
-  const id = newId("vch");
-  const nanos = parseMoney(amount);
-  await db.insert(schema.vouchers).values({ id, orgId, type: "other", amount: nanos, remaining: nanos, expiresAt });
-  await db.insert(schema.ledgerEntries).values({
-    id: newId("led"),
-    orgId,
-    kind: "voucher_grant",
-    voucherDelta: nanos,
-    reference: id,
-    note: "test voucher",
-  });
-  return id;
+/** A voucher and its ledger entry, issued by the billing core. */
+export function grantVoucher(ctx: AppContext, orgId: string, amount: string, expiresAt: Date): Promise<string> {
+  return seedVoucher(ctx, orgId, amount, expiresAt);
 }
 
+/** Money of an organization and its ledger's sums as the billing core audits them, and its bill rows' sums. */
 export async function orgMoney(db: Db, orgId: string) {
-  const [org] = await db
-    .select({ cash: schema.organizations.cashBalance })
-    .from(schema.organizations)
-    .where(eq(schema.organizations.id, orgId));
-  const [ledger] = await db
-    .select({
-      cash: sql<string>`coalesce(sum(${schema.ledgerEntries.cashDelta}), 0)`,
-      voucher: sql<string>`coalesce(sum(${schema.ledgerEntries.voucherDelta}), 0)`,
-    })
-    .from(schema.ledgerEntries)
-    .where(eq(schema.ledgerEntries.orgId, orgId));
-  const [vouchers] = await db
-    .select({ remaining: sql<string>`coalesce(sum(${schema.vouchers.remaining}), 0)` })
-    .from(schema.vouchers)
-    .where(eq(schema.vouchers.orgId, orgId));
+  const ledger = await auditOrganizationLedger({ db, orgId });
   const [bills] = await db
     .select({
       count: sql<number>`count(*)::int`,
@@ -91,10 +64,7 @@ export async function orgMoney(db: Db, orgId: string) {
     .from(schema.requestBills)
     .where(eq(schema.requestBills.orgId, orgId));
   return {
-    cash: org!.cash,
-    ledgerCash: BigInt(ledger!.cash),
-    ledgerVoucher: BigInt(ledger!.voucher),
-    voucherRemaining: BigInt(vouchers!.remaining),
+    ...ledger,
     bills: {
       count: bills!.count,
       requests: bills!.requests,

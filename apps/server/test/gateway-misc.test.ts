@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOrganization } from "../src/modules/orgs/create-organization.ts";
 import { createTestApp, type TestApp } from "./helpers.ts";
 import { FIXTURE_DOCS } from "./support/fixtures.ts";
+import { seedGrant, seedVoucher } from "./support/money.ts";
 import { TestPipeline } from "./support/test-pipeline.ts";
 
 let t: TestApp;
@@ -68,25 +69,9 @@ describe("gateway behaviour", () => {
       creatorUserId: "usr_balance",
       creatorNickname: "B",
     });
-    await db
-      .update(schema.organizations)
-      .set({ cashBalance: 3_000_010_000n })
-      .where(
-        // biome-ignore lint/suspicious/noExplicitAny: drizzle helper typed loosely in tests
-        (await import("drizzle-orm")).eq(schema.organizations.id, orgId) as any,
-      );
-    const future = new Date(Date.now() + 86_400_000);
-    await db.insert(schema.vouchers).values([
-      { id: "vch_1", orgId, type: "register", amount: 50_000_000_000n, remaining: 46_588_930_000n, expiresAt: future },
-      {
-        id: "vch_2",
-        orgId,
-        type: "activity",
-        amount: 5_000_000_000n,
-        remaining: 5_000_000_000n,
-        expiresAt: new Date(Date.now() - 1000),
-      },
-    ]);
+    await seedGrant(t.ctx, orgId, 3_000_010_000n);
+    await seedVoucher(t.ctx, orgId, 46_588_930_000n, new Date(Date.now() + 86_400_000), "register");
+    await seedVoucher(t.ctx, orgId, 5_000_000_000n, new Date(Date.now() - 1000), "activity");
     const key = pipeline.addKey({ orgId, projectId }).key;
     const res = await fetch(`${baseURL}/users/me/balance`, { headers: { authorization: `Bearer ${key}` } });
     expect(res.status).toBe(200);

@@ -9,6 +9,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backoffMs } from "../src/jobs/runner.ts";
 import { nextDailyAt } from "../src/lib/edition-time.ts";
+import { listLedgerEntries } from "../src/modules/billing/index.ts";
 import { grantVoucher, orgMoney, seedAccount } from "./gateway-fixtures.ts";
 import { createTestApp, type TestApp, testClock } from "./helpers.ts";
 
@@ -190,16 +191,13 @@ describe("job runner", () => {
 
   it("writes off expired vouchers from the periodic billing job, with ledger entries", async () => {
     const a = await seedAccount(t.ctx);
-    await grantVoucher(t.ctx.db, a.orgId, "2", new Date(clock.now().getTime() + 30_000));
+    await grantVoucher(t.ctx, a.orgId, "2", new Date(clock.now().getTime() + 30_000));
     clock.advance(120_000);
     await t.ctx.jobs.runDue();
     const money = await orgMoney(t.ctx.db, a.orgId);
     expect(money.voucherRemaining).toBe(0n);
     expect(money.ledgerVoucher).toBe(0n);
-    const [writeOff] = await t.ctx.db
-      .select()
-      .from(schema.ledgerEntries)
-      .where(eq(schema.ledgerEntries.kind, "voucher_expiry"));
+    const [writeOff] = await listLedgerEntries({ db: t.ctx.db, kind: "voucher_expiry" });
     expect(writeOff).toMatchObject({ orgId: a.orgId, voucherDelta: -parseMoney("2") });
   });
 

@@ -15,6 +15,7 @@ import { rsaKeys } from "./support/fake-http.ts";
 import { startFakeStripe } from "./support/fake-stripe.ts";
 import { startFakeWechatPay } from "./support/fake-wechatpay.ts";
 import { CARD_CUSTOMER } from "./support/fixtures.ts";
+import { readBalance } from "./support/money.ts";
 
 // The app listens here so the fakes can call its webhook (a port of this worktree's range, see COMMON.md).
 const APP_PORT = Number(process.env.PAYMENT_TEST_PORT ?? 4205);
@@ -92,9 +93,8 @@ afterAll(async () => {
   await Promise.all([stripe?.close(), alipay?.close(), wechat?.close()]);
 });
 
-async function org(orgId: string) {
-  const [row] = await t.ctx.db.select().from(schema.organizations).where(eq(schema.organizations.id, orgId));
-  return row!;
+function org(orgId: string) {
+  return readBalance(t.ctx.db, orgId);
 }
 async function payment(id: string) {
   const [row] = await t.ctx.db.select().from(schema.payments).where(eq(schema.payments.id, id));

@@ -9,8 +9,9 @@ import os from "node:os";
 import path from "node:path";
 import { BillingOverview, MeWithOrgs, Payment, PaymentCard, parseMoney } from "@moonport/contracts";
 import { type Database, openDatabase, schema } from "@moonport/db";
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listLedgerEntries } from "../src/modules/billing/index.ts";
 import { NOTIFY_JOB } from "../src/modules/payments/sandbox-psp.ts";
 import { PASSWORD, uniqueUsername } from "./auth-helpers.ts";
 import { openTestDatabase } from "./helpers.ts";
@@ -129,10 +130,7 @@ describe("a sandbox card payment across kill -9", () => {
     // Credited once each, by the ledger; no notification left failing.
     await inspect(async (db) => {
       for (const id of paid) {
-        const credits = await db
-          .select()
-          .from(schema.ledgerEntries)
-          .where(and(eq(schema.ledgerEntries.reference, id), eq(schema.ledgerEntries.kind, "recharge")));
+        const credits = await listLedgerEntries({ db, reference: id, kind: "recharge" });
         expect(credits, id).toHaveLength(1);
         expect(credits[0]!.cashDelta).toBe(parseMoney("10"));
       }

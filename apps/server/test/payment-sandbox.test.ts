@@ -17,6 +17,7 @@ import { tokenizeCard } from "../src/modules/payments/sandbox-psp.ts";
 import { saveInvoiceInfo, signUp } from "./console-helpers.ts";
 import { createTestApp, openTestDatabase, type TestApp } from "./helpers.ts";
 import { CARD_CUSTOMER } from "./support/fixtures.ts";
+import { readBalance } from "./support/money.ts";
 
 const PRODUCTION = { NODE_ENV: "production", SMS_PROVIDER: "http", SMS_HTTP_URL: "http://127.0.0.1:9/sms" };
 const card = { number: "4242424242424242", cvc: "123", expMonth: 12, expYear: 2099 };
@@ -98,8 +99,7 @@ describe("production without an opt-in: no sandbox", () => {
     expect(pay.body.error.code).toBe("pay_type_not_configured");
     const rows = await t.ctx.db.select().from(schema.payments).where(eq(schema.payments.orgId, u.orgId));
     expect(rows).toHaveLength(0);
-    const [org] = await t.ctx.db.select().from(schema.organizations).where(eq(schema.organizations.id, u.orgId));
-    expect(org!.cashBalance).toBe(0n);
+    expect((await readBalance(t.ctx.db, u.orgId)).cashBalance).toBe(0n);
   });
 
   it("serves none of the sandbox's endpoints and keeps no sandbox secret", async () => {

@@ -16,6 +16,7 @@ import { approveRefundCommand, refundQueueCommand, rejectRefundCommand } from ".
 import { withTransaction } from "../src/lib/transaction.ts";
 import { chargeOrganizations } from "../src/modules/billing/charge-organizations.ts";
 import { issueVoucher } from "../src/modules/billing/credit.ts";
+import { listLedgerEntries } from "../src/modules/billing/index.ts";
 import { confirmPayment, settlePayment } from "../src/modules/billing/settle-payment.ts";
 import { extractText } from "../src/modules/files/extract/parsers.ts";
 import { providerNamed } from "../src/modules/payments/providers/index.ts";
@@ -28,6 +29,7 @@ import { rsaKeys } from "./support/fake-http.ts";
 import { startFakeStripe } from "./support/fake-stripe.ts";
 import { startFakeWechatPay } from "./support/fake-wechatpay.ts";
 import { CARD_CUSTOMER } from "./support/fixtures.ts";
+import { readBalance } from "./support/money.ts";
 
 const clock = testClock();
 let t: TestApp;
@@ -44,9 +46,8 @@ const EMAIL = "finance@example.com";
 const R = (u: TestUser) => `/api/orgs/${u.orgId}/refunds`;
 const A = "/api/admin/refunds";
 
-async function org(app: TestApp, orgId: string) {
-  const [row] = await app.ctx.db.select().from(schema.organizations).where(eq(schema.organizations.id, orgId));
-  return row!;
+function org(app: TestApp, orgId: string) {
+  return readBalance(app.ctx.db, orgId);
 }
 async function payment(app: TestApp, id: string) {
   const [row] = await app.ctx.db.select().from(schema.payments).where(eq(schema.payments.id, id));
@@ -156,10 +157,7 @@ describe("request → approve → refunded (sandbox PSP)", () => {
     expect((await refund(t, item.id)).status).toBe("refunding");
     expect((await org(t, u.orgId)).cashBalance).toBe(M("70"));
     expect((await org(t, u.orgId)).cumulativeRecharge).toBe(M("70"));
-    const [debit] = await t.ctx.db
-      .select()
-      .from(schema.ledgerEntries)
-      .where(and(eq(schema.ledgerEntries.orgId, u.orgId), eq(schema.ledgerEntries.kind, "refund")));
+    const [debit] = await listLedgerEntries({ db: t.ctx.db, orgId: u.orgId, kind: "refund" });
     expect(debit).toMatchObject({ cashDelta: -M("30"), reference: `refund:${item.id}:1` });
 
     await runJobs(t);
@@ -498,11 +496,8 @@ describe("provider failure", () => {
     expect((await payment(t, pay.body.id)).refundedAmount).toBe(M("30"));
     await runJobs(t);
     expect((await refund(t, id)).status).toBe("failed");
-    const entries = await t.ctx.db
-      .select({ ref: schema.ledgerEntries.reference, delta: schema.ledgerEntries.cashDelta })
-      .from(schema.ledgerEntries)
-      .where(and(eq(schema.ledgerEntries.orgId, u.orgId), eq(schema.ledgerEntries.kind, "refund")));
-    expect(entries.map((e) => [e.ref, e.delta]).sort()).toEqual(
+    const entries = await listLedgerEntries({ db: t.ctx.db, orgId: u.orgId, kind: "refund" });
+    expect(entries.map((e) => [e.reference, e.cashDelta]).sort()).toEqual(
       [
         [`refund:${id}:1`, -M("30")],
         [`refund:${id}:1:reversal`, M("30")],

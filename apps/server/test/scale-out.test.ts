@@ -21,9 +21,10 @@ import { parseMoney } from "@moonport/contracts";
 import { type Database, openDatabase, randomString, schema } from "@moonport/db";
 // @ts-expect-error autocannon ships no type declarations (the type below covers what this test reads)
 import autocannonUntyped from "autocannon";
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listLedgerEntries } from "../src/modules/billing/index.ts";
 import { disableApiKey } from "../src/modules/keys/disable-api-key.ts";
 import { setOrgRateLimits } from "../src/modules/orgs/set-org-rate-limits.ts";
 import { testEnv } from "./env.ts";
@@ -379,11 +380,8 @@ describe.skipIf(skipReason !== null)("three instances behind HAProxy on PostgreS
     expect(after.ledgerCash).toBe(after.cash);
     expect(before.cash - after.cash).toBe(after.bills.cash);
     expect(after.bills.consumption).toBe(after.bills.cash + after.bills.voucher);
-    const [charges] = await control.ctx.db
-      .select({ n: sql<number>`count(*)::int`, sum: sql<string>`coalesce(sum(${schema.ledgerEntries.cashDelta}), 0)` })
-      .from(schema.ledgerEntries)
-      .where(sql`${schema.ledgerEntries.orgId} = ${load.orgId} and ${schema.ledgerEntries.kind} = 'charge'`);
-    expect(BigInt(charges!.sum)).toBe(-after.bills.cash);
+    const charges = await listLedgerEntries({ db: control.ctx.db, orgId: load.orgId, kind: "charge" });
+    expect(charges.reduce((s, l) => s + l.cashDelta, 0n)).toBe(-after.bills.cash);
     expect(parseMoney("1000") - after.cash).toBe(after.bills.cash);
   }, 120_000);
 

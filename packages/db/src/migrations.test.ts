@@ -148,3 +148,33 @@ describe("0012: refunded card orders undo their invoices", () => {
     expect(credits.rows[1]!.credit_no).toMatch(/^CN-20261120-[0-9A-F]{6}$/);
   }, 60_000);
 });
+
+describe("org_balances migration: balances move out of organizations", () => {
+  it("gives every organization its balance row with the cash and cumulative recharge it had", async () => {
+    db = new PGlite();
+    const target = files.find((f) => f.endsWith("_org_balances.sql"))!;
+    for (const f of files.filter((f) => f < target)) await apply(db, f);
+    // org_a: recharged and in arrears after a batch; org_b: never touched (defaults).
+    await db.exec(`insert into organizations (id, name, edition, currency, created_by, cash_balance,
+      cumulative_recharge) values ('org_a', 'A', 'cn', 'CNY', 'u', -1500, 50000000000)`);
+    await db.exec(`insert into organizations (id, name, edition, currency, created_by)
+      values ('org_b', 'B', 'global', 'USD', 'u')`);
+    await apply(db, target);
+
+    const balances = await db.query(
+      `select org_id, cash_balance::text as cash, cumulative_recharge::text as recharge from org_balances order by 1`,
+    );
+    expect(balances.rows).toEqual([
+      { org_id: "org_a", cash: "-1500", recharge: "50000000000" },
+      { org_id: "org_b", cash: "0", recharge: "0" },
+    ]);
+    const columns = await db.query(
+      `select column_name from information_schema.columns where table_name = 'organizations'
+        and column_name in ('cash_balance', 'cumulative_recharge')`,
+    );
+    expect(columns.rows).toEqual([]);
+    // The row goes with its organization.
+    await db.exec(`delete from organizations where id = 'org_b'`);
+    expect((await db.query(`select org_id from org_balances`)).rows).toEqual([{ org_id: "org_a" }]);
+  }, 60_000);
+});

@@ -106,10 +106,6 @@ export const organizations = pgTable("organizations", {
   edition: text("edition", { enum: ["cn", "global"] }).notNull(),
   currency: text("currency", { enum: ["CNY", "USD"] }).notNull(),
   personal: boolean("personal").notNull().default(false),
-  /** Cash balance; may go negative within one request's settlement, never lower. */
-  cashBalance: money("cash_balance").notNull().default(sql`0`),
-  /** Sum of cash recharges ever; decides the rate-limit tier (vouchers do not count). */
-  cumulativeRecharge: money("cumulative_recharge").notNull().default(sql`0`),
   /** Optional operator override of the tier: while set, it is the tier (an explicit back-office setting). */
   tierOverride: integer("tier_override"),
   /**
@@ -250,55 +246,7 @@ export const apiKeys = pgTable(
   (t) => [uniqueIndex("api_keys_hash_uq").on(t.keyHash), index("api_keys_project_idx").on(t.projectId)],
 );
 
-// ─── money ─────────────────────────────────────────────────────────────────────────────────────────────────────
-
-export const vouchers = pgTable(
-  "vouchers",
-  {
-    id: text("id").primaryKey(),
-    orgId: text("org_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    type: text("type", { enum: ["activity", "recharge", "register", "kimiVIP", "other"] }).notNull(),
-    amount: money("amount").notNull(),
-    remaining: money("remaining").notNull(),
-    createdAt: createdAt(),
-    expiresAt: ts("expires_at").notNull(),
-  },
-  (t) => [index("vouchers_org_idx").on(t.orgId, t.expiresAt)],
-);
-
-/**
- * Append-only record of every balance change. Sum of cash_delta per org equals organizations.cash_balance;
- * a test checks it.
- */
-export const ledgerEntries = pgTable(
-  "ledger_entries",
-  {
-    id: text("id").primaryKey(),
-    orgId: text("org_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    kind: text("kind", {
-      enum: ["grant", "recharge", "charge", "voucher_grant", "voucher_expiry", "refund"],
-    }).notNull(),
-    cashDelta: money("cash_delta").notNull().default(sql`0`),
-    voucherDelta: money("voucher_delta").notNull().default(sql`0`),
-    /** What caused it: a request id, a payment id, an operator note. */
-    reference: text("reference"),
-    note: text("note"),
-    createdBy: text("created_by"),
-    createdAt: createdAt(),
-  },
-  (t) => [
-    index("ledger_org_idx").on(t.orgId, t.createdAt),
-    // The idempotency key of credits (a payment, a voucher): repeating one is a no-op. Charges are left out:
-    // their references are bill line ids, unique already, and the batch writer's inserts stay index-light.
-    uniqueIndex("ledger_kind_reference_uq")
-      .on(t.kind, t.reference)
-      .where(sql`${t.reference} is not null and ${t.kind} <> 'charge'`),
-  ],
-);
+// ─── usage bills (money tables: packages/db/src/money-schema.ts) ─────────────────────────────────────────────
 
 /**
  * One row per metered product line of a request (docs/product-spec.md §3 bill rows): the model inference, and a

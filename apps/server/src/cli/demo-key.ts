@@ -1,7 +1,7 @@
 import { EDITIONS, type Edition, formatMoney, formatMoneyExact, parseMoney } from "@moonport/contracts";
 import { newId, schema } from "@moonport/db";
 import { and, asc, eq } from "drizzle-orm";
-import { grantBalance } from "../modules/billing/index.ts";
+import { getOrganizationBalance, grantBalance } from "../modules/billing/index.ts";
 import { createApiKey } from "../modules/keys/index.ts";
 import { createOrganization } from "../modules/orgs/index.ts";
 import type { CliCommand } from "./command.ts";
@@ -92,10 +92,7 @@ export const demoKeyCommand: CliCommand = {
     }
 
     const amount = parsed.balance ?? (created ? parseMoney(DEFAULT_BALANCE) : 0n);
-    const [org] = await db
-      .select({ currency: schema.organizations.currency, cash: schema.organizations.cashBalance })
-      .from(schema.organizations)
-      .where(eq(schema.organizations.id, orgId));
+    const org = await getOrganizationBalance({ db, orgId });
     let cash = org!.cash;
     if (amount > 0n) {
       // Through the billing core, which tells running gateways after the commit.

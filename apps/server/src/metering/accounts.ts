@@ -14,7 +14,7 @@ import { EDITION_TIME_ZONE, type Edition, type RateLimitOverride } from "@moonpo
 import { type Db, schema } from "@moonport/db";
 import { and, eq, gte, sql } from "drizzle-orm";
 import { periodStarts } from "../lib/edition-time.ts";
-import { usableVoucherSql } from "../modules/billing/index.ts";
+import { balanceColumnsSql } from "../modules/billing/index.ts";
 import type { Mutex } from "./mutex.ts";
 
 export const REFRESH_MS = 1000;
@@ -224,19 +224,17 @@ export class Accounts {
     const [org] = await this.db
       .select({
         edition: schema.organizations.edition,
-        cash: schema.organizations.cashBalance,
-        cumulativeRecharge: schema.organizations.cumulativeRecharge,
+        ...balanceColumnsSql(orgId),
         tierOverride: schema.organizations.tierOverride,
         tierFloor: schema.organizations.tierFloor,
         rateLimitOverride: schema.organizations.rateLimitOverride,
         suspendedAt: schema.organizations.suspendedAt,
-        voucher: usableVoucherSql(orgId),
       })
       .from(schema.organizations)
       .where(eq(schema.organizations.id, orgId));
     if (!org) throw new Error(`organization ${orgId} not found`);
     const { suspendedAt, ...rest } = org;
-    return { ...rest, suspended: suspendedAt !== null, voucher: BigInt(org.voucher) };
+    return { ...rest, suspended: suspendedAt !== null };
   }
 
   private loadOrg(orgId: string): Promise<OrgView> {

@@ -7,7 +7,7 @@ import { EDITION_TIME_ZONE, findModel, parseMoney, tierFor, withLimitOverride } 
 import { newTimeOrderedId, randomString } from "@moonport/db";
 import type { BaseContext } from "../base-context.ts";
 import { GatewayError, gatewayErrors } from "../chat/errors.ts";
-import { getOrgBalance } from "../modules/billing/index.ts";
+import { getOrganizationBalance } from "../modules/billing/index.ts";
 import { API_KEY_PATTERN, hashApiKey } from "../modules/keys/index.ts";
 import { Accounts } from "./accounts.ts";
 import { BillWriter, commitEntries, type QueuedEntry } from "./bill-writer.ts";
@@ -374,7 +374,7 @@ export function createGatewayPipeline(ctx: BaseContext & { keyEvents: KeyEvents 
 
     async balance(orgId) {
       await writer.drain();
-      return getOrgBalance({ db: ctx.db, orgId });
+      return getOrganizationBalance({ db: ctx.db, orgId });
     },
 
     async close() {

@@ -12,7 +12,7 @@ import type {
   KeyIdentity,
   SettleRequest,
 } from "../../src/metering/pipeline.ts";
-import { getOrgBalance, type OrgBalance } from "../../src/modules/billing/balance.ts";
+import { getOrganizationBalance, type OrgBalance } from "../../src/modules/billing/index.ts";
 
 const KEY = /^Bearer\s+(sk-[0-9A-Za-z]{40,})$/;
 
@@ -38,7 +38,7 @@ export class TestPipeline implements GatewayPipeline {
 
   async balance(orgId: string): Promise<OrgBalance | null> {
     if (!this.db) throw new Error("TestPipeline.balance needs withDb(db)");
-    return getOrgBalance({ db: this.db, orgId });
+    return getOrganizationBalance({ db: this.db, orgId });
   }
 
   /** Registers a key; `refuse` makes admission fail with that error (e.g. a 429 rate limit). */

@@ -1,6 +1,7 @@
 import { type AdminOrganizationPage, tierFor } from "@moonport/contracts";
 import { type Db, schema } from "@moonport/db";
 import { count, desc, eq, ilike, or, type SQL, sql } from "drizzle-orm";
+import { getOrganizationBalances } from "../billing/index.ts";
 
 /** `%` and `_` typed by the operator are matched literally. */
 export function likePattern(q: string): string {
@@ -26,8 +27,6 @@ export async function listOrganizations(opts: {
     .select({
       org: o,
       // Correlated subqueries name the outer row in full: drizzle leaves a single-table select's columns bare.
-      voucher: sql<string>`(select coalesce(sum(v.remaining), 0) from vouchers v
-        where v.org_id = organizations.id and v.expires_at > ${opts.now.toISOString()}::timestamptz)::text`,
       members: sql<number>`(select count(*) from org_members m where m.org_id = organizations.id)::int`,
     })
     .from(o)
@@ -35,10 +34,14 @@ export async function listOrganizations(opts: {
     .orderBy(desc(o.createdAt), desc(o.id))
     .limit(opts.pageSize)
     .offset((opts.page - 1) * opts.pageSize);
+  const balances = await getOrganizationBalances({ db, orgIds: rows.map((r) => r.org.id), now: opts.now });
   return {
-    items: rows.map(({ org, voucher, members }) => {
-      const tier = tierFor(org);
-      const voucherTotal = BigInt(voucher);
+    items: rows.map(({ org, members }) => {
+      const b = balances.get(org.id);
+      const cash = b?.cash ?? 0n;
+      const voucherTotal = b?.voucher ?? 0n;
+      const cumulativeRecharge = b?.cumulativeRecharge ?? 0n;
+      const tier = tierFor({ ...org, cumulativeRecharge });
       return {
         id: org.id,
         name: org.name,
@@ -48,11 +51,11 @@ export async function listOrganizations(opts: {
         createdAt: org.createdAt.toISOString(),
         members: Number(members),
         balance: {
-          cash: org.cashBalance.toString(),
+          cash: cash.toString(),
           voucher: voucherTotal.toString(),
-          total: (org.cashBalance + voucherTotal).toString(),
+          total: (cash + voucherTotal).toString(),
         },
-        cumulativeRecharge: org.cumulativeRecharge.toString(),
+        cumulativeRecharge: cumulativeRecharge.toString(),
         tier: { tier: tier.tier, name: tier.name },
       };
     }),

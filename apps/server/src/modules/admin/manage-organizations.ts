@@ -6,11 +6,11 @@ import {
   tierFor,
 } from "@moonport/contracts";
 import { schema } from "@moonport/db";
-import { desc, eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { withTransaction } from "../../lib/transaction.ts";
-import { creditCash } from "../billing/index.ts";
+import { creditCash, getOrganizationBalance, listLedgerEntries } from "../billing/index.ts";
 import { recordOperatorAction } from "./record-operator-action.ts";
 
 type Ctx = Pick<AppContext, "db" | "keyEvents" | "log" | "clock">;
@@ -20,17 +20,10 @@ export async function getAdminOrganization(opts: { ctx: Ctx; orgId: string }): P
   const { db } = opts.ctx;
   const now = opts.ctx.clock.now();
   const o = schema.organizations;
-  const [row] = await db
-    .select({
-      org: o,
-      voucher: sql<string>`(select coalesce(sum(v.remaining), 0) from vouchers v
-        where v.org_id = organizations.id and v.expires_at > ${now.toISOString()}::timestamptz)::text`,
-    })
-    .from(o)
-    .where(eq(o.id, opts.orgId));
-  if (!row) throw new AppError("not_found");
-  const org = row.org;
-  const [members, projects, ledger] = await Promise.all([
+  const [org] = await db.select().from(o).where(eq(o.id, opts.orgId));
+  if (!org) throw new AppError("not_found");
+  const [balance, members, projects, ledger] = await Promise.all([
+    getOrganizationBalance({ db, orgId: org.id, now }),
     db
       .select({ userId: schema.orgMembers.userId, username: schema.users.username, role: schema.orgMembers.role })
       .from(schema.orgMembers)
@@ -40,15 +33,12 @@ export async function getAdminOrganization(opts: { ctx: Ctx; orgId: string }): P
       .select({ id: schema.projects.id, name: schema.projects.name, status: schema.projects.status })
       .from(schema.projects)
       .where(eq(schema.projects.orgId, org.id)),
-    db
-      .select()
-      .from(schema.ledgerEntries)
-      .where(eq(schema.ledgerEntries.orgId, org.id))
-      .orderBy(desc(schema.ledgerEntries.createdAt), desc(schema.ledgerEntries.id))
-      .limit(20),
+    listLedgerEntries({ db, orgId: org.id, limit: 20 }),
   ]);
-  const voucher = BigInt(row.voucher);
-  const tier = tierFor(org);
+  const cash = balance?.cash ?? 0n;
+  const voucher = balance?.voucher ?? 0n;
+  const cumulativeRecharge = balance?.cumulativeRecharge ?? 0n;
+  const tier = tierFor({ ...org, cumulativeRecharge });
   return {
     id: org.id,
     name: org.name,
@@ -58,11 +48,11 @@ export async function getAdminOrganization(opts: { ctx: Ctx; orgId: string }): P
     createdAt: org.createdAt.toISOString(),
     members: members.length,
     balance: {
-      cash: org.cashBalance.toString(),
+      cash: cash.toString(),
       voucher: voucher.toString(),
-      total: (org.cashBalance + voucher).toString(),
+      total: (cash + voucher).toString(),
     },
-    cumulativeRecharge: org.cumulativeRecharge.toString(),
+    cumulativeRecharge: cumulativeRecharge.toString(),
     tier: { tier: tier.tier, name: tier.name },
     tierOverride: org.tierOverride,
     tierFloor: org.tierFloor,
@@ -91,10 +81,7 @@ export async function grantOrganizationCredit(opts: {
 }) {
   const amount = parseMoney(opts.body.amount);
   await withTransaction({ db: opts.ctx.db, log: opts.ctx.log }, async (tx) => {
-    const [org] = await tx
-      .select({ cash: schema.organizations.cashBalance })
-      .from(schema.organizations)
-      .where(eq(schema.organizations.id, opts.orgId));
+    const org = await getOrganizationBalance({ db: tx, orgId: opts.orgId });
     if (!org) throw new AppError("not_found");
     const { cashBalance } = await creditCash({
       ctx: opts.ctx,

@@ -3,14 +3,14 @@ import { schema } from "@moonport/db";
 import { eq, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import type { OrgAccess } from "../../http/org-access.ts";
-import { getOrgBalance } from "../billing/index.ts";
+import { getOrganizationBalance } from "../billing/index.ts";
 
 /** The organization's alert settings; defaults (off, no recipients) until an admin saves them. */
 export async function getAlertSettings(opts: { ctx: AppContext; access: OrgAccess }): Promise<AlertSettings> {
   const { db } = opts.ctx;
   const { org } = opts.access;
   const [row] = await db.select().from(schema.alertSettings).where(eq(schema.alertSettings.orgId, org.id));
-  const balance = await getOrgBalance({ db, orgId: org.id, now: opts.ctx.clock.now() });
+  const balance = await getOrganizationBalance({ db, orgId: org.id, now: opts.ctx.clock.now() });
   return {
     currency: org.currency,
     balanceEnabled: row?.balanceEnabled ?? false,

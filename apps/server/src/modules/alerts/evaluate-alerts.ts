@@ -6,7 +6,7 @@ import { localDate } from "../../lib/edition-time.ts";
 import { withTransaction } from "../../lib/transaction.ts";
 import { enqueueMail } from "../../mail/enqueue-mail.ts";
 import { renderMail } from "../../mail/templates.ts";
-import { getOrgBalance } from "../billing/index.ts";
+import { getOrganizationBalance } from "../billing/index.ts";
 import { dayGroups, pad2 } from "../bills/index.ts";
 
 const NANO = 1_000_000_000n;
@@ -38,7 +38,7 @@ export async function evaluateAlerts(opts: { ctx: AppContext; now: Date }): Prom
       renderMail({ template, locale, brand: ctx.config.brandName, to: s.recipients, params });
 
     if (s.balanceEnabled) {
-      const balance = await getOrgBalance({ db: ctx.db, orgId: org.id, now });
+      const balance = await getOrganizationBalance({ db: ctx.db, orgId: org.id, now });
       const threshold = BigInt(s.balanceThreshold) * NANO;
       if (balance && balance.available < threshold && s.armed) {
         await withTransaction({ db: ctx.db, log: ctx.log }, async (tx) => {

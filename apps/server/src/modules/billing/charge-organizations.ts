@@ -10,7 +10,8 @@
  * instances pick it up with their next refresh (about a second), as before.
  */
 import type { Edition } from "@moonport/contracts";
-import { schema, type Tx } from "@moonport/db";
+import type { Tx } from "@moonport/db";
+import * as money from "@moonport/db/money-schema";
 import { asc, inArray, type SQL, sql } from "drizzle-orm";
 import { type Allocation, type AllocationVoucher, allocateCharges } from "./allocate.ts";
 import { type LedgerRow, ledgerInsertSql, newLedgerId } from "./ledger.ts";
@@ -93,16 +94,16 @@ export async function chargeOrganizations(
   const editions = await lockOrganizations(tx, orgIds);
   const vouchers = await tx
     .select({
-      id: schema.vouchers.id,
-      orgId: schema.vouchers.orgId,
-      remaining: schema.vouchers.remaining,
-      expiresAt: schema.vouchers.expiresAt,
+      id: money.vouchers.id,
+      orgId: money.vouchers.orgId,
+      remaining: money.vouchers.remaining,
+      expiresAt: money.vouchers.expiresAt,
     })
-    .from(schema.vouchers)
+    .from(money.vouchers)
     .where(
-      sql`${inArray(schema.vouchers.orgId, orgIds)} and ${schema.vouchers.remaining} > 0 and ${schema.vouchers.expiresAt} > ${new Date(earliest).toISOString()}::timestamptz`,
+      sql`${inArray(money.vouchers.orgId, orgIds)} and ${money.vouchers.remaining} > 0 and ${money.vouchers.expiresAt} > ${new Date(earliest).toISOString()}::timestamptz`,
     )
-    .orderBy(asc(schema.vouchers.orgId), asc(schema.vouchers.expiresAt), asc(schema.vouchers.id))
+    .orderBy(asc(money.vouchers.orgId), asc(money.vouchers.expiresAt), asc(money.vouchers.id))
     .for("update");
   const vouchersByOrg = new Map<string, AllocationVoucher[]>();
   for (const v of vouchers) {
@@ -143,7 +144,7 @@ export async function chargeOrganizations(
       sql`, `,
     );
     writes.push(
-      sql`update ${schema.vouchers} as v set remaining = x.remaining from (values ${values}) as x(id, remaining) where v.id = x.id`,
+      sql`update ${money.vouchers} as v set remaining = x.remaining from (values ${values}) as x(id, remaining) where v.id = x.id`,
     );
   }
   if (cash.length) {
@@ -152,7 +153,7 @@ export async function chargeOrganizations(
       sql`, `,
     );
     writes.push(
-      sql`update ${schema.organizations} as o set cash_balance = o.cash_balance - x.amount from (values ${values}) as x(id, amount) where o.id = x.id`,
+      sql`update ${money.orgBalances} as b set cash_balance = b.cash_balance - x.amount from (values ${values}) as x(id, amount) where b.org_id = x.id`,
     );
   }
   if (ledger.length) writes.push(ledgerInsertSql(ledger));

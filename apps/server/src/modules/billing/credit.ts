@@ -8,7 +8,8 @@
  * Every function opens its own transaction, or joins the caller's when given `tx` from `withTransaction` (then
  * the notification waits for the caller's commit).
  */
-import { newId, schema, type Tx } from "@moonport/db";
+import { newId, type Tx } from "@moonport/db";
+import * as money from "@moonport/db/money-schema";
 import { and, eq, gt, inArray, lte, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { type AfterCommit, withTransaction } from "../../lib/transaction.ts";
@@ -49,9 +50,9 @@ async function changeCash(
   return inTransaction(scope, async (tx, afterCommit) => {
     await lockOrganizations(tx, [opts.orgId]);
     const [org] = await tx
-      .select({ cash: schema.organizations.cashBalance })
-      .from(schema.organizations)
-      .where(eq(schema.organizations.id, opts.orgId));
+      .select({ cash: money.orgBalances.cashBalance })
+      .from(money.orgBalances)
+      .where(eq(money.orgBalances.orgId, opts.orgId));
     if (!org) throw new Error(`organization ${opts.orgId} not found`);
     const inserted = await insertLedgerEntries(
       tx,
@@ -73,17 +74,17 @@ async function changeCash(
     if (!inserted.size) return { applied: false, cashBalance: org.cash };
     if (opts.floorAtZero && org.cash + opts.delta < 0n) throw new RangeError("not enough cash for this debit");
     const [row] = await tx
-      .update(schema.organizations)
+      .update(money.orgBalances)
       .set({
-        cashBalance: sql`${schema.organizations.cashBalance} + ${opts.delta.toString()}::bigint`,
+        cashBalance: sql`${money.orgBalances.cashBalance} + ${opts.delta.toString()}::bigint`,
         ...(opts.rechargeDelta !== 0n
           ? {
-              cumulativeRecharge: sql`greatest(0, ${schema.organizations.cumulativeRecharge} + ${opts.rechargeDelta.toString()}::bigint)`,
+              cumulativeRecharge: sql`greatest(0, ${money.orgBalances.cumulativeRecharge} + ${opts.rechargeDelta.toString()}::bigint)`,
             }
           : {}),
       })
-      .where(eq(schema.organizations.id, opts.orgId))
-      .returning({ cashBalance: schema.organizations.cashBalance });
+      .where(eq(money.orgBalances.orgId, opts.orgId))
+      .returning({ cashBalance: money.orgBalances.cashBalance });
     notifyAfterCommit(scope, afterCommit, opts.orgId);
     return { applied: true, cashBalance: row!.cashBalance };
   });
@@ -154,7 +155,7 @@ export function reverseRefundDebit(
 export async function issueVoucher(
   opts: BillingScope & {
     orgId: string;
-    type: (typeof schema.vouchers.$inferInsert)["type"];
+    type: (typeof money.vouchers.$inferInsert)["type"];
     amount: bigint;
     expiresAt: Date;
     /** Idempotency key, e.g. the redemption code's id. */
@@ -185,7 +186,7 @@ export async function issueVoucher(
     );
     if (!inserted.size) return { applied: false, voucherId: null };
     const voucherId = newId("vch");
-    await tx.insert(schema.vouchers).values({
+    await tx.insert(money.vouchers).values({
       id: voucherId,
       orgId: opts.orgId,
       type: opts.type,
@@ -205,10 +206,10 @@ export async function issueVoucher(
  */
 export async function expireVouchers(opts: BillingScope & { now: Date; limit?: number }): Promise<number> {
   return inTransaction(opts, async (tx) => {
-    const due = and(gt(schema.vouchers.remaining, 0n), lte(schema.vouchers.expiresAt, opts.now));
+    const due = and(gt(money.vouchers.remaining, 0n), lte(money.vouchers.expiresAt, opts.now));
     const candidates = await tx
-      .select({ orgId: schema.vouchers.orgId })
-      .from(schema.vouchers)
+      .select({ orgId: money.vouchers.orgId })
+      .from(money.vouchers)
       .where(due)
       .limit(opts.limit ?? 1000);
     const orgIds = [...new Set(candidates.map((c) => c.orgId))].sort();
@@ -216,17 +217,17 @@ export async function expireVouchers(opts: BillingScope & { now: Date; limit?: n
     // Organizations first, then vouchers: the order the bill writer locks in.
     await lockOrganizations(tx, orgIds);
     const expired = await tx
-      .select({ id: schema.vouchers.id, orgId: schema.vouchers.orgId, remaining: schema.vouchers.remaining })
-      .from(schema.vouchers)
-      .where(and(due, inArray(schema.vouchers.orgId, orgIds)))
+      .select({ id: money.vouchers.id, orgId: money.vouchers.orgId, remaining: money.vouchers.remaining })
+      .from(money.vouchers)
+      .where(and(due, inArray(money.vouchers.orgId, orgIds)))
       .for("update");
     if (!expired.length) return 0;
     await tx
-      .update(schema.vouchers)
+      .update(money.vouchers)
       .set({ remaining: 0n })
       .where(
         inArray(
-          schema.vouchers.id,
+          money.vouchers.id,
           expired.map((v) => v.id),
         ),
       );

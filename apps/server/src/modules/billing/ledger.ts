@@ -1,12 +1,13 @@
 /**
  * The ledger: an append-only record of every change to an organization's cash and voucher balances. Only the
  * billing core writes it (and the balances), in the same transaction as the change, so for every organization
- * Σ cash_delta = organizations.cash_balance and Σ voucher_delta = Σ vouchers.remaining (tests check both).
+ * Σ cash_delta = org_balances.cash_balance and Σ voucher_delta = Σ vouchers.remaining (tests check both).
  */
-import { newId, schema, type Tx } from "@moonport/db";
+import { newId, type Tx } from "@moonport/db";
+import * as money from "@moonport/db/money-schema";
 import { type SQL, sql } from "drizzle-orm";
 
-export type LedgerKind = (typeof schema.ledgerEntries.$inferInsert)["kind"];
+export type LedgerKind = (typeof money.ledgerEntries.$inferInsert)["kind"];
 
 export interface LedgerRow {
   id: string;
@@ -48,7 +49,7 @@ export function ledgerInsertSql(rows: LedgerRow[], opts: { idempotent?: boolean 
       l.createdAt.toISOString(),
     ]),
   );
-  return sql`insert into ${schema.ledgerEntries} (id, org_id, kind, cash_delta, voucher_delta,
+  return sql`insert into ${money.ledgerEntries} (id, org_id, kind, cash_delta, voucher_delta,
     reference, note, created_by, created_at)
     select r->>0, r->>1, r->>2, (r->>3)::bigint, (r->>4)::bigint, r->>5, r->>6, r->>7, (r->>8)::timestamptz
     from jsonb_array_elements(${json}::jsonb) as r

@@ -9,6 +9,7 @@ import { newId, schema } from "@moonport/db";
 import { eq } from "drizzle-orm";
 import { AppError } from "../../lib/app-error.ts";
 import { withTransaction } from "../../lib/transaction.ts";
+import { getTierBasis } from "./balance.ts";
 import { type BillingScope, issueVoucher } from "./credit.ts";
 import { lockOrganizations } from "./lock-organizations.ts";
 
@@ -91,10 +92,11 @@ export async function redeemCode(
   scope: BillingScope & { orgId: string; code: string; now: Date; userId: string },
 ): Promise<{ voucherId: string; tier: number }> {
   return withTransaction({ db: scope.tx ?? scope.ctx.db, log: scope.ctx.log }, async (tx) => {
-    const [org] = await lockOrganizations(tx, [scope.orgId]).then(() =>
+    const [row] = await lockOrganizations(tx, [scope.orgId]).then(() =>
       tx.select().from(schema.organizations).where(eq(schema.organizations.id, scope.orgId)),
     );
-    if (!org) throw new AppError("not_found");
+    if (!row) throw new AppError("not_found");
+    const org = await getTierBasis({ db: tx, org: row });
     const [code] = await tx
       .select()
       .from(schema.redemptionCodes)

@@ -8,6 +8,7 @@
  */
 import { FIRST_RECHARGE_REWARD, parseMoney } from "@moonport/contracts";
 import { newId, schema, type Tx } from "@moonport/db";
+import * as money from "@moonport/db/money-schema";
 import { eq, sql } from "drizzle-orm";
 import { withTransaction } from "../../lib/transaction.ts";
 import { type BillingScope, creditCash, issueVoucher } from "./credit.ts";
@@ -97,9 +98,9 @@ async function creditPaidOrder(
     .set({ status: "success", finishedAt: now, flag: null })
     .where(eq(schema.payments.id, payment.id));
   const [before] = await tx
-    .select({ cumulative: schema.organizations.cumulativeRecharge })
-    .from(schema.organizations)
-    .where(eq(schema.organizations.id, payment.orgId));
+    .select({ cumulative: money.orgBalances.cumulativeRecharge })
+    .from(money.orgBalances)
+    .where(eq(money.orgBalances.orgId, payment.orgId));
   await creditCash({
     ...scope,
     orgId: payment.orgId,

@@ -16,6 +16,7 @@ import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import type { OrgAccess } from "../../http/org-access.ts";
 import { CACHE_CALL, CACHE_CREATION, CACHE_STORAGE } from "../../metering/create-gateway-pipeline.ts";
+import { getTierBasis } from "../billing/index.ts";
 
 const cc = schema.contextCaches;
 const rb = schema.requestBills;
@@ -139,7 +140,7 @@ export async function listConsoleCaches(opts: {
     calls += f.calls;
     cachedTokens += f.cachedTokens;
   }
-  const tier = withLimitOverride(tierFor(org), org.rateLimitOverride);
+  const tier = withLimitOverride(tierFor(await getTierBasis({ db: ctx.db, org })), org.rateLimitOverride);
   return {
     items,
     total: count?.n ?? 0,

@@ -1,5 +1,6 @@
 import { EDITION_CURRENCY, type Edition } from "@moonport/contracts";
 import { type Db, newId, schema, type Tx } from "@moonport/db";
+import { openOrganizationBalance } from "../billing/index.ts";
 
 /**
  * Creates an organization with its creator as admin and a default project the creator administers. The
@@ -25,6 +26,7 @@ export async function createOrganization(opts: {
     personal: opts.personal ?? false,
     createdBy: creatorUserId,
   });
+  await openOrganizationBalance({ db, orgId });
   await db.insert(schema.orgMembers).values({
     orgId,
     userId: creatorUserId,

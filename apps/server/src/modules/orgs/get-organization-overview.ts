@@ -1,9 +1,10 @@
 import { EDITION_TIME_ZONE, type OrgOverview, tierFor } from "@moonport/contracts";
 import { schema } from "@moonport/db";
-import { and, count, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { and, count, eq, inArray, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { type OrgAccess, visibleProjects } from "../../http/org-access.ts";
 import { localDate, monthPeriod } from "../../lib/edition-time.ts";
+import { getOrganizationBalance } from "../billing/index.ts";
 import { spendSeries } from "../usage/index.ts";
 
 /**
@@ -23,11 +24,9 @@ export async function getOrganizationOverview(opts: {
   const visible = await visibleProjects(db, access);
   const projectIds = visible.all ? null : [...visible.roles.keys()];
 
-  const [voucher] = await db
-    .select({ total: sql<string>`coalesce(sum(${schema.vouchers.remaining}), 0)::text` })
-    .from(schema.vouchers)
-    .where(and(eq(schema.vouchers.orgId, org.id), gt(schema.vouchers.expiresAt, opts.now ?? new Date())));
-  const voucherTotal = BigInt(voucher?.total ?? "0");
+  const balance = await getOrganizationBalance({ db, orgId: org.id, now: opts.now ?? new Date() });
+  const cash = balance?.cash ?? 0n;
+  const voucherTotal = balance?.voucher ?? 0n;
 
   const today = localDate(opts.now ?? new Date(), tz);
   const period = monthPeriod(today.year, today.month);
@@ -45,16 +44,16 @@ export async function getOrganizationOverview(opts: {
     .from(schema.apiKeys)
     .where(and(...keyWhere));
   const [members] = await db.select({ n: count() }).from(schema.orgMembers).where(eq(schema.orgMembers.orgId, org.id));
-  const tier = tierFor(org);
+  const tier = tierFor({ ...org, cumulativeRecharge: balance?.cumulativeRecharge ?? 0n });
 
   return {
     currency: org.currency,
     timeZone: tz,
     role: access.role,
     balance: {
-      cash: org.cashBalance.toString(),
+      cash: cash.toString(),
       voucher: voucherTotal.toString(),
-      total: (org.cashBalance + voucherTotal).toString(),
+      total: (cash + voucherTotal).toString(),
     },
     tier: { tier: tier.tier, name: tier.name },
     month: { period: period.label, total: monthTotal.toString(), daily },

@@ -13,7 +13,7 @@ import { desc, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import type { OrgAccess } from "../../http/org-access.ts";
 import { localDate, monthPeriod } from "../../lib/edition-time.ts";
-import { getOrgBalance, testRecharge } from "../billing/index.ts";
+import { getOrganizationBalance, testRecharge } from "../billing/index.ts";
 import { sumSpend } from "../usage/index.ts";
 import { blockingPayment, ordersThisMonth } from "./create-payment.ts";
 import { paymentMethod } from "./payment-methods.ts";
@@ -37,8 +37,9 @@ export async function getBillingOverview(opts: { ctx: AppContext; access: OrgAcc
   const { ctx } = opts;
   const { org } = opts.access;
   const now = ctx.clock.now();
-  const balance = await getOrgBalance({ db: ctx.db, orgId: org.id, now });
-  const { tier, source, next, toNext } = tierProgress(org);
+  const balance = await getOrganizationBalance({ db: ctx.db, orgId: org.id, now });
+  const cumulativeRecharge = balance?.cumulativeRecharge ?? 0n;
+  const { tier, source, next, toNext } = tierProgress({ ...org, cumulativeRecharge });
   const tz = EDITION_TIME_ZONE[org.edition];
   const today = localDate(now, tz);
   const spend = await sumSpend(ctx.db, { orgId: org.id, projectIds: null }, monthPeriod(today.year, today.month), tz);
@@ -55,7 +56,7 @@ export async function getBillingOverview(opts: { ctx: AppContext; access: OrgAcc
     available: (balance?.available ?? cash + voucher).toString(),
     cash: cash.toString(),
     voucher: voucher.toString(),
-    cumulativeRecharge: org.cumulativeRecharge.toString(),
+    cumulativeRecharge: cumulativeRecharge.toString(),
     tier: row(tier),
     tierSource: source,
     nextTier: next ? row(next) : null,

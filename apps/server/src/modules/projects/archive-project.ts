@@ -6,6 +6,7 @@ import { assertProjectActive, type OrgAccess, type ProjectAccess } from "../../h
 import { AppError, fieldError } from "../../lib/app-error.ts";
 import { withTransaction } from "../../lib/transaction.ts";
 import type { KeyEvents } from "../../metering/key-events.ts";
+import { getTierBasis } from "../billing/index.ts";
 import { disableApiKeys } from "../keys/index.ts";
 import { toProjectDetail } from "./project-row.ts";
 
@@ -52,5 +53,5 @@ export async function archiveProject(opts: {
   if (opts.confirmName !== project.name) throw fieldError("validation_failed", "confirmName", "confirm_mismatch");
   await archiveProjectRecord({ db: ctx.db, keyEvents: ctx.keyEvents, orgId: project.orgId, projectId: project.id });
   const [updated] = await ctx.db.select().from(schema.projects).where(eq(schema.projects.id, project.id));
-  return toProjectDetail(updated ?? project, opts.project.role, access.org);
+  return toProjectDetail(updated ?? project, opts.project.role, await getTierBasis({ db: ctx.db, org: access.org }));
 }

@@ -4,6 +4,7 @@ import { and, count, eq, isNull } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import type { OrgAccess, ProjectAccess } from "../../http/org-access.ts";
 import { localDate, monthPeriod } from "../../lib/edition-time.ts";
+import { getTierBasis } from "../billing/index.ts";
 import { spendSeries } from "../usage/index.ts";
 import { toProjectDetail } from "./project-row.ts";
 
@@ -36,7 +37,7 @@ export async function getProjectOverview(opts: {
     .from(schema.projectMembers)
     .where(eq(schema.projectMembers.projectId, projectId));
   return {
-    project: toProjectDetail(pa.project, pa.role, access.org),
+    project: toProjectDetail(pa.project, pa.role, await getTierBasis({ db, org: access.org })),
     spend: {
       today: daily.find((d) => d.label === todayLabel)?.amount ?? "0",
       month: daily.reduce((s, d) => s + BigInt(d.amount), 0n).toString(),

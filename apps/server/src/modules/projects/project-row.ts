@@ -1,5 +1,5 @@
-import { type ProjectDetail, type ProjectRole, type ProjectRow, tierFor } from "@moonport/contracts";
-import type { Organization, Project } from "../../http/org-access.ts";
+import { type ProjectDetail, type ProjectRole, type ProjectRow, type TierBasis, tierFor } from "@moonport/contracts";
+import type { Project } from "../../http/org-access.ts";
 
 export function toProjectRow(p: Project, role: ProjectRole): ProjectRow {
   return {
@@ -14,7 +14,8 @@ export function toProjectRow(p: Project, role: ProjectRole): ProjectRow {
   };
 }
 
-export function toProjectDetail(p: Project, role: ProjectRole, org: Organization): ProjectDetail {
+/** `tier`: the organization's tier basis (billing getTierBasis), for the TPM cap a project may not exceed. */
+export function toProjectDetail(p: Project, role: ProjectRole, tier: TierBasis): ProjectDetail {
   return {
     ...toProjectRow(p, role),
     orgId: p.orgId,
@@ -25,6 +26,6 @@ export function toProjectDetail(p: Project, role: ProjectRole, org: Organization
       dailyAlert: p.dailyAlert,
       tpmLimit: p.tpmLimit,
     },
-    orgTpm: tierFor(org).tpm,
+    orgTpm: tierFor(tier).tpm,
   };
 }

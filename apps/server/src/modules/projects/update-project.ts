@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import { assertProjectActive, type OrgAccess, type ProjectAccess } from "../../http/org-access.ts";
 import { AppError, fieldError } from "../../lib/app-error.ts";
+import { getTierBasis } from "../billing/index.ts";
 import { assertProjectNameFree, mapProjectNameViolation } from "./project-name.ts";
 import { toProjectDetail } from "./project-row.ts";
 
@@ -21,7 +22,8 @@ export async function updateProject(opts: {
   return opts.ctx.db.transaction(async (tx) => {
     assertProjectActive(pa.project);
     const c = opts.changes;
-    const orgTpm = tierFor(access.org).tpm;
+    const tierBasis = await getTierBasis({ db: tx, org: access.org });
+    const orgTpm = tierFor(tierBasis).tpm;
     if (c.tpmLimit != null && c.tpmLimit > orgTpm) {
       throw fieldError("validation_failed", "tpmLimit", `tpm_above_tier|${JSON.stringify({ max: orgTpm })}`);
     }
@@ -49,13 +51,13 @@ export async function updateProject(opts: {
     ] as const) {
       if (c[k] !== undefined) (set as Record<string, unknown>)[k] = c[k];
     }
-    if (Object.keys(set).length === 0) return toProjectDetail(pa.project, pa.role, access.org);
+    if (Object.keys(set).length === 0) return toProjectDetail(pa.project, pa.role, tierBasis);
     const [project] = await tx
       .update(schema.projects)
       .set(set)
       .where(eq(schema.projects.id, pa.project.id))
       .returning()
       .catch(mapProjectNameViolation);
-    return toProjectDetail(project!, pa.role, access.org);
+    return toProjectDetail(project!, pa.role, tierBasis);
   });
 }

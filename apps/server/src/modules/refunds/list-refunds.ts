@@ -3,6 +3,7 @@ import { schema } from "@moonport/db";
 import { and, count, desc, eq, gt, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import type { OrgAccess } from "../../http/org-access.ts";
+import { getOrganizationBalance } from "../billing/index.ts";
 import { refundableOf, refundColumns, toRefund } from "./refund-view.ts";
 import { requestedCash } from "./request-refunds.ts";
 
@@ -41,11 +42,8 @@ export async function getRefundOptions(opts: {
   const { db } = opts.ctx;
   const org = opts.access.org;
   const p = schema.payments;
-  const [[balance], requested, payments] = await Promise.all([
-    db
-      .select({ cash: schema.organizations.cashBalance })
-      .from(schema.organizations)
-      .where(eq(schema.organizations.id, org.id)),
+  const [balance, requested, payments] = await Promise.all([
+    getOrganizationBalance({ db, orgId: org.id }),
     requestedCash(db, org.id),
     db
       .select()

@@ -26,7 +26,7 @@ import { enqueueJob } from "../../jobs/runner.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { withTransaction } from "../../lib/transaction.ts";
 import { recordOperatorAction } from "../admin/index.ts";
-import { debitCash, lockOrganizations, reverseRefundDebit } from "../billing/index.ts";
+import { debitCash, getOrganizationBalance, lockOrganizations, reverseRefundDebit } from "../billing/index.ts";
 import { cancelOrderInvoiceCredit, creditOrderInvoice } from "../invoices/index.ts";
 import type { RefundOutcome } from "../payments/index.ts";
 import { providerNamed } from "../payments/index.ts";
@@ -150,11 +150,10 @@ export async function approveRefund(opts: { ctx: Ctx; refundId: string; operator
       });
     } catch (err) {
       if (!(err instanceof RangeError)) throw err;
-      const [org] = await tx
-        .select({ cash: schema.organizations.cashBalance })
-        .from(schema.organizations)
-        .where(eq(schema.organizations.id, refund.orgId));
-      throw new AppError("refund_exceeds_balance", { params: { available: formatMoney(org!.cash, refund.currency) } });
+      const balance = await getOrganizationBalance({ db: tx, orgId: refund.orgId });
+      throw new AppError("refund_exceeds_balance", {
+        params: { available: formatMoney(balance?.cash ?? 0n, refund.currency) },
+      });
     }
     const [row] = await tx
       .update(schema.refunds)

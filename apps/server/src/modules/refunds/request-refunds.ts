@@ -16,7 +16,7 @@ import type { AppContext } from "../../context.ts";
 import type { OrgAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { withTransaction } from "../../lib/transaction.ts";
-import { lockOrganizations } from "../billing/index.ts";
+import { getOrganizationBalance, lockOrganizations } from "../billing/index.ts";
 import { enqueueRefundMail } from "./refund-mail.ts";
 import { type PaymentRow, type RefundRow, refundableOf, toRefund } from "./refund-view.ts";
 
@@ -87,10 +87,7 @@ export async function requestRefunds(opts: {
       if (refusal) throw refusal;
     }
     const total = items.reduce((s, i) => s + i.amount, 0n);
-    const [{ cash } = { cash: 0n }] = await tx
-      .select({ cash: schema.organizations.cashBalance })
-      .from(schema.organizations)
-      .where(eq(schema.organizations.id, org.id));
+    const cash = (await getOrganizationBalance({ db: tx, orgId: org.id }))?.cash ?? 0n;
     const available = cash - (await requestedCash(tx, org.id));
     if (total > available) {
       throw new AppError("refund_exceeds_balance", {

@@ -12,6 +12,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import type { OrgAccess } from "../../http/org-access.ts";
 import { dayPeriod, localDate } from "../../lib/edition-time.ts";
+import { getTierBasis } from "../billing/index.ts";
 import { usageIn } from "./bill-queries.ts";
 
 function toTierRow(t: Tier): TierRow {
@@ -37,7 +38,8 @@ export async function getUsageLimits(opts: { ctx: AppContext; access: OrgAccess;
   const now = opts.now ?? new Date();
   const tz = EDITION_TIME_ZONE[org.edition];
   // What the gateway enforces: the tier with the operator's limits above it, if any.
-  const progress = tierProgress(org);
+  const basis = await getTierBasis({ db, org });
+  const progress = tierProgress(basis);
   const tier = withLimitOverride(progress.tier, org.rateLimitOverride);
   const rb = schema.requestBills;
   const [minute] = await db
@@ -53,7 +55,7 @@ export async function getUsageLimits(opts: { ctx: AppContext; access: OrgAccess;
   return {
     edition: org.edition,
     currency: org.currency,
-    cumulativeRecharge: org.cumulativeRecharge.toString(),
+    cumulativeRecharge: basis.cumulativeRecharge.toString(),
     tier: toTierRow(tier),
     tierSource: progress.source,
     nextTier: progress.next ? toTierRow(progress.next) : null,

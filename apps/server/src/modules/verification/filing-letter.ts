@@ -11,35 +11,37 @@ import type { AppContext } from "../../context.ts";
 import type { OrgAccess } from "../../http/org-access.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { renderPdf } from "../../lib/pdf/pdf-kit.ts";
+import { getTierBasis } from "../billing/index.ts";
 
 export async function renderFilingLetter(opts: { ctx: AppContext; access: OrgAccess }) {
   const { ctx } = opts;
-  const [org] = await ctx.db.select().from(schema.organizations).where(eq(schema.organizations.id, opts.access.org.id));
-  const min = ALGORITHM_FILING_MIN_RECHARGE[org!.edition];
-  if (org!.verification !== "company" || org!.cumulativeRecharge < min) {
-    throw new AppError("filing_not_allowed", { params: { min: formatMoney(min, org!.currency, 2) } });
+  const [row] = await ctx.db.select().from(schema.organizations).where(eq(schema.organizations.id, opts.access.org.id));
+  const org = await getTierBasis({ db: ctx.db, org: row! });
+  const min = ALGORITHM_FILING_MIN_RECHARGE[org.edition];
+  if (org.verification !== "company" || org.cumulativeRecharge < min) {
+    throw new AppError("filing_not_allowed", { params: { min: formatMoney(min, org.currency, 2) } });
   }
   const [company] = await ctx.db
     .select({ details: schema.orgVerifications.details, decidedAt: schema.orgVerifications.decidedAt })
     .from(schema.orgVerifications)
     .where(
       and(
-        eq(schema.orgVerifications.orgId, org!.id),
+        eq(schema.orgVerifications.orgId, org.id),
         eq(schema.orgVerifications.kind, "company"),
         eq(schema.orgVerifications.status, "approved"),
       ),
     )
     .orderBy(desc(schema.orgVerifications.decidedAt))
     .limit(1);
-  if (!company) throw new AppError("filing_not_allowed", { params: { min: formatMoney(min, org!.currency, 2) } });
-  const name = company.details.companyName ?? org!.name;
+  if (!company) throw new AppError("filing_not_allowed", { params: { min: formatMoney(min, org.currency, 2) } });
+  const name = company.details.companyName ?? org.name;
   const code = company.details.creditCode ?? "";
   const now = ctx.clock.now();
-  const date = new Intl.DateTimeFormat("en-CA", { timeZone: EDITION_TIME_ZONE[org!.edition] }).format(now);
+  const date = new Intl.DateTimeFormat("en-CA", { timeZone: EDITION_TIME_ZONE[org.edition] }).format(now);
   const brand = ctx.config.brandName;
   const seller = ctx.config.invoices.sellerName;
-  const cn = org!.edition === "cn";
-  const number = `AF-${org!.id.replace(/^org_?/, "").toUpperCase()}-${date.replaceAll("-", "")}`;
+  const cn = org.edition === "cn";
+  const number = `AF-${org.id.replace(/^org_?/, "").toUpperCase()}-${date.replaceAll("-", "")}`;
   const pdf = await renderPdf({
     brand,
     title: cn ? "算法备案授权书" : "Algorithm filing authorization",
@@ -61,12 +63,12 @@ export async function renderFilingLetter(opts: { ctx: AppContext; access: OrgAcc
           ? [
               ["企业名称", name],
               ["统一社会信用代码", code],
-              ["组织 ID", org!.id],
+              ["组织 ID", org.id],
             ]
           : [
               ["Company", name],
               ["Registration / tax number", code],
-              ["Organization ID", org!.id],
+              ["Organization ID", org.id],
             ],
       },
       {
@@ -87,12 +89,12 @@ export async function renderFilingLetter(opts: { ctx: AppContext; access: OrgAcc
     paragraphs: cn
       ? [
           `兹授权 ${name}（统一社会信用代码：${code}）在其基于 ${brand} 大模型 API 提供的生成式人工智能服务的算法备案中，使用 ${seller} 提供的大模型服务及其已完成备案的相关信息。`,
-          `被授权方已在 ${brand} 完成企业认证，并在组织 ${org!.id} 下累计充值不少于 ${formatMoney(min, org!.currency, 2)}。`,
+          `被授权方已在 ${brand} 完成企业认证，并在组织 ${org.id} 下累计充值不少于 ${formatMoney(min, org.currency, 2)}。`,
           "本授权仅用于上述备案，不可转让；被授权方终止使用本平台服务时本授权自动失效。",
         ]
       : [
           `${seller} authorizes ${name} (registration / tax number ${code}) to refer to the large-language-model service provided through the ${brand} API, and to its filing information, in the algorithm filing of the generative AI service it builds on that API.`,
-          `The authorized party is a verified company on ${brand} and has recharged at least ${formatMoney(min, org!.currency, 2)} in organization ${org!.id}.`,
+          `The authorized party is a verified company on ${brand} and has recharged at least ${formatMoney(min, org.currency, 2)} in organization ${org.id}.`,
           "This authorization serves that filing only, cannot be transferred, and ends when the authorized party stops using the service.",
         ],
     signature: cn ? [seller, `${date}`] : [seller, date],

@@ -3,6 +3,7 @@ import { schema } from "@moonport/db";
 import { desc, eq } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import type { OrgAccess } from "../../http/org-access.ts";
+import { getTierBasis } from "../billing/index.ts";
 
 /** Fields shown only by their last 4 characters outside the operator's review (ID and bank account numbers). */
 const MASKED = new Set(["idNumber", "bankAccountNumber"]);
@@ -19,17 +20,18 @@ export async function getVerification(opts: {
   access: OrgAccess;
 }): Promise<VerificationStatus> {
   const { db } = opts.ctx;
-  const [org] = await db.select().from(schema.organizations).where(eq(schema.organizations.id, opts.access.org.id));
+  const [row] = await db.select().from(schema.organizations).where(eq(schema.organizations.id, opts.access.org.id));
+  const org = await getTierBasis({ db, org: row! });
   const rows = await db
     .select()
     .from(schema.orgVerifications)
-    .where(eq(schema.orgVerifications.orgId, org!.id))
+    .where(eq(schema.orgVerifications.orgId, org.id))
     .orderBy(desc(schema.orgVerifications.createdAt), desc(schema.orgVerifications.id))
     .limit(20);
-  const min = ALGORITHM_FILING_MIN_RECHARGE[org!.edition];
+  const min = ALGORITHM_FILING_MIN_RECHARGE[org.edition];
   return {
-    orgId: org!.id,
-    state: org!.verification,
+    orgId: org.id,
+    state: org.verification,
     applications: rows.map((r) => ({
       id: r.id,
       kind: r.kind,
@@ -41,9 +43,9 @@ export async function getVerification(opts: {
       decidedAt: r.decidedAt?.toISOString() ?? null,
     })),
     filing: {
-      allowed: org!.verification === "company" && org!.cumulativeRecharge >= min,
+      allowed: org.verification === "company" && org.cumulativeRecharge >= min,
       minRecharge: min.toString(),
-      cumulativeRecharge: org!.cumulativeRecharge.toString(),
+      cumulativeRecharge: org.cumulativeRecharge.toString(),
     },
   };
 }

@@ -1,0 +1,2 @@
+// expect: money-tables-via-billing
+import "@moonport/db/money-schema";

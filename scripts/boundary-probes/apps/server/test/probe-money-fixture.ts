@@ -1,0 +1,2 @@
+// expect: money-tables-via-billing
+import "../../../packages/db/src/money-schema.ts";
