@@ -149,9 +149,11 @@ describe("production with PAYMENT_SANDBOX=allow: test payments, labelled", () =>
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.test).toBe(true);
-    const page = await t.app.inject({ method: "GET", url: res.body.qrContent });
-    expect(page.body).toContain("test payment, no real money");
-    expect(page.body).toContain("测试支付，非真实付款");
+    // The checkout speaks the payer's language: the locale cookie, else the browser's.
+    const zh = await t.app.inject({ method: "GET", url: res.body.qrContent, headers: { "accept-language": "zh-CN" } });
+    expect(zh.body).toContain("测试支付，不涉及真实资金");
+    const en = await t.app.inject({ method: "GET", url: res.body.qrContent, headers: { cookie: "locale=en-US" } });
+    expect(en.body).toContain("test payment, no real money");
     await t.app.inject({ method: "POST", url: res.body.qrContent.replace("/checkout?", "/checkout/pay?") });
     await t.ctx.jobs.runDue();
     const overview = await u.client.get(`/api/orgs/${u.orgId}/billing/overview`);
