@@ -6,6 +6,9 @@ export default defineConfig({
       {
         test: {
           name: "unit",
+          // Some unit files open a migrated PGlite or read the whole docs tree: seconds on a busy 2-core host, where
+          // the 5 s default failed them on time alone.
+          testTimeout: 30_000,
           include: [
             "packages/**/*.test.ts",
             "apps/web/**/*.test.{ts,tsx}",
